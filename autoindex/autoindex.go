@@ -1,0 +1,288 @@
+// Package autoindex makes a repository's code and history searchable
+// beside its memories: the files git tracks are chunked with tree-sitter
+// (package chunker) and the current branch's commits are read from git,
+// both into the cache only, never as files under .contextfs/.
+//
+// Everything is keyed by content: a file's chunks are stored under its
+// blob OID, so an unchanged file is never parsed again, a renamed file
+// reuses its chunks, and switching back to an indexed branch costs a stat
+// of each file.
+package autoindex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/chunker"
+	"github.com/contextfs/contextfs/gitstore"
+)
+
+// Options configure an Indexer; they come from .contextfs/config.yaml.
+type Options struct {
+	Include    []string // globs of untracked files to index too (** allowed)
+	Exclude    []string // globs never indexed
+	Languages  []string // only these languages (empty: all)
+	MaxCommits int      // commits of the current branch (0: 1000; negative: none)
+	Workers    int      // parallel parsers (0: number of CPUs)
+	Progress   func(done, total int)
+}
+
+// Indexer indexes one repository into its cache.
+type Indexer struct {
+	repo   *gitstore.Repo
+	cache  *cache.Cache
+	opts   Options
+	parses atomic.Int64
+}
+
+// New returns an indexer for repo writing into c.
+func New(repo *gitstore.Repo, c *cache.Cache, opts Options) *Indexer {
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	if opts.MaxCommits == 0 {
+		opts.MaxCommits = 1000
+	}
+	return &Indexer{repo: repo, cache: c, opts: opts}
+}
+
+// Parses is the number of tree-sitter parses this indexer has done: tests
+// use it to show that unchanged files are never parsed again.
+func (ix *Indexer) Parses() int { return int(ix.parses.Load()) }
+
+// Skipped is a tracked file that is not indexed, and why.
+type Skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Files lists the files to index: tracked files (from the git index, so no
+// process is spawned) that are regular files, outside .contextfs/, not
+// excluded and in an enabled language, plus untracked files matching
+// Include. Submodules and symbolic links are skipped, with the reason.
+func (ix *Indexer) Files() ([]cache.FileEntry, []Skipped, error) {
+	var out []cache.FileEntry
+	var skipped []Skipped
+	idx, err := readIndex(ix.repo.GitDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[string]bool{}
+	for _, e := range idx.Entries {
+		p := e.Name
+		seen[p] = true
+		// Stage 0 is a merged entry; 1-3 are the sides of a conflict, to
+		// be indexed once resolved. (go-git's index.Merged constant is 1,
+		// not 0, so compare with the number.)
+		if e.Stage != 0 {
+			continue
+		}
+		if strings.HasPrefix(p, gitstore.Dir+"/") {
+			continue
+		}
+		switch e.Mode {
+		case filemode.Submodule:
+			skipped = append(skipped, Skipped{p, "submodule"})
+			continue
+		case filemode.Symlink:
+			skipped = append(skipped, Skipped{p, "symbolic link"})
+			continue
+		}
+		if matchAny(ix.opts.Exclude, p) {
+			continue
+		}
+		if !ix.languageOn(p) {
+			continue
+		}
+		fi, err := os.Lstat(ix.repo.Abs(p))
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // deleted in the work tree
+			}
+			return nil, nil, err
+		}
+		if !fi.Mode().IsRegular() {
+			skipped = append(skipped, Skipped{p, "not a regular file in the work tree"})
+			continue
+		}
+		out = append(out, entry(p, fi))
+	}
+	if len(ix.opts.Include) > 0 {
+		extra, err := ix.included(seen)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, extra...)
+	}
+	return out, skipped, nil
+}
+
+func (ix *Indexer) languageOn(p string) bool {
+	if len(ix.opts.Languages) == 0 {
+		return true
+	}
+	lang := chunker.Language(p)
+	for _, l := range ix.opts.Languages {
+		if strings.EqualFold(l, lang) {
+			return true
+		}
+	}
+	return false
+}
+
+func entry(p string, fi fs.FileInfo) cache.FileEntry {
+	return cache.FileEntry{Path: p, Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Ino: inode(fi)}
+}
+
+// included walks the work tree for untracked files matching Include.
+func (ix *Indexer) included(tracked map[string]bool) ([]cache.FileEntry, error) {
+	var out []cache.FileEntry
+	err := filepath.WalkDir(ix.repo.Root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel := ix.repo.Rel(p)
+		if d.IsDir() {
+			if d.Name() == ".git" || rel == gitstore.Dir {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if tracked[rel] || !d.Type().IsRegular() || !matchAny(ix.opts.Include, rel) || matchAny(ix.opts.Exclude, rel) {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		out = append(out, entry(rel, fi))
+		return nil
+	})
+	return out, err
+}
+
+func readIndex(gitDir string) (*index.Index, error) {
+	f, err := os.Open(filepath.Join(gitDir, "index"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return &index.Index{}, nil // a new repository: nothing tracked yet
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var idx index.Index
+	if err := index.NewDecoder(f).Decode(&idx); err != nil {
+		return nil, fmt.Errorf("read git index %s: %w", f.Name(), err)
+	}
+	return &idx, nil
+}
+
+// CodeStats is what IndexCode did.
+type CodeStats struct {
+	cache.SyncStats
+	Bytes    int64         `json:"bytes"`
+	Duration time.Duration `json:"duration"`
+	Skipped  []Skipped     `json:"skipped,omitempty"`
+}
+
+// IndexCode brings the code index up to date. With only set, just those
+// paths (files or folders, work-tree relative) are looked at.
+func (ix *Indexer) IndexCode(ctx context.Context, only []string) (CodeStats, error) {
+	start := time.Now()
+	files, skipped, err := ix.Files()
+	if err != nil {
+		return CodeStats{}, err
+	}
+	var onlySet map[string]bool
+	if len(only) > 0 {
+		onlySet = map[string]bool{}
+		var keep []cache.FileEntry
+		for _, f := range files {
+			if under(f.Path, only) {
+				keep = append(keep, f)
+				onlySet[f.Path] = true
+			}
+		}
+		files = keep
+	}
+	var bytes int64
+	for _, f := range files {
+		bytes += f.Size
+	}
+	opts := cache.SyncOptions{
+		Workers:  ix.opts.Workers,
+		Progress: ix.opts.Progress,
+		Only:     onlySet,
+		NewAnalyzer: func() (cache.Analyzer, func()) {
+			ck := chunker.New(chunker.Options{Languages: ix.opts.Languages})
+			before := 0
+			return func(p string, content []byte) cache.Analysis {
+				a := Analyze(ck, p, content)
+				ix.parses.Add(int64(ck.Parses() - before))
+				before = ck.Parses()
+				return a
+			}, ck.Close
+		},
+	}
+	st, err := ix.cache.SyncFilesWith(ctx, cache.KindCode, ix.repo.Root, files, opts)
+	if err != nil {
+		return CodeStats{}, err
+	}
+	cs := CodeStats{SyncStats: st, Bytes: bytes, Duration: time.Since(start), Skipped: skipped}
+	if len(only) == 0 {
+		_ = ix.cache.SetMeta(ctx, "code:last", time.Now().UTC().Format(time.RFC3339))
+	}
+	return cs, nil
+}
+
+func under(p string, roots []string) bool {
+	for _, r := range roots {
+		r = strings.TrimSuffix(path.Clean(filepath.ToSlash(r)), "/")
+		if r == "." || p == r || strings.HasPrefix(p, r+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// Analyze chunks one file into cache documents. A skipped file (binary,
+// too large, generated, vendored) yields no documents and a note saying
+// why, so `index status` can tell.
+func Analyze(ck *chunker.Chunker, p string, content []byte) cache.Analysis {
+	chunks, err := ck.Chunk(p, content)
+	if err != nil {
+		var se *chunker.SkipError
+		if errors.As(err, &se) {
+			return cache.Analysis{Note: "skipped: " + se.Reason}
+		}
+		return cache.Analysis{Err: err.Error()}
+	}
+	docs := make([]cache.Doc, 0, len(chunks))
+	for _, c := range chunks {
+		name := c.Name()
+		title := c.Kind
+		if name != "" {
+			title += " " + name
+		}
+		docs = append(docs, cache.Doc{
+			MID:  "L" + strconv.Itoa(c.StartLine) + "-" + strconv.Itoa(c.EndLine),
+			Type: "code", Title: title, Tags: []string{c.Language, c.Kind}, Body: c.Content,
+			Symbol: name, Lang: c.Language, StartLine: c.StartLine, EndLine: c.EndLine,
+		})
+	}
+	return cache.Analysis{Docs: docs}
+}

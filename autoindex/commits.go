@@ -1,0 +1,90 @@
+package autoindex
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/contextfs/contextfs/cache"
+)
+
+// Head returns the SHA HEAD points at, or "" in a repository with no
+// commits yet.
+func (ix *Indexer) Head(ctx context.Context) string {
+	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--verify", "-q", "HEAD")
+	cmd.Dir = ix.repo.Root
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// IndexCommits makes the current branch's last MaxCommits commits
+// searchable. It does nothing when HEAD has not moved since last time.
+func (ix *Indexer) IndexCommits(ctx context.Context) (cache.SyncStats, error) {
+	if ix.opts.MaxCommits < 0 {
+		return ix.cache.SetCommits(ctx, nil)
+	}
+	head := ix.Head(ctx)
+	if head != "" && ix.cache.Meta(ctx, "commits:head") == head+":"+strconv.Itoa(ix.opts.MaxCommits) {
+		return cache.SyncStats{}, nil
+	}
+	var docs []cache.Doc
+	if head != "" {
+		var err error
+		if docs, err = ix.log(ctx); err != nil {
+			return cache.SyncStats{}, err
+		}
+	}
+	st, err := ix.cache.SetCommits(ctx, docs)
+	if err != nil {
+		return st, err
+	}
+	return st, ix.cache.SetMeta(ctx, "commits:head", head+":"+strconv.Itoa(ix.opts.MaxCommits))
+}
+
+// log reads commits with the git CLI: one process for the whole history,
+// with separators that cannot occur in commit messages.
+func (ix *Indexer) log(ctx context.Context) ([]cache.Doc, error) {
+	cmd := exec.CommandContext(ctx, "git", "log", "-n", strconv.Itoa(ix.opts.MaxCommits), "--no-color", "--no-merges",
+		"--format=%x1e%H%x1f%an <%ae>%x1f%aI%x1f%s%x1f%b%x1f", "--name-only")
+	cmd.Dir = ix.repo.Root
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git log: %w", err)
+	}
+	var docs []cache.Doc
+	for _, rec := range bytes.Split(out, []byte{0x1e}) {
+		f := strings.Split(string(rec), "\x1f")
+		if len(f) < 6 {
+			continue
+		}
+		sha, author, date, subject, body := f[0], f[1], f[2], f[3], strings.TrimSpace(f[4])
+		files := strings.Fields(f[5])
+		when, _ := time.Parse(time.RFC3339, date)
+		text := subject
+		if body != "" {
+			text += "\n\n" + body
+		}
+		if len(files) > 0 {
+			shown := files
+			if len(shown) > 50 {
+				shown = shown[:50]
+			}
+			text += "\n\nFiles: " + strings.Join(shown, " ")
+		}
+		docs = append(docs, cache.Doc{MID: sha, Type: "commit", Title: subject, Body: text, Author: author,
+			Created: when, Updated: when, Summary: firstLine(body)})
+	}
+	return docs, nil
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(l)
+}

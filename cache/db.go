@@ -1,0 +1,274 @@
+// Package cache is contextfs's disposable index: a SQLite database with
+// FTS5 full text and the embedding vectors, kept in the git directory,
+// derived one way from the memory files (and, for code and commits, from
+// git), and rebuilt whenever it is missing, corrupt or of an old schema.
+// Nothing in it is ever the only copy of anything.
+//
+// Everything is keyed by content: a memory or source file is identified by
+// its git blob OID, so a file whose content was seen before, on any branch,
+// is never parsed or embedded again; vectors are keyed by (model, hash of
+// the embedded text).
+package cache
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
+)
+
+// SchemaVersion changes whenever the tables change; a cache of another
+// version is rebuilt, never migrated: it holds nothing that cannot be
+// derived again.
+const SchemaVersion = "4"
+
+// Kind is what a searchable document was derived from.
+type Kind int
+
+// The kinds of document.
+const (
+	KindMemory Kind = 1 // a memory file under .contextfs/
+	KindCode   Kind = 2 // a chunk of a tracked source file
+	KindCommit Kind = 3 // a commit of the current branch
+)
+
+// String names the kind as the CLI shows it.
+func (k Kind) String() string {
+	switch k {
+	case KindMemory:
+		return "memory"
+	case KindCode:
+		return "code"
+	case KindCommit:
+		return "commit"
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// Embedder turns texts into vectors; see package embed.
+type Embedder interface {
+	Model() string
+	Dim() int
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Cache is an open cache. It is safe for concurrent use by one process;
+// several processes share it through SQLite's locking.
+type Cache struct {
+	db   *sql.DB
+	dir  string
+	emb  Embedder
+	mu   sync.Mutex
+	vecs map[Kind]*vectorSet // loaded lazily, per kind
+	// Notice says why the cache was rebuilt on open ("" if it was not).
+	Notice string
+}
+
+// DBFile is the database's file name inside the cache directory.
+const DBFile = "cache.db"
+
+// Open opens (creating if needed) the cache in dir. A cache that cannot be
+// opened, fails its integrity probe or has another schema version is
+// deleted and created afresh; Notice then says why in one line.
+func Open(ctx context.Context, dir string, emb Embedder) (*Cache, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	c, why, err := open(ctx, dir, emb)
+	if err == nil && why == "" {
+		return c, nil
+	}
+	if c != nil {
+		c.db.Close()
+	}
+	if why == "" {
+		why = err.Error()
+	}
+	if err := Remove(dir); err != nil {
+		return nil, err
+	}
+	c, why2, err := open(ctx, dir, emb)
+	if err != nil {
+		return nil, fmt.Errorf("cache %s: %w", dir, err)
+	}
+	if why2 != "" {
+		c.db.Close()
+		return nil, fmt.Errorf("cache %s: %s", dir, why2)
+	}
+	if !strings.HasPrefix(why, "new") {
+		c.Notice = "contextfs: cache rebuilt (" + why + ")"
+	}
+	return c, nil
+}
+
+// Remove deletes the cache files in dir: the database, its WAL and shared
+// memory files and the vector snapshots.
+func Remove(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove cache: %w", err)
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if strings.HasPrefix(n, DBFile) || strings.HasPrefix(n, "vectors-") {
+			if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("remove cache: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+const schema = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE paths(
+	path  TEXT NOT NULL,
+	kind  INTEGER NOT NULL,
+	size  INTEGER NOT NULL DEFAULT 0,
+	mtime INTEGER NOT NULL DEFAULT 0,
+	ino   INTEGER NOT NULL DEFAULT 0,
+	oid   TEXT NOT NULL,
+	PRIMARY KEY(kind, path)
+) WITHOUT ROWID;
+CREATE INDEX paths_oid ON paths(oid);
+CREATE TABLE blobs(
+	oid   TEXT PRIMARY KEY,
+	kind  INTEGER NOT NULL,
+	error TEXT NOT NULL DEFAULT '',
+	line  INTEGER NOT NULL DEFAULT 0,
+	note  TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;
+CREATE TABLE docs(
+	rowid      INTEGER PRIMARY KEY,
+	src        TEXT NOT NULL,
+	kind       INTEGER NOT NULL,
+	mid        TEXT NOT NULL,
+	type       TEXT NOT NULL,
+	title      TEXT NOT NULL,
+	tags       TEXT NOT NULL,
+	body       TEXT NOT NULL,
+	summary    TEXT NOT NULL DEFAULT '',
+	created    INTEGER NOT NULL DEFAULT 0,
+	updated    INTEGER NOT NULL DEFAULT 0,
+	author     TEXT NOT NULL DEFAULT '',
+	status     TEXT NOT NULL DEFAULT '',
+	symbol     TEXT NOT NULL DEFAULT '',
+	lang       TEXT NOT NULL DEFAULT '',
+	start_line INTEGER NOT NULL DEFAULT 0,
+	end_line   INTEGER NOT NULL DEFAULT 0,
+	vhash      TEXT NOT NULL
+);
+CREATE INDEX docs_src ON docs(src);
+CREATE INDEX docs_mid ON docs(kind, mid);
+CREATE TABLE supersedes(src TEXT NOT NULL, target TEXT NOT NULL);
+CREATE INDEX supersedes_src ON supersedes(src);
+CREATE VIRTUAL TABLE fts USING fts5(title, tags, body, content='docs', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
+CREATE TRIGGER docs_ai AFTER INSERT ON docs BEGIN
+	INSERT INTO fts(rowid, title, tags, body) VALUES (new.rowid, new.title, new.tags, new.body);
+END;
+CREATE TRIGGER docs_ad AFTER DELETE ON docs BEGIN
+	INSERT INTO fts(fts, rowid, title, tags, body) VALUES ('delete', old.rowid, old.title, old.tags, old.body);
+END;
+CREATE TABLE vectors(model TEXT NOT NULL, hash TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY(model, hash)) WITHOUT ROWID;
+`
+
+// open returns why != "" when the cache must be rebuilt.
+func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, err error) {
+	path := filepath.Join(dir, DBFile)
+	_, statErr := os.Stat(path)
+	fresh := errors.Is(statErr, os.ErrNotExist)
+	dsn := "file:" + path + "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=off&_txlock=immediate"
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, "", err
+	}
+	// One connection: SQLite serialises writers anyway, and a single
+	// connection keeps temp state and prepared statements in one place.
+	db.SetMaxOpenConns(1)
+	c = &Cache{db: db, dir: dir, emb: emb, vecs: map[Kind]*vectorSet{}}
+	var v string
+	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema'`).Scan(&v)
+	switch {
+	case err == nil && v == SchemaVersion:
+		return c, "", nil
+	case err == nil:
+		return c, fmt.Sprintf("schema %s, want %s", v, SchemaVersion), nil
+	case isCorrupt(err):
+		return c, "corrupt: " + err.Error(), nil
+	case !fresh && !strings.Contains(err.Error(), "no such table"):
+		return c, "unreadable: " + err.Error(), nil
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return c, "", err
+	}
+	defer tx.Rollback()
+	// Another process may have created the schema while we waited for the
+	// write lock.
+	if tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema'`).Scan(&v) == nil {
+		if v == SchemaVersion {
+			return c, "", nil
+		}
+		return c, fmt.Sprintf("schema %s, want %s", v, SchemaVersion), nil
+	}
+	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		if isCorrupt(err) || !fresh {
+			return c, "unreadable: " + err.Error(), nil
+		}
+		return c, "", fmt.Errorf("create schema: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('schema', ?)`, SchemaVersion); err != nil {
+		return c, "", err
+	}
+	if err := tx.Commit(); err != nil {
+		return c, "", err
+	}
+	if !fresh {
+		return c, "", nil
+	}
+	return c, "", nil
+}
+
+// isCorrupt reports whether err says the database file is damaged or is
+// not a database at all.
+func isCorrupt(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB
+	}
+	return false
+}
+
+// IsCorrupt reports whether err came from a damaged cache; callers rebuild
+// and try again.
+func IsCorrupt(err error) bool { return isCorrupt(err) }
+
+// Close closes the database.
+func (c *Cache) Close() error { return c.db.Close() }
+
+// Dir is the cache's directory.
+func (c *Cache) Dir() string { return c.dir }
+
+// meta reads a value from the meta table ("" if absent).
+func (c *Cache) meta(ctx context.Context, q querier, key string) string {
+	var v string
+	_ = q.QueryRowContext(ctx, `SELECT value FROM meta WHERE key=?`, key).Scan(&v)
+	return v
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+func setMeta(ctx context.Context, q querier, key, value string) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value`, key, value)
+	return err
+}

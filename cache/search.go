@@ -1,0 +1,526 @@
+package cache
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Filter narrows a search. The zero value means: current documents,
+// superseded memories hidden.
+type Filter struct {
+	Types []string  // any of these types
+	Tags  []string  // all of these tags
+	Since time.Time // updated at or after
+	All   bool      // include superseded memories
+}
+
+func (f Filter) restrictive() bool {
+	return len(f.Types) > 0 || len(f.Tags) > 0 || !f.Since.IsZero()
+}
+
+// Hit is a document and its score in one ranking.
+type Hit struct {
+	Row   int64
+	Score float64
+}
+
+// where returns the SQL condition (over docs aliased d) and its arguments.
+func (f Filter) where(kind Kind) (string, []any) {
+	conds := []string{"d.kind=?", "EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind)"}
+	args := []any{int(kind)}
+	if len(f.Types) > 0 {
+		conds = append(conds, "d.type IN ("+strings.TrimSuffix(strings.Repeat("?,", len(f.Types)), ",")+")")
+		for _, t := range f.Types {
+			args = append(args, t)
+		}
+	}
+	for _, t := range f.Tags {
+		conds = append(conds, "d.tags LIKE ? ESCAPE '\\'")
+		args = append(args, "% "+likeEscape(strings.ToLower(t))+" %")
+	}
+	if !f.Since.IsZero() {
+		conds = append(conds, "d.updated >= ?")
+		args = append(args, f.Since.Unix())
+	}
+	if !f.All && kind == KindMemory {
+		conds = append(conds, "d.status != 'superseded'", retiredCond)
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// retiredCond excludes memories that a current memory supersedes.
+const retiredCond = `d.mid NOT IN (SELECT s.target FROM supersedes s WHERE EXISTS (SELECT 1 FROM paths p WHERE p.oid=s.src AND p.kind=1))`
+
+func likeEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(s)
+}
+
+// bm25 column weights: title, tags, body. A word in a title says more
+// about what a memory is than the same word in its body.
+const bm25Weights = "10.0, 5.0, 1.0"
+
+// Keyword ranks documents of kind by BM25 over title, tags and body.
+// Scores are positive, higher is better.
+func (c *Cache) Keyword(ctx context.Context, kind Kind, query string, f Filter, k int) ([]Hit, error) {
+	q := MatchQuery(query)
+	if q == "" || k <= 0 {
+		return nil, nil
+	}
+	cond, args := f.where(kind)
+	rows, err := c.db.QueryContext(ctx, `SELECT d.rowid, -bm25(fts, `+bm25Weights+`) AS s FROM fts JOIN docs d ON d.rowid=fts.rowid
+		WHERE fts MATCH ? AND `+cond+` ORDER BY bm25(fts, `+bm25Weights+`) LIMIT ?`, append(append([]any{q}, args...), k)...)
+	if err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	defer rows.Close()
+	var out []Hit
+	for rows.Next() {
+		var h Hit
+		if err := rows.Scan(&h.Row, &h.Score); err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// stopwords are dropped from keyword queries: "how do we pool db
+// connections" should match on pool, db and connections, not on every
+// memory that contains "we".
+var stopwords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a about above after again all also am an and any are as at be because been
+		before being below between both but by can could did do does doing down during each few for from further
+		had has have having he her here hers him his how i if in into is it its itself just me more most my no nor
+		not of off on once only or other our ours out over own same she should so some such than that the their
+		theirs them then there these they this those through to too under until up very was we were what when
+		where which while who whom why will with would you your yours`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// MatchQuery turns free text into an FTS5 query: every word, quoted so no
+// character is read as FTS5 syntax, OR-ed; stop words are dropped unless
+// nothing else is left.
+func MatchQuery(text string) string {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	})
+	var keep []string
+	seen := map[string]bool{}
+	for _, w := range words {
+		if !stopwords[w] && !seen[w] {
+			keep = append(keep, `"`+w+`"`)
+			seen[w] = true
+		}
+	}
+	if len(keep) == 0 {
+		for _, w := range words {
+			if !seen[w] {
+				keep = append(keep, `"`+w+`"`)
+				seen[w] = true
+			}
+		}
+	}
+	return strings.Join(keep, " OR ")
+}
+
+// Semantic ranks documents of kind by cosine similarity to vec.
+func (c *Cache) Semantic(ctx context.Context, kind Kind, vec []float32, f Filter, k int) ([]Hit, error) {
+	if k <= 0 || len(vec) == 0 {
+		return nil, nil
+	}
+	vs, err := c.vectors(ctx, kind)
+	if err != nil {
+		return nil, err
+	}
+	if len(vs.rows) == 0 || len(vec) != vs.dim {
+		return nil, nil
+	}
+	q := append([]float32(nil), vec...)
+	if !normalize(q) {
+		return nil, nil
+	}
+	if f.restrictive() {
+		cand, err := c.candidates(ctx, kind, f)
+		if err != nil {
+			return nil, err
+		}
+		return vs.score(q, cand, k), nil
+	}
+	// Unfiltered but for retired memories, which are few: ask the index for
+	// enough extra results to drop them.
+	excluded := map[int64]bool{}
+	if kind == KindMemory && !f.All {
+		if excluded, err = c.retired(ctx); err != nil {
+			return nil, err
+		}
+	}
+	res := vs.index.Search(q, k+len(excluded))
+	out := make([]Hit, 0, k)
+	for _, r := range res {
+		row := vs.rows[r.Value]
+		if excluded[row] {
+			continue
+		}
+		out = append(out, Hit{Row: row, Score: r.Relevance})
+		if len(out) == k {
+			break
+		}
+	}
+	return out, nil
+}
+
+// Cosine returns the cosine similarity of vec with each of rows that has a
+// vector: the fusion fills in the semantic score of keyword hits that were
+// not in the semantic top k.
+func (c *Cache) Cosine(ctx context.Context, kind Kind, vec []float32, rows []int64) (map[int64]float64, error) {
+	vs, err := c.vectors(ctx, kind)
+	if err != nil {
+		return nil, err
+	}
+	q := append([]float32(nil), vec...)
+	if len(q) != vs.dim || !normalize(q) {
+		return nil, nil
+	}
+	out := make(map[int64]float64, len(rows))
+	for _, h := range vs.score(q, rows, len(rows)) {
+		out[h.Row] = h.Score
+	}
+	return out, nil
+}
+
+func (vs *vectorSet) score(q []float32, rows []int64, k int) []Hit {
+	hits := make([]Hit, 0, len(rows))
+	for _, r := range rows {
+		i, ok := vs.pos[r]
+		if !ok {
+			continue
+		}
+		hits = append(hits, Hit{Row: r, Score: float64(dot(q, vs.flat[i*vs.dim:(i+1)*vs.dim]))})
+	}
+	sort.Slice(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits
+}
+
+func dot(a, b []float32) float32 {
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
+}
+
+func (c *Cache) candidates(ctx context.Context, kind Kind, f Filter) ([]int64, error) {
+	cond, args := f.where(kind)
+	rows, err := c.db.QueryContext(ctx, `SELECT d.rowid FROM docs d WHERE `+cond, args...)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var r int64
+		if err := rows.Scan(&r); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// retired returns the rows of current memories hidden by default.
+func (c *Cache) retired(ctx context.Context) (map[int64]bool, error) {
+	rows, err := c.db.QueryContext(ctx, `SELECT d.rowid FROM docs d WHERE d.kind=1 AND (d.status='superseded' OR NOT `+retiredCond+`)`)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var r int64
+		if err := rows.Scan(&r); err != nil {
+			return nil, err
+		}
+		out[r] = true
+	}
+	return out, rows.Err()
+}
+
+// Row is a document as stored in the cache, with the path of a current
+// file holding it.
+type Row struct {
+	Row       int64
+	Kind      Kind
+	MID       string
+	Type      string
+	Title     string
+	Tags      []string
+	Body      string
+	Summary   string
+	Created   time.Time
+	Updated   time.Time
+	Author    string
+	Status    string
+	Symbol    string
+	Lang      string
+	StartLine int
+	EndLine   int
+	Path      string
+	Retired   bool
+}
+
+const rowCols = `d.rowid, d.kind, d.mid, d.type, d.title, d.tags, d.body, d.summary, d.created, d.updated, d.author, d.status,
+	d.symbol, d.lang, d.start_line, d.end_line, COALESCE((SELECT p.path FROM paths p WHERE p.oid=d.src AND p.kind=d.kind ORDER BY p.path LIMIT 1), '')`
+
+func scanRow(rs interface{ Scan(...any) error }) (Row, error) {
+	var r Row
+	var kind int
+	var tags string
+	var created, updated int64
+	err := rs.Scan(&r.Row, &kind, &r.MID, &r.Type, &r.Title, &tags, &r.Body, &r.Summary, &created, &updated, &r.Author,
+		&r.Status, &r.Symbol, &r.Lang, &r.StartLine, &r.EndLine, &r.Path)
+	r.Kind = Kind(kind)
+	r.Tags = strings.Fields(tags)
+	if created != 0 {
+		r.Created = time.Unix(created, 0).UTC()
+	}
+	if updated != 0 {
+		r.Updated = time.Unix(updated, 0).UTC()
+	}
+	return r, err
+}
+
+// Rows returns the stored documents for rows, keyed by row.
+func (c *Cache) Rows(ctx context.Context, rows []int64) (map[int64]Row, error) {
+	out := make(map[int64]Row, len(rows))
+	if len(rows) == 0 {
+		return out, nil
+	}
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = strconv.FormatInt(r, 10)
+	}
+	rs, err := c.db.QueryContext(ctx, `SELECT `+rowCols+` FROM docs d WHERE d.rowid IN (`+strings.Join(ids, ",")+`)`)
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		r, err := scanRow(rs)
+		if err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		out[r.Row] = r
+	}
+	return out, rs.Err()
+}
+
+// List returns the current documents of kind that pass f, newest first.
+func (c *Cache) List(ctx context.Context, kind Kind, f Filter, limit int) ([]Row, error) {
+	cond, args := f.where(kind)
+	q := `SELECT ` + rowCols + ` FROM docs d WHERE ` + cond + ` ORDER BY d.updated DESC, d.mid`
+	if limit > 0 {
+		q += ` LIMIT ` + strconv.Itoa(limit)
+	}
+	rs, err := c.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	defer rs.Close()
+	var out []Row
+	for rs.Next() {
+		r, err := scanRow(rs)
+		if err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rs.Err()
+}
+
+// ResolveID finds current documents of kind whose ID starts with prefix,
+// the way git resolves abbreviated hashes. An exact match wins.
+func (c *Cache) ResolveID(ctx context.Context, kind Kind, prefix string) ([]Row, error) {
+	p := strings.ToLower(prefix)
+	rs, err := c.db.QueryContext(ctx, `SELECT `+rowCols+` FROM docs d WHERE d.kind=? AND d.mid >= ? AND d.mid < ?
+		AND EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind) ORDER BY d.mid LIMIT 50`, int(kind), p, p+"\uffff")
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	defer rs.Close()
+	var out []Row
+	for rs.Next() {
+		r, err := scanRow(rs)
+		if err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		if r.MID == p {
+			return []Row{r}, nil
+		}
+		out = append(out, r)
+	}
+	return out, rs.Err()
+}
+
+// Problem is a file the cache could not index, as recorded at sync.
+type Problem struct {
+	Path string
+	Line int
+	Msg  string
+	Note string
+}
+
+// Problems lists current files of kind whose analysis failed or left a
+// note.
+func (c *Cache) Problems(ctx context.Context, kind Kind) ([]Problem, error) {
+	rs, err := c.db.QueryContext(ctx, `SELECT p.path, b.line, b.error, b.note FROM paths p JOIN blobs b ON b.oid=p.oid
+		WHERE p.kind=? AND (b.error != '' OR b.note != '') ORDER BY p.path`, int(kind))
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	defer rs.Close()
+	var out []Problem
+	for rs.Next() {
+		var p Problem
+		if err := rs.Scan(&p.Path, &p.Line, &p.Msg, &p.Note); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rs.Err()
+}
+
+// Counts returns the number of current documents of kind by type, and the
+// number of current files.
+func (c *Cache) Counts(ctx context.Context, kind Kind) (byType map[string]int, files int, err error) {
+	byType = map[string]int{}
+	rs, err := c.db.QueryContext(ctx, `SELECT d.type, COUNT(*) FROM docs d WHERE d.kind=? AND EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind) GROUP BY d.type`, int(kind))
+	if err != nil {
+		return nil, 0, fmt.Errorf("cache: %w", err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var t string
+		var n int
+		if err := rs.Scan(&t, &n); err != nil {
+			return nil, 0, err
+		}
+		byType[t] = n
+	}
+	if err := c.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM paths WHERE kind=?`, int(kind)).Scan(&files); err != nil && err != sql.ErrNoRows {
+		return nil, 0, fmt.Errorf("cache: %w", err)
+	}
+	return byType, files, rs.Err()
+}
+
+// Meta reads a value the caller stored with SetMeta.
+func (c *Cache) Meta(ctx context.Context, key string) string { return c.meta(ctx, c.db, "x:"+key) }
+
+// SetMeta stores a small value (last index time, and the like).
+func (c *Cache) SetMeta(ctx context.Context, key, value string) error {
+	return setMeta(ctx, c.db, "x:"+key, value)
+}
+
+// ClearKinds forgets which files of the given kinds are current, so the
+// next sync analyses every file again (their cached blobs are dropped too).
+func (c *Cache) ClearKinds(ctx context.Context, kinds ...Kind) error {
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	defer tx.Rollback()
+	for _, k := range kinds {
+		for _, q := range []string{`DELETE FROM paths WHERE kind=?`, `DELETE FROM docs WHERE kind=?`, `DELETE FROM blobs WHERE kind=?`} {
+			if _, err := tx.ExecContext(ctx, q, int(k)); err != nil {
+				return fmt.Errorf("cache: %w", err)
+			}
+		}
+		if err := bumpGen(ctx, tx, k); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key IN ('x:code:last', 'x:commits:head')`); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	return tx.Commit()
+}
+
+// StalePaths compares entries with what the cache last saw, without
+// changing anything: paths whose stat differs, and paths gone.
+func (c *Cache) StalePaths(ctx context.Context, kind Kind, entries []FileEntry) (stale, removed []string, err error) {
+	known, err := c.paths(ctx, kind)
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		seen[e.Path] = true
+		if r, ok := known[e.Path]; !ok || r.size != e.Size || r.mtime != e.MTime || r.ino != e.Ino {
+			stale = append(stale, e.Path)
+		}
+	}
+	for p := range known {
+		if !seen[p] {
+			removed = append(removed, p)
+		}
+	}
+	sort.Strings(stale)
+	sort.Strings(removed)
+	return stale, removed, nil
+}
+
+// CodeStats counts current code files and chunks by language.
+func (c *Cache) CodeStats(ctx context.Context) (map[string][2]int, error) {
+	rs, err := c.db.QueryContext(ctx, `SELECT d.lang, COUNT(DISTINCT p.path), COUNT(*) FROM docs d JOIN paths p ON p.oid=d.src AND p.kind=d.kind
+		WHERE d.kind=2 GROUP BY d.lang`)
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	defer rs.Close()
+	out := map[string][2]int{}
+	for rs.Next() {
+		var l string
+		var f, n int
+		if err := rs.Scan(&l, &f, &n); err != nil {
+			return nil, err
+		}
+		out[l] = [2]int{f, n}
+	}
+	return out, rs.Err()
+}
+
+// CodeAt returns the current chunk of path spanning exactly start-end, or
+// nil.
+func (c *Cache) CodeAt(ctx context.Context, path string, start, end int) (*Row, error) {
+	rs := c.db.QueryRowContext(ctx, `SELECT `+rowCols+` FROM docs d JOIN paths p ON p.oid=d.src AND p.kind=d.kind
+		WHERE d.kind=2 AND p.path=? AND d.start_line=? AND d.end_line=? LIMIT 1`, path, start, end)
+	r, err := scanRow(rs)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	r.Path = path
+	return &r, nil
+}

@@ -1,0 +1,602 @@
+package cache
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/contextfs/contextfs/gitstore"
+)
+
+// FileEntry is a file as stat saw it; see gitstore.Entry.
+type FileEntry = gitstore.Entry
+
+// Doc is one document to index, derived from a file or a commit.
+type Doc struct {
+	MID        string // memory ID, chunk name or commit SHA
+	Type       string
+	Title      string
+	Tags       []string
+	Body       string // the text searched by keyword
+	Summary    string
+	Created    time.Time
+	Updated    time.Time
+	Author     string
+	Status     string // a memory's data.status (superseded memories are hidden)
+	Symbol     string
+	Lang       string
+	StartLine  int
+	EndLine    int
+	Supersedes []string
+	// EmbedText is what the embedder sees; Body when empty.
+	EmbedText string
+}
+
+// Analysis is what an Analyzer makes of one file's content.
+type Analysis struct {
+	Docs []Doc
+	// Err says why the file could not be indexed, with Line where the
+	// problem is; such a file is remembered so it is not read again until
+	// it changes.
+	Err  string
+	Line int
+	// Note is a non-fatal remark, such as why a source file was skipped.
+	Note string
+}
+
+// Analyzer derives documents from a file's content. It must be a pure
+// function of path and content: its result is cached under the content's
+// blob OID.
+type Analyzer func(path string, content []byte) Analysis
+
+// SyncStats counts what a sync did.
+type SyncStats struct {
+	Files    int // files in the set
+	Stale    int // files whose stat changed and were hashed
+	Analyzed int // files parsed (content never seen before)
+	Removed  int // files gone from the set
+	Embedded int // vectors computed
+}
+
+// Changed reports whether the current set of documents changed.
+func (s SyncStats) Changed() bool { return s.Stale > 0 || s.Removed > 0 }
+
+type pathRow struct {
+	size, mtime int64
+	ino         uint64
+	oid         string
+}
+
+// racyWindow: a file modified this close to the sync that recorded it may
+// change again without its mtime changing, so it is hashed again next time
+// (git calls such entries "racily clean").
+const racyWindow = 3 * time.Second
+
+// SyncOptions tune SyncFilesWith.
+type SyncOptions struct {
+	// Workers analyse (and read) files in parallel; 1 when zero.
+	Workers int
+	// NewAnalyzer makes one Analyzer per worker, with a function to release
+	// it, for analyzers that hold state (parsers) and are not safe for
+	// concurrent use.
+	NewAnalyzer func() (Analyzer, func())
+	// Progress, when set, is called as files are analysed.
+	Progress func(done, total int)
+	// Only restricts the sync to these paths (plus removals among them);
+	// nil means all of entries is the whole set.
+	Only map[string]bool
+}
+
+// SyncFiles brings the cache's view of one kind of file up to date with
+// entries, the files as they are now under root. Only files whose stat
+// changed are read; only content never seen before is analysed and
+// embedded. It is cheap when nothing changed: a read of the paths table.
+func (c *Cache) SyncFiles(ctx context.Context, kind Kind, root string, entries []FileEntry, analyze Analyzer) (SyncStats, error) {
+	return c.SyncFilesWith(ctx, kind, root, entries, SyncOptions{NewAnalyzer: func() (Analyzer, func()) { return analyze, func() {} }})
+}
+
+type change struct {
+	e   FileEntry
+	oid string
+	raw []byte
+}
+
+// SyncFilesWith is SyncFiles with parallel analysis and progress.
+func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entries []FileEntry, o SyncOptions) (SyncStats, error) {
+	st := SyncStats{Files: len(entries)}
+	start := time.Now()
+	known, err := c.paths(ctx, kind)
+	if err != nil {
+		return st, err
+	}
+	var stale []FileEntry
+	seen := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		seen[e.Path] = true
+		if r, ok := known[e.Path]; ok && r.size == e.Size && r.mtime == e.MTime && r.ino == e.Ino && r.mtime != 0 {
+			continue
+		}
+		stale = append(stale, e)
+	}
+	var removed []string
+	for p := range known {
+		if !seen[p] && (o.Only == nil || o.Only[p]) {
+			removed = append(removed, p)
+		}
+	}
+	if len(stale) == 0 && len(removed) == 0 {
+		return st, nil
+	}
+	workers := max(o.Workers, 1)
+	changes, newBlobs, err := c.analyzeAll(ctx, root, stale, workers, o)
+	if err != nil {
+		return st, err
+	}
+	st.Analyzed = len(newBlobs)
+	vecs, n, err := c.embedMissing(ctx, newBlobs, workers)
+	if err != nil {
+		return st, err
+	}
+	st.Embedded = n
+
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return st, fmt.Errorf("cache: %w", err)
+	}
+	defer tx.Rollback()
+	if err := insertBlobs(ctx, tx, kind, newBlobs); err != nil {
+		return st, err
+	}
+	if err := c.insertVectors(ctx, tx, vecs); err != nil {
+		return st, err
+	}
+	racy := start.Add(-racyWindow).UnixNano()
+	changed := len(removed) > 0
+	for _, ch := range changes {
+		mt := ch.e.MTime
+		if mt >= racy {
+			mt = 0
+		}
+		if r, ok := known[ch.e.Path]; !ok || r.oid != ch.oid {
+			changed = true
+			st.Stale++
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO paths(path, kind, size, mtime, ino, oid) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT(kind, path) DO UPDATE SET size=excluded.size, mtime=excluded.mtime, ino=excluded.ino, oid=excluded.oid`,
+			ch.e.Path, int(kind), ch.e.Size, mt, int64(ch.e.Ino), ch.oid); err != nil {
+			return st, fmt.Errorf("cache: %w", err)
+		}
+	}
+	for _, p := range removed {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM paths WHERE kind=? AND path=?`, int(kind), p); err != nil {
+			return st, fmt.Errorf("cache: %w", err)
+		}
+	}
+	st.Removed = len(removed)
+	if changed {
+		if err := bumpGen(ctx, tx, kind); err != nil {
+			return st, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return st, fmt.Errorf("cache: %w", err)
+	}
+	return st, nil
+}
+
+// analyzeAll reads and hashes the stale files and analyses content never
+// seen before, with workers in parallel.
+func (c *Cache) analyzeAll(ctx context.Context, root string, stale []FileEntry, workers int, o SyncOptions) ([]change, map[string]Analysis, error) {
+	changes := make([]change, len(stale))
+	results := make([]*Analysis, len(stale))
+	var (
+		mu       sync.Mutex
+		firstErr error
+		done     int
+		claimed  = map[string]bool{}
+	)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			analyze, release := o.NewAnalyzer()
+			defer release()
+			for i := range next {
+				e := stale[i]
+				raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
+				if err != nil {
+					if !errors.Is(err, fs.ErrNotExist) {
+						mu.Lock()
+						firstErr = cmp.Or(firstErr, fmt.Errorf("read %s: %w", e.Path, err))
+						mu.Unlock()
+					}
+					continue
+				}
+				oid := gitstore.BlobOID(raw)
+				changes[i] = change{e: e, oid: oid}
+				mu.Lock()
+				mine := !claimed[oid]
+				claimed[oid] = true
+				mu.Unlock()
+				if mine {
+					has, err := c.hasBlob(ctx, oid)
+					if err != nil {
+						mu.Lock()
+						firstErr = cmp.Or(firstErr, err)
+						mu.Unlock()
+						continue
+					}
+					if !has {
+						a := analyze(e.Path, raw)
+						results[i] = &a
+					}
+				}
+				if o.Progress != nil {
+					mu.Lock()
+					done++
+					o.Progress(done, len(stale))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range stale {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := cmp.Or(firstErr, ctx.Err()); err != nil {
+		return nil, nil, err
+	}
+	newBlobs := map[string]Analysis{}
+	var out []change
+	for i, ch := range changes {
+		if ch.oid == "" {
+			continue // vanished while we looked
+		}
+		out = append(out, ch)
+		if results[i] != nil {
+			newBlobs[ch.oid] = *results[i]
+		}
+	}
+	return out, newBlobs, nil
+}
+
+func (c *Cache) insertVectors(ctx context.Context, tx *sql.Tx, vecs map[string][]float32) error {
+	if len(vecs) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO vectors(model, hash, vec) VALUES (?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	defer stmt.Close()
+	model := c.emb.Model()
+	for h, v := range vecs {
+		if _, err := stmt.ExecContext(ctx, model, h, encodeVec(v)); err != nil {
+			return fmt.Errorf("cache: store vector: %w", err)
+		}
+	}
+	return nil
+}
+
+// SetCommits replaces the set of current commits with docs, one per
+// commit keyed by its SHA (Doc.MID). Commits already analysed are not
+// embedded again.
+func (c *Cache) SetCommits(ctx context.Context, docs []Doc) (SyncStats, error) {
+	st := SyncStats{Files: len(docs)}
+	known, err := c.paths(ctx, KindCommit)
+	if err != nil {
+		return st, err
+	}
+	newBlobs := map[string]Analysis{}
+	seen := map[string]bool{}
+	for _, d := range docs {
+		seen[d.MID] = true
+		if _, ok := known[d.MID]; ok {
+			continue
+		}
+		if has, err := c.hasBlob(ctx, d.MID); err != nil {
+			return st, err
+		} else if !has {
+			newBlobs[d.MID] = Analysis{Docs: []Doc{d}}
+			st.Analyzed++
+		}
+	}
+	var removed []string
+	for p := range known {
+		if !seen[p] {
+			removed = append(removed, p)
+		}
+	}
+	if len(newBlobs) == 0 && len(removed) == 0 && len(known) == len(seen) {
+		return st, nil
+	}
+	vecs, n, err := c.embedMissing(ctx, newBlobs, 2)
+	if err != nil {
+		return st, err
+	}
+	st.Embedded = n
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return st, fmt.Errorf("cache: %w", err)
+	}
+	defer tx.Rollback()
+	if err := insertBlobs(ctx, tx, KindCommit, newBlobs); err != nil {
+		return st, err
+	}
+	if err := c.insertVectors(ctx, tx, vecs); err != nil {
+		return st, err
+	}
+	for _, d := range docs {
+		if _, ok := known[d.MID]; ok {
+			continue
+		}
+		st.Stale++
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO paths(path, kind, oid) VALUES (?, ?, ?)`, d.MID, int(KindCommit), d.MID); err != nil {
+			return st, fmt.Errorf("cache: %w", err)
+		}
+	}
+	for _, p := range removed {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM paths WHERE kind=? AND path=?`, int(KindCommit), p); err != nil {
+			return st, fmt.Errorf("cache: %w", err)
+		}
+	}
+	st.Removed = len(removed)
+	if err := bumpGen(ctx, tx, KindCommit); err != nil {
+		return st, err
+	}
+	return st, tx.Commit()
+}
+
+func (c *Cache) paths(ctx context.Context, kind Kind) (map[string]pathRow, error) {
+	rows, err := c.db.QueryContext(ctx, `SELECT path, size, mtime, ino, oid FROM paths WHERE kind=?`, int(kind))
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]pathRow{}
+	for rows.Next() {
+		var p string
+		var r pathRow
+		var ino int64
+		if err := rows.Scan(&p, &r.size, &r.mtime, &ino, &r.oid); err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		r.ino = uint64(ino)
+		out[p] = r
+	}
+	return out, rows.Err()
+}
+
+func (c *Cache) hasBlob(ctx context.Context, oid string) (bool, error) {
+	var x int
+	err := c.db.QueryRowContext(ctx, `SELECT 1 FROM blobs WHERE oid=?`, oid).Scan(&x)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("cache: %w", err)
+	}
+	return true, nil
+}
+
+// blobWriter inserts analysed blobs with statements prepared once per
+// transaction: indexing a repository inserts tens of thousands of rows.
+type blobWriter struct {
+	blob, delDocs, delSup, doc, sup *sql.Stmt
+}
+
+func newBlobWriter(ctx context.Context, tx *sql.Tx) (*blobWriter, error) {
+	w := &blobWriter{}
+	for _, p := range []struct {
+		dst **sql.Stmt
+		q   string
+	}{
+		{&w.blob, `INSERT OR REPLACE INTO blobs(oid, kind, error, line, note) VALUES (?, ?, ?, ?, ?)`},
+		{&w.delDocs, `DELETE FROM docs WHERE src=?`},
+		{&w.delSup, `DELETE FROM supersedes WHERE src=?`},
+		{&w.doc, `INSERT INTO docs(src, kind, mid, type, title, tags, body, summary, created, updated, author, status, symbol, lang, start_line, end_line, vhash)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&w.sup, `INSERT INTO supersedes(src, target) VALUES (?, ?)`},
+	} {
+		st, err := tx.PrepareContext(ctx, p.q)
+		if err != nil {
+			w.close()
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		*p.dst = st
+	}
+	return w, nil
+}
+
+func (w *blobWriter) close() {
+	for _, st := range []*sql.Stmt{w.blob, w.delDocs, w.delSup, w.doc, w.sup} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+func (w *blobWriter) insert(ctx context.Context, kind Kind, oid string, a Analysis) error {
+	if _, err := w.blob.ExecContext(ctx, oid, int(kind), a.Err, a.Line, a.Note); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	if _, err := w.delDocs.ExecContext(ctx, oid); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	if _, err := w.delSup.ExecContext(ctx, oid); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	for _, d := range a.Docs {
+		if _, err := w.doc.ExecContext(ctx, oid, int(kind), d.MID, d.Type, d.Title, joinTags(d.Tags), d.Body, d.Summary, unix(d.Created), unix(d.Updated),
+			d.Author, d.Status, d.Symbol, d.Lang, d.StartLine, d.EndLine, vhash(d)); err != nil {
+			return fmt.Errorf("cache: index %s: %w", d.MID, err)
+		}
+		for _, t := range d.Supersedes {
+			if _, err := w.sup.ExecContext(ctx, oid, t); err != nil {
+				return fmt.Errorf("cache: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+func insertBlobs(ctx context.Context, tx *sql.Tx, kind Kind, blobs map[string]Analysis) error {
+	if len(blobs) == 0 {
+		return nil
+	}
+	w, err := newBlobWriter(ctx, tx)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	for oid, a := range blobs {
+		if err := w.insert(ctx, kind, oid, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// embedMissing embeds the documents of blobs whose vector is not cached
+// under the current model.
+func (c *Cache) embedMissing(ctx context.Context, blobs map[string]Analysis, workers int) (map[string][]float32, int, error) {
+	want := map[string]string{}
+	for _, a := range blobs {
+		for _, d := range a.Docs {
+			want[vhash(d)] = embedText(d)
+		}
+	}
+	out, err := c.embedTexts(ctx, want, workers)
+	return out, len(out), err
+}
+
+// embedTexts embeds, in batches, the texts (keyed by hash) that have no
+// vector under the current model yet.
+func (c *Cache) embedTexts(ctx context.Context, want map[string]string, workers int) (map[string][]float32, error) {
+	if len(want) == 0 {
+		return nil, nil
+	}
+	model := c.emb.Model()
+	var hashes, texts []string
+	for h, t := range want {
+		var x int
+		err := c.db.QueryRowContext(ctx, `SELECT 1 FROM vectors WHERE model=? AND hash=?`, model, h).Scan(&x)
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		hashes = append(hashes, h)
+		texts = append(texts, t)
+	}
+	out := make(map[string][]float32, len(hashes))
+	const batch = 256
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	next := make(chan int)
+	for w := 0; w < max(workers, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := min(i+batch, len(texts))
+				vs, err := c.emb.Embed(ctx, texts[i:j])
+				if err == nil && len(vs) != j-i {
+					err = fmt.Errorf("got %d vectors for %d texts", len(vs), j-i)
+				}
+				mu.Lock()
+				if err != nil {
+					firstErr = cmp.Or(firstErr, fmt.Errorf("embed with %s: %w", model, err))
+				} else {
+					for k, v := range vs {
+						out[hashes[i+k]] = v
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := 0; i < len(texts); i += batch {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return out, nil
+}
+
+// maxEmbedBytes bounds the text given to the embedder: models have
+// context limits (all-MiniLM reads 256 tokens), and the head of a memory or
+// a chunk (its title, doc comment and signature) says what it is about.
+const maxEmbedBytes = 2000
+
+func embedText(d Doc) string {
+	t := d.EmbedText
+	if t == "" {
+		t = storedEmbedText(d.Title, strings.ToLower(strings.Join(d.Tags, " ")), d.Summary, d.Body)
+	}
+	if len(t) > maxEmbedBytes {
+		t = strings.ToValidUTF8(t[:maxEmbedBytes], "")
+	}
+	return t
+}
+
+func vhash(d Doc) string {
+	s := sha256.Sum256([]byte(embedText(d)))
+	return hex.EncodeToString(s[:12])
+}
+
+func joinTags(tags []string) string {
+	if len(tags) == 0 {
+		return ""
+	}
+	return " " + strings.ToLower(strings.Join(tags, " ")) + " "
+}
+
+func unix(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.Unix()
+}
+
+func bumpGen(ctx context.Context, tx *sql.Tx, kind Kind) error {
+	key := "gen:" + strconv.Itoa(int(kind))
+	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES (?, '1')
+		ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`, key)
+	if err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	return nil
+}
+
+// storedEmbedText is the default text embedded for a document: the same
+// function of the stored columns, so EnsureModel can re-embed from the
+// cache alone.
+func storedEmbedText(title, tags, summary, body string) string {
+	return strings.TrimSpace(title + "\n" + strings.TrimSpace(tags) + "\n" + summary + "\n" + body)
+}

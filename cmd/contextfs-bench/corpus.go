@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/memory"
+)
+
+var (
+	components = strings.Fields("auth billing search ingest gateway scheduler notifier exporter importer uploader cache queue ledger metrics tracing webhook session profile inventory checkout payments reporting sync mailer indexer resolver router storage backup migration")
+	techs      = strings.Fields("postgres redis kafka grpc kubernetes terraform nginx envoy sqlite s3 lambda docker prometheus grafana opentelemetry rabbitmq elasticsearch clickhouse vault consul etcd graphql protobuf webpack vite react")
+	verbs      = strings.Fields("retry batch cache shard throttle paginate validate serialize compress encrypt rotate replicate stream debounce deduplicate reconcile backfill migrate index partition")
+	nouns      = strings.Fields("connections requests uploads tokens sessions jobs events messages rows files certificates credentials timeouts deadlines locks transactions queries payloads headers cookies builds releases deployments alerts dashboards")
+	fillers    = strings.Fields("because when after before unless while during since until although therefore however instead otherwise")
+	adjs       = strings.Fields("slow flaky failed stale expired duplicate missing corrupt large concurrent idle blocked partial noisy cold warm")
+	types      = []string{"decision", "fact", "error", "procedural", "episodic", "user", "todo", "architecture", "learned-pattern", "config"}
+)
+
+func pick(r *rand.Rand, xs []string) string { return xs[r.IntN(len(xs))] }
+
+func sentence(r *rand.Rand) string {
+	switch r.IntN(5) {
+	case 0:
+		return fmt.Sprintf("The %s service should %s %s %s it talks to %s.", pick(r, components), pick(r, verbs), pick(r, nouns), pick(r, fillers), pick(r, techs))
+	case 1:
+		return fmt.Sprintf("We saw %s %s in %s %s the %s rollout.", pick(r, adjs), pick(r, nouns), pick(r, components), pick(r, fillers), pick(r, techs))
+	case 2:
+		return fmt.Sprintf("Use %s to %s %s; the %s path is %s otherwise.", pick(r, techs), pick(r, verbs), pick(r, nouns), pick(r, components), pick(r, adjs))
+	case 3:
+		return fmt.Sprintf("%s %s are %s, so %s them before calling %s.", strings.Title(pick(r, adjs)), pick(r, nouns), pick(r, adjs), pick(r, verbs), pick(r, components))
+	}
+	return fmt.Sprintf("Ownership of %s moved to the %s team, who %s %s with %s.", pick(r, components), pick(r, components), pick(r, verbs), pick(r, nouns), pick(r, techs))
+}
+
+// writeCorpus writes n memory files and returns nq queries drawn from
+// them (a few content words of a random memory).
+func writeCorpus(dir string, n, nq int) ([]string, error) {
+	r := rand.New(rand.NewPCG(uint64(n), 42))
+	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	var queries []string
+	for i := 0; i < n; i++ {
+		var body strings.Builder
+		words := 0
+		for words < 80+r.IntN(70) {
+			s := sentence(r)
+			body.WriteString(s)
+			body.WriteString(" ")
+			words += len(strings.Fields(s))
+			if r.IntN(4) == 0 {
+				body.WriteString("\n\n")
+			}
+		}
+		title := fmt.Sprintf("%s %s %s in %s", strings.Title(pick(r, verbs)), pick(r, adjs), pick(r, nouns), pick(r, components))
+		ts := base.Add(time.Duration(i) * time.Minute)
+		m := &memory.Memory{
+			ID: memory.NewID(), Type: pick(r, types), Title: title, Tags: []string{pick(r, components), pick(r, techs)},
+			Created: ts, Updated: ts, Author: "Bench <bench@example.com>", Body: strings.TrimSpace(body.String()) + "\n",
+		}
+		raw, err := gitstore.Encode(m, nil, true)
+		if err != nil {
+			return nil, err
+		}
+		p := filepath.Join(dir, ".contextfs", "memories", fmt.Sprintf("%03d", i%256), memory.Slug(title)+"-"+m.ID+".md")
+		if err := gitstore.WriteFileAtomic(p, raw, 0o644); err != nil {
+			return nil, err
+		}
+		if len(queries) < nq && r.IntN(max(1, n/nq)) == 0 {
+			f := strings.Fields(strings.ToLower(strings.Trim(m.Body, ".\n")))
+			k := r.IntN(max(1, len(f)-4))
+			queries = append(queries, strings.Trim(strings.Join(f[k:k+3], " "), ".,;"))
+		}
+	}
+	for len(queries) < nq {
+		queries = append(queries, pick(r, verbs)+" "+pick(r, nouns)+" "+pick(r, components))
+	}
+	return queries, nil
+}

@@ -1,0 +1,255 @@
+// Command contextfs-bench measures contextfs end to end and prints Markdown
+// tables: search latency in-process and through the CLI on synthetic
+// corpora, rebuild time and memory, against baselines measured in the same
+// run (the same FTS5 query through the sqlite3 CLI, and ripgrep over the
+// files), and retrieval quality on the SICK sentence pairs.
+//
+//	go run -tags sqlite_fts5 ./cmd/contextfs-bench -sizes 1000,10000 -bin bin/git-contextfs
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/embed"
+)
+
+func main() {
+	sizes := flag.String("sizes", "1000,10000", "comma-separated corpus sizes (memories)")
+	bin := flag.String("bin", "bin/git-contextfs", "git-contextfs binary for the end-to-end rows")
+	runs := flag.Int("runs", 30, "CLI runs per row")
+	queries := flag.Int("queries", 200, "in-process queries per mode")
+	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
+	only := flag.String("only", "", "run only: search, sick, index or hooks")
+	flag.Parse()
+	ctx := context.Background()
+	binAbs, err := filepath.Abs(*bin)
+	if err != nil {
+		fatal(err)
+	}
+	if _, err := os.Stat(binAbs); err != nil {
+		fatal(fmt.Errorf("%s: build it first (make build): %w", *bin, err))
+	}
+	fmt.Printf("# contextfs benchmarks\n\n%s, %d cores, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), numCPU(), goVersion())
+	if *only == "" || *only == "search" {
+		var ns []int
+		for _, s := range strings.Split(*sizes, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil {
+				fatal(fmt.Errorf("-sizes: %w", err))
+			}
+			ns = append(ns, n)
+		}
+		if err := benchSearch(ctx, ns, binAbs, *runs, *queries); err != nil {
+			fatal(err)
+		}
+	}
+	if *sick && (*only == "" || *only == "sick") {
+		if err := benchSICK(ctx); err != nil {
+			fatal(err)
+		}
+	}
+	for _, extra := range extraBenches {
+		if *only == "" || *only == extra.name {
+			if err := extra.run(ctx, binAbs, *runs); err != nil {
+				fatal(err)
+			}
+		}
+	}
+}
+
+// extraBenches are the rows of the auto-index and the git workflow.
+var extraBenches []struct {
+	name string
+	run  func(ctx context.Context, bin string, runs int) error
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "contextfs-bench:", err)
+	os.Exit(1)
+}
+
+func benchSearch(ctx context.Context, sizes []int, bin string, runs, nq int) error {
+	fmt.Println("## Search latency, rebuild and memory")
+	fmt.Println()
+	fmt.Println("Synthetic corpora of typed memories (80–150 words each). In-process: the Go API with a warm cache, search only (the CLI adds a freshness check of every file). CLI: `git-contextfs search --json` from process start to exit. Baselines in the same run: the same BM25 query through the `sqlite3` CLI on the cache database, and `rg` over the memory files.")
+	fmt.Println()
+	fmt.Println("| memories | rebuild | keyword p50 / p99 | semantic p50 / p99 | hybrid p50 / p99 | CLI search p50 / p99 | CLI max RSS | sqlite3 CLI FTS5 p50 | rg p50 | cache size |")
+	fmt.Println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	for _, n := range sizes {
+		row, err := searchRow(ctx, n, bin, runs, nq)
+		if err != nil {
+			return fmt.Errorf("%d memories: %w", n, err)
+		}
+		fmt.Println(row)
+	}
+	fmt.Println()
+	return nil
+}
+
+func searchRow(ctx context.Context, n int, bin string, runs, nq int) (string, error) {
+	dir, err := os.MkdirTemp("", "contextfs-bench-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("git init: %v: %s", err, out)
+	}
+	qs, err := writeCorpus(dir, n, nq)
+	if err != nil {
+		return "", err
+	}
+	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
+	if err != nil {
+		return "", err
+	}
+	defer s.Close()
+	start := time.Now()
+	if _, err := s.Reindex(ctx); err != nil {
+		return "", err
+	}
+	rebuild := time.Since(start)
+	lat := map[string][]time.Duration{}
+	for _, mode := range []string{"keyword", "semantic", "hybrid"} {
+		// One warm-up query loads the vectors, as a long-lived process would.
+		if _, err := s.SearchIndexed(ctx, contextfs.Query{Text: qs[0], Mode: mode}); err != nil {
+			return "", err
+		}
+		for _, q := range qs {
+			t := time.Now()
+			if _, err := s.SearchIndexed(ctx, contextfs.Query{Text: q, Mode: mode}); err != nil {
+				return "", err
+			}
+			lat[mode] = append(lat[mode], time.Since(t))
+		}
+	}
+	var cli []time.Duration
+	var rss int64
+	for i := 0; i < runs; i++ {
+		d, r, err := timeCmd(dir, bin, "search", "--json", qs[i%len(qs)])
+		if err != nil {
+			return "", err
+		}
+		cli = append(cli, d)
+		rss = max(rss, r)
+	}
+	db := filepath.Join(dir, ".git", "contextfs", cache.DBFile)
+	var sq, rg []time.Duration
+	for i := 0; i < runs; i++ {
+		q := qs[i%len(qs)]
+		sql := fmt.Sprintf("SELECT rowid FROM fts WHERE fts MATCH '%s' ORDER BY bm25(fts, 10.0, 5.0, 1.0) LIMIT 10;", strings.ReplaceAll(cache.MatchQuery(q), "'", "''"))
+		if d, _, err := timeCmd(dir, "sqlite3", db, sql); err == nil {
+			sq = append(sq, d)
+		}
+		args := []string{"-i", "-l", "--no-messages"}
+		for _, w := range strings.Fields(q) {
+			args = append(args, "-e", w)
+		}
+		if d, _, err := timeCmd(dir, "rg", append(args, ".contextfs")...); err == nil || isExit1(err) {
+			rg = append(rg, d)
+		}
+	}
+	size := dirSize(filepath.Join(dir, ".git", "contextfs"))
+	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %.0f MB | %s | %s | %.0f MB |", humanN(n), ms(rebuild),
+		pp(lat["keyword"]), pp(lat["semantic"]), pp(lat["hybrid"]), pp(cli), float64(rss)/1024, p50s(sq), p50s(rg), float64(size)/1e6), nil
+}
+
+func isExit1(err error) bool {
+	ee, ok := err.(*exec.ExitError)
+	return ok && ee.ExitCode() == 1
+}
+
+// timeCmd runs a command and returns its wall time and max RSS in KiB.
+func timeCmd(dir, name string, args ...string) (time.Duration, int64, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	d := time.Since(start)
+	var rss int64
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = ru.Maxrss
+		}
+	}
+	if err != nil && !isExit1(err) {
+		return d, rss, fmt.Errorf("%s %v: %v: %s", name, args, err, out)
+	}
+	return d, rss, err
+}
+
+func pct(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := int(p * float64(len(s)-1))
+	return s[i]
+}
+
+func pp(ds []time.Duration) string { return ms(pct(ds, 0.5)) + " / " + ms(pct(ds, 0.99)) }
+
+func p50s(ds []time.Duration) string {
+	if len(ds) == 0 {
+		return "n/a"
+	}
+	return ms(pct(ds, 0.5))
+}
+
+func ms(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	case d >= 10*time.Millisecond:
+		return fmt.Sprintf("%.0f ms", float64(d)/1e6)
+	}
+	return fmt.Sprintf("%.2f ms", float64(d)/1e6)
+}
+
+func humanN(n int) string {
+	if n >= 1000 && n%1000 == 0 {
+		return strconv.Itoa(n/1000) + "K"
+	}
+	return strconv.Itoa(n)
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			n += fi.Size()
+		}
+		return nil
+	})
+	return n
+}
+
+func numCPU() int {
+	out, err := exec.Command("nproc").Output()
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	return n
+}
+
+func goVersion() string {
+	out, err := exec.Command("go", "version").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contextfs/contextfs"
+)
+
+// addExtra adds the commands of the auto-index and the git workflow.
+func (a *app) addExtra(root *cobra.Command) {
+	root.AddCommand(a.indexCmd())
+}
+
+// beforeSearch keeps the code index fresh when auto-indexing is on and the
+// search may return code or commits.
+func (a *app) beforeSearch(cmd *cobra.Command, s *contextfs.Store, q contextfs.Query) error {
+	wantsIndex := len(q.Types) == 0
+	for _, t := range q.Types {
+		if t == "code" || t == "commit" {
+			wantsIndex = true
+		}
+	}
+	if !wantsIndex {
+		return nil
+	}
+	p := a.progress("indexing")
+	hint, err := s.AutoIndex(cmd.Context(), p.update)
+	p.done()
+	if err != nil {
+		// The memories are still searchable; the code index is a bonus.
+		fmt.Fprintf(a.stderr, "contextfs: code index not refreshed: %v\n", err)
+		return nil
+	}
+	if hint != "" {
+		fmt.Fprintln(a.stderr, hint)
+	}
+	return nil
+}
+
+// recallIndexed prints a code chunk or commit when id names one.
+func (a *app) recallIndexed(cmd *cobra.Command, s *contextfs.Store, id string, asJSON bool) (bool, error) {
+	if _, err := s.Sync(cmd.Context()); err != nil {
+		return false, err
+	}
+	x, ok, err := s.RecallIndexed(cmd.Context(), id)
+	if err != nil || !ok {
+		return false, err
+	}
+	if asJSON {
+		return true, a.printJSON(x)
+	}
+	switch x.Kind {
+	case "code":
+		fmt.Fprintf(a.stdout, "# %s:%d-%d  %s (%s)\n", x.Path, x.StartLine, x.EndLine, x.Title, x.Language)
+		fmt.Fprint(a.stdout, x.Text)
+		if !strings.HasSuffix(x.Text, "\n") {
+			fmt.Fprintln(a.stdout)
+		}
+	default:
+		fmt.Fprintf(a.stdout, "commit %s\nAuthor: %s\nDate:   %s\n\n%s\n", x.ID, x.Author, x.Date, x.Text)
+	}
+	return true, nil
+}
+
+func (a *app) indexCmd() *cobra.Command {
+	var full, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "index [PATH...]",
+		Short: "Index tracked code and git history for search",
+		Long: `Chunks the files git tracks with tree-sitter (functions, methods, types,
+classes with their doc comments; Markdown by section; other text by line
+windows) and indexes the current branch's commits, into the cache only.
+Chunks are keyed by the file's blob OID: unchanged files are never parsed
+again, renamed files reuse their chunks, and switching back to an indexed
+branch costs a stat of each file. Files matched by index.exclude in
+.contextfs/config.yaml are skipped; index.include adds untracked files.
+
+With auto_index: true (the default) searches keep the index fresh; the
+first index of a large repository is left to this command, which shows
+progress on a terminal.`,
+		Example: `  git contextfs index
+  git contextfs index --json
+  git contextfs index internal/server
+  git contextfs index --full
+  git contextfs index status`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			var p *progressBar
+			if !asJSON {
+				p = a.progress("indexing")
+			} else {
+				p = &progressBar{}
+			}
+			res, err := s.Index(cmd.Context(), contextfs.IndexOptions{Full: full, Paths: relPaths(s, args), Progress: p.update})
+			p.done()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(res)
+			}
+			mb := float64(res.Bytes) / 1e6
+			fmt.Fprintf(a.stdout, "indexed %d files (%.1f MB): %d parsed, %d removed, %d chunks, %d commits in %s",
+				res.Files, mb, res.Parsed, res.Removed, res.Chunks, res.Commits, res.Duration.Round(time.Millisecond))
+			if res.Parsed > 0 && res.Duration > 0 {
+				fmt.Fprintf(a.stdout, " (%.1f MB/s)", mb/res.Duration.Seconds())
+			}
+			fmt.Fprintln(a.stdout)
+			if res.Skipped > 0 {
+				fmt.Fprintf(a.stdout, "%d files skipped; see git contextfs index status\n", res.Skipped)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&full, "full", false, "forget the code and commit index and rebuild it")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary")
+	cmd.AddCommand(a.indexStatusCmd())
+	return cmd
+}
+
+func relPaths(s *contextfs.Store, args []string) []string {
+	var out []string
+	for _, p := range absAll(args) {
+		out = append(out, s.Repo.Rel(p))
+	}
+	return out
+}
+
+func (a *app) indexStatusCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "status",
+		Short:   "Show indexed files and chunks by language, commits, last run and what is stale",
+		Example: "  git contextfs index status\n  git contextfs index status --json",
+		Args:    argsRange(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			st, err := s.IndexStatus(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(st)
+			}
+			last := st.LastRun
+			if last == "" {
+				last = "never (run git contextfs index)"
+			}
+			fmt.Fprintf(a.stdout, "last run    %s\nauto index  %v\nfiles       %d\nchunks      %d\ncommits     %d\n", last, st.AutoIndex, st.Files, st.Chunks, st.Commits)
+			langs := make([]string, 0, len(st.Languages))
+			for l := range st.Languages {
+				langs = append(langs, l)
+			}
+			sort.Strings(langs)
+			for _, l := range langs {
+				fmt.Fprintf(a.stdout, "  %-12s %5d files %7d chunks\n", l, st.Languages[l].Files, st.Languages[l].Chunks)
+			}
+			fmt.Fprintf(a.stdout, "stale       %d changed, %d removed since the last run\n", len(st.Stale), len(st.Removed))
+			for i, p := range st.Stale {
+				if i == 20 {
+					fmt.Fprintf(a.stdout, "  … and %d more\n", len(st.Stale)-20)
+					break
+				}
+				fmt.Fprintf(a.stdout, "  %s\n", p)
+			}
+			if len(st.Skipped) > 0 {
+				fmt.Fprintf(a.stdout, "skipped     %d files\n", len(st.Skipped))
+				for i, sk := range st.Skipped {
+					if i == 20 {
+						fmt.Fprintf(a.stdout, "  … and %d more (--json lists all)\n", len(st.Skipped)-20)
+						break
+					}
+					fmt.Fprintf(a.stdout, "  %s: %s\n", sk.Path, sk.Reason)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return cmd
+}
+
+// progressBar draws "label 123/456" on stderr when stderr is a terminal,
+// at most ten times a second; in pipes and hooks it stays silent.
+type progressBar struct {
+	mu    sync.Mutex
+	label string
+	tty   bool
+	last  time.Time
+	drawn bool
+	out   *os.File
+}
+
+func (a *app) progress(label string) *progressBar {
+	return &progressBar{label: label, tty: isTerminal(os.Stderr), out: os.Stderr}
+}
+
+func (p *progressBar) update(done, total int) {
+	if p == nil || !p.tty {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if done != total && time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	width := 30
+	fill := 0
+	if total > 0 {
+		fill = done * width / total
+	}
+	fmt.Fprintf(p.out, "\r%s [%s%s] %d/%d files", p.label, strings.Repeat("=", fill), strings.Repeat(" ", width-fill), done, total)
+	p.drawn = true
+}
+
+func (p *progressBar) done() {
+	if p == nil || !p.drawn {
+		return
+	}
+	fmt.Fprint(p.out, "\r\033[K")
+}

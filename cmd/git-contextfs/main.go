@@ -1,0 +1,58 @@
+// Command git-contextfs is the contextfs CLI. Installed on PATH it is also
+// `git contextfs`, because git runs git-NAME for an unknown command NAME.
+//
+// Exit codes: 0 success; 1 the command ran but found a problem (invalid
+// memories, secrets, not found) or failed; 2 the command line was wrong.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+// exitError carries an exit code with an error already reported.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// usageError marks a command-line mistake (exit 2).
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	app := &app{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}
+	root := app.rootCmd()
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	fmt.Fprintln(os.Stderr, "git-contextfs: "+err.Error())
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitFail
+}

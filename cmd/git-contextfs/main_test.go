@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/contextfs/contextfs/internal/testgit"
+)
+
+// binDir holds the git-contextfs binary built once for all CLI tests; it is
+// first on PATH so `git contextfs` and the hooks run it.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "contextfs-cli-")
+	if err != nil {
+		panic(err)
+	}
+	binDir = dir
+	args := []string{"build", "-tags", "sqlite_fts5", "-o", filepath.Join(dir, "git-contextfs")}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, ".")...)
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build git-contextfs:", err)
+		os.Exit(1)
+	}
+	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is a finished CLI run.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// cli runs `git-contextfs args...` in dir as a real process.
+func cli(t testing.TB, dir string, stdin string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(binDir, "git-contextfs"), args...)
+	cmd.Dir = dir
+	cmd.Env = testgit.Env()
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run git-contextfs %v: %v", args, err)
+	}
+	return r
+}
+
+// ok runs the CLI and fails the test unless it exits 0.
+func ok(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	r := cli(t, dir, "", args...)
+	if r.code != 0 {
+		t.Fatalf("git-contextfs %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+	}
+	return r.stdout
+}
+
+func decodeJSON(t testing.TB, s string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, s)
+	}
+}

@@ -1,0 +1,184 @@
+// Package embed turns texts into vectors for the semantic half of contextfs's
+// hybrid search, which ranks memories by cosine similarity of their vectors
+// alongside BM25 keyword scores.
+//
+// # Providers
+//
+// Two providers implement Embedder. The built-in one (NewBuiltin, the
+// default) needs no model file, no network and no cgo, so search works the
+// moment contextfs is installed. The "openai" provider calls any server that
+// speaks OpenAI's /v1/embeddings protocol (Ollama, LM Studio, the llama.cpp
+// server, OpenAI itself) for users who want a neural model.
+//
+// # The built-in embedder
+//
+// The built-in embedder is a lexical model made as semantic as a few
+// kilobytes of tables allow. Each text becomes a bag of weighted features,
+// hashed into 256 dimensions with a hash-derived sign (so colliding features
+// cancel on average rather than add up) and L2-normalised:
+//
+//   - words, found with Unicode letter classes; code identifiers are split at
+//     underscores, case changes and digits ("parseHTTPHeader" gives parse,
+//     http, header) and also kept whole, so "user_id" matches "userId";
+//   - each word is reduced to a canonical stem: irregular forms are mapped
+//     to their base ("ran" to "run", "children" to "child"), a Porter stemmer
+//     strips suffixes, and a small table merges synonyms and abbreviations
+//     ("db" and "database", "kid" and "child");
+//   - words are weighted like IDF without a corpus: function words get 0,
+//     common words less than rare ones, by their rank in a built-in list of
+//     frequent English words (Zipf's law makes log rank a stand-in for IDF);
+//   - related but distinct words share concept features from a small
+//     hand-written, WordNet-like table ("guitar" and "violin" share
+//     "instrument"; "slice" and "chop" share "cut"), and agent nouns share
+//     their base ("swimmer" and "swim");
+//   - negation ("not", "no", "n't") adds a heavy feature of its own: people
+//     rate "a man is not cooking" only moderately related to "a man is
+//     cooking", so a negated text must not be a near-duplicate of its
+//     positive form;
+//   - adjacent content words form bigrams, which give word order a little
+//     weight ("dog bites man" is not "man bites dog");
+//   - character 3- to 5-grams of stems, at low weight, give partial credit
+//     to compounds and misspellings the tables miss;
+//   - repeated features count sublinearly (1 + ln tf).
+//
+// Its weights were tuned on the even-numbered pairs of the SICK relatedness
+// set (Marelli et al. 2014: 4,500 sentence pairs scored 1-5 by people) and
+// checked on the odd-numbered ones. The Spearman correlation between cosine
+// similarity and the human scores is 0.716 on the odd pairs and 0.717 on all
+// 4,500; plain bag-of-words cosine scores 0.58 and typical lexical methods
+// 0.55-0.65. It embeds over 100,000 short sentences a second on one core.
+// TestBuiltinSICKSpearman guards the figure.
+package embed
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// Embedder turns texts into vectors. Implementations must be safe for
+// concurrent use.
+type Embedder interface {
+	// Model is a stable identity of the vector space, including a version
+	// and the dimension, e.g. "builtin/hash-v1/256" or "openai/all-minilm".
+	// Vectors cached under one Model are reused only for the same Model.
+	Model() string
+	// Dim is the vector dimension, or 0 if it is unknown until the first
+	// call (an HTTP provider learns it from the server).
+	Dim() int
+	// Embed returns one vector per text, in order.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Providers accepted in Config.Provider.
+const (
+	ProviderBuiltin = "builtin"
+	ProviderOpenAI  = "openai"
+)
+
+// Defaults applied by New to zero Config fields. The URL and model are
+// Ollama's, the most common local server: `ollama pull all-minilm` is all a
+// user needs to switch from the built-in embedder to a neural one.
+const (
+	DefaultBaseURL   = "http://localhost:11434/v1"
+	DefaultModel     = "all-minilm"
+	DefaultTimeout   = 30 * time.Second
+	DefaultBatchSize = 64
+)
+
+// Config selects and configures an embedder. The zero Config is the
+// built-in embedder.
+type Config struct {
+	// Provider is "builtin" (the default when empty) or "openai" for any
+	// OpenAI-compatible /v1/embeddings server: Ollama, LM Studio, the
+	// llama.cpp server, OpenAI.
+	Provider string
+	// Model is the server's model name for provider openai, e.g.
+	// "all-minilm" or "text-embedding-3-small"; default DefaultModel.
+	Model string
+	// BaseURL is the API root, to which "/embeddings" is appended; default
+	// DefaultBaseURL. One already ending in /embeddings is used as is.
+	BaseURL string
+	// APIKey is sent as a Bearer token if non-empty.
+	APIKey string
+	// Timeout bounds each HTTP request; default DefaultTimeout.
+	Timeout time.Duration
+	// BatchSize is the most texts sent in one request; default
+	// DefaultBatchSize.
+	BatchSize int
+}
+
+// Environment variables read by ConfigFromEnv.
+const (
+	EnvProvider = "CONTEXTFS_EMBEDDER"
+	EnvModel    = "CONTEXTFS_EMBED_MODEL"
+	EnvURL      = "CONTEXTFS_EMBED_URL"
+	EnvAPIKey   = "CONTEXTFS_EMBED_API_KEY"
+	// EnvOpenAIKey is the key OpenAI's own tools read; provider openai
+	// falls back to it so that users of OpenAI need not set it twice.
+	EnvOpenAIKey = "OPENAI_API_KEY"
+)
+
+// ConfigFromEnv returns base with the fields whose environment variables
+// are set and non-empty replaced: Provider from CONTEXTFS_EMBEDDER, Model
+// from CONTEXTFS_EMBED_MODEL, BaseURL from CONTEXTFS_EMBED_URL and APIKey
+// from CONTEXTFS_EMBED_API_KEY. If the provider is then openai and there is
+// still no key, OPENAI_API_KEY is used.
+func ConfigFromEnv(base Config) Config {
+	set := func(field *string, name string) {
+		if v := strings.TrimSpace(os.Getenv(name)); v != "" {
+			*field = v
+		}
+	}
+	set(&base.Provider, EnvProvider)
+	set(&base.Model, EnvModel)
+	set(&base.BaseURL, EnvURL)
+	set(&base.APIKey, EnvAPIKey)
+	if base.APIKey == "" && normalizeProvider(base.Provider) == ProviderOpenAI {
+		set(&base.APIKey, EnvOpenAIKey)
+	}
+	return base
+}
+
+func normalizeProvider(p string) string {
+	p = strings.ToLower(strings.TrimSpace(p))
+	if p == "" {
+		return ProviderBuiltin
+	}
+	return p
+}
+
+// New returns the embedder cfg describes, filling in defaults. It does not
+// contact the server: an openai embedder that cannot reach its server fails
+// on the first Embed, with a hint on how to start it.
+func New(cfg Config) (Embedder, error) {
+	switch p := normalizeProvider(cfg.Provider); p {
+	case ProviderBuiltin:
+		return NewBuiltin(), nil
+	case ProviderOpenAI:
+		return newOpenAI(cfg)
+	default:
+		return nil, fmt.Errorf("embed: unknown provider %q: want %q or %q", cfg.Provider, ProviderBuiltin, ProviderOpenAI)
+	}
+}
+
+// endpoint validates a base URL and returns its embeddings endpoint. A URL
+// that already ends in /embeddings is taken as the endpoint itself, since
+// that is what some servers' documentation shows.
+func endpoint(base string) (string, error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", fmt.Errorf("embed: base URL %q: %w", base, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return "", fmt.Errorf("embed: base URL %q: want an http:// or https:// URL such as %s", base, DefaultBaseURL)
+	}
+	base = strings.TrimSuffix(base, "/")
+	if strings.HasSuffix(base, "/embeddings") {
+		return base, nil
+	}
+	return base + "/embeddings", nil
+}

@@ -1,0 +1,178 @@
+package embed
+
+import (
+	"fmt"
+	"strings"
+)
+
+// lexEntry is what the built-in embedder knows about one stem.
+type lexEntry struct {
+	word     uint64   // hash of the canonical stem: synonyms share it
+	stop     bool     // function word
+	neg      bool     // negation: "no", "not", "never"
+	rank     int      // frequency rank among common words; 0 if not common
+	concepts []uint64 // hashes of the concepts the word belongs to
+}
+
+// lexiconTable maps word forms to what the embedder knows about them. It is
+// built once from the lists in lexicon_data.go and never modified, so it is
+// shared by every embedder without locking.
+type lexiconTable struct {
+	irregular map[string]string // irregular inflection -> base form
+	index     map[string]int32  // stem -> entries index
+	entries   []lexEntry
+}
+
+var lexicon = mustBuildLexicon(conceptList)
+
+func mustBuildLexicon(concepts string) *lexiconTable {
+	t, err := buildLexicon(concepts)
+	if err != nil {
+		panic("embed: bad built-in lexicon: " + err.Error())
+	}
+	return t
+}
+
+// buildLexicon parses the word lists. Every word is reduced with the same
+// steps as text at embedding time (irregular form, then stem), so that
+// lookups by stem find it whatever inflection the list or the text uses.
+func buildLexicon(concepts string) (*lexiconTable, error) {
+	t := &lexiconTable{irregular: make(map[string]string), index: make(map[string]int32)}
+
+	forms := strings.Fields(irregularList)
+	if len(forms)%2 != 0 {
+		return nil, fmt.Errorf("irregular list has an odd number of words")
+	}
+	for i := 0; i < len(forms); i += 2 {
+		t.irregular[forms[i]] = forms[i+1]
+	}
+
+	var buf []byte
+	key := func(word string) string {
+		if base, ok := t.irregular[word]; ok {
+			word = base
+		}
+		buf = append(buf[:0], word...)
+		return string(stem(buf))
+	}
+
+	// canon maps a stem to the stem of its canonical synonym.
+	canon := make(map[string]string)
+	lines, err := parseGroups(synonymList)
+	if err != nil {
+		return nil, fmt.Errorf("synonyms: %w", err)
+	}
+	for _, g := range lines {
+		c := key(g.head)
+		for _, v := range g.words {
+			k := key(v)
+			if prev, ok := canon[k]; ok && prev != c {
+				return nil, fmt.Errorf("synonyms: %q is under both %q and %q", v, prev, c)
+			}
+			canon[k] = c
+		}
+	}
+	canonOf := func(word string) string {
+		k := key(word)
+		if c, ok := canon[k]; ok {
+			return c
+		}
+		return k
+	}
+
+	type attrs struct {
+		stop     bool
+		neg      bool
+		rank     int
+		concepts []string
+	}
+	byCanon := make(map[string]*attrs)
+	get := func(c string) *attrs {
+		a := byCanon[c]
+		if a == nil {
+			a = &attrs{}
+			byCanon[c] = a
+		}
+		return a
+	}
+	for _, w := range strings.Fields(stopWordList) {
+		get(canonOf(w)).stop = true
+	}
+	for _, w := range strings.Fields(negationList) {
+		a := get(canonOf(w))
+		a.stop, a.neg = true, true
+	}
+	for i, w := range strings.Fields(commonWordList) {
+		if a := get(canonOf(w)); a.rank == 0 {
+			a.rank = i + 1
+		}
+	}
+	groups, err := parseGroups(concepts)
+	if err != nil {
+		return nil, fmt.Errorf("concepts: %w", err)
+	}
+	for _, g := range groups {
+		for _, w := range g.words {
+			a := get(canonOf(w))
+			if !contains(a.concepts, g.head) {
+				a.concepts = append(a.concepts, g.head)
+			}
+		}
+	}
+	for c := range canon {
+		get(canon[c])
+	}
+
+	// Every known stem, canonical or variant, gets an entry carrying its
+	// canonical word's attributes.
+	add := func(k, c string) {
+		if _, ok := t.index[k]; ok {
+			return
+		}
+		a := get(c)
+		e := lexEntry{word: hashString(seedWord, c), stop: a.stop, neg: a.neg, rank: a.rank}
+		for _, name := range a.concepts {
+			e.concepts = append(e.concepts, hashString(seedConcept, name))
+		}
+		t.index[k] = int32(len(t.entries))
+		t.entries = append(t.entries, e)
+	}
+	for k, c := range canon {
+		add(k, c)
+	}
+	for c := range byCanon {
+		add(c, c)
+	}
+	return t, nil
+}
+
+type group struct {
+	head  string
+	words []string
+}
+
+// parseGroups parses lines of the form "head: word word ...".
+func parseGroups(list string) ([]group, error) {
+	var gs []group
+	for i, line := range strings.Split(list, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		head, rest, ok := strings.Cut(line, ":")
+		if !ok || strings.TrimSpace(head) == "" {
+			return nil, fmt.Errorf("line %d: %q is not \"head: words\"", i+1, line)
+		}
+		gs = append(gs, group{head: strings.TrimSpace(head), words: strings.Fields(rest)})
+	}
+	return gs, nil
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

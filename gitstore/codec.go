@@ -1,0 +1,245 @@
+package gitstore
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/contextfs/contextfs/frontmatter"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// KeyOrder is the canonical order of the frontmatter keys contextfs knows.
+// Unknown keys follow in their own order. Identity first, then what a
+// reviewer reads, then bookkeeping, then the structured data.
+var keyOrder = []string{"id", "type", "title", "summary", "tags", "links", "supersedes", "author", "created", "updated", "data"}
+
+// KeyOrder returns the canonical frontmatter key order.
+func KeyOrder() []string { return slices.Clone(keyOrder) }
+
+// DecodeError is a memory file that cannot be read as a memory. Line is the
+// 1-based line in the file, or 0.
+type DecodeError struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+func (e *DecodeError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+// Decode parses a memory file. Unknown frontmatter keys are kept in the
+// returned document; the memory's type is canonicalised when it names a
+// known type or alias and left as written otherwise (validation reports it).
+func Decode(path string, raw []byte) (*memory.Memory, *frontmatter.Document, error) {
+	doc, err := frontmatter.Parse(raw)
+	if err != nil {
+		if fe, ok := err.(*frontmatter.Error); ok {
+			return nil, nil, &DecodeError{Path: path, Line: fe.Line, Msg: fe.Msg}
+		}
+		return nil, nil, &DecodeError{Path: path, Msg: err.Error()}
+	}
+	if !doc.HasFront {
+		return nil, nil, &DecodeError{Path: path, Line: 1, Msg: "no frontmatter: a memory starts with a --- line, then id and type"}
+	}
+	m := &memory.Memory{Path: path, Body: string(doc.Body)}
+	bad := func(key, msg string) error {
+		return &DecodeError{Path: path, Line: doc.KeyLine(key), Msg: key + ": " + msg}
+	}
+	str := func(key string, dst *string) error {
+		n := doc.Get(key)
+		if n == nil || isNull(n) {
+			return nil
+		}
+		if n.Kind != yaml.ScalarNode {
+			return bad(key, "must be a single value")
+		}
+		*dst = n.Value
+		return nil
+	}
+	list := func(key string, dst *[]string) error {
+		n := doc.Get(key)
+		if n == nil || isNull(n) {
+			return nil
+		}
+		switch n.Kind {
+		case yaml.ScalarNode:
+			for _, s := range strings.Split(n.Value, ",") {
+				if s = strings.TrimSpace(s); s != "" {
+					*dst = append(*dst, s)
+				}
+			}
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				if c.Kind != yaml.ScalarNode {
+					return bad(key, "must be a list of single values")
+				}
+				*dst = append(*dst, c.Value)
+			}
+		default:
+			return bad(key, "must be a list")
+		}
+		return nil
+	}
+	when := func(key string, dst *time.Time) error {
+		n := doc.Get(key)
+		if n == nil || isNull(n) {
+			return nil
+		}
+		t, err := parseTime(n.Value)
+		if n.Kind != yaml.ScalarNode || err != nil {
+			return bad(key, "must be a date and time like 2024-05-01T10:30:00Z")
+		}
+		*dst = t
+		return nil
+	}
+	for _, err := range []error{
+		str("id", &m.ID), str("type", &m.Type), str("title", &m.Title), str("summary", &m.Summary),
+		str("author", &m.Author), list("tags", &m.Tags), list("links", &m.Links),
+		list("supersedes", &m.Supersedes), when("created", &m.Created), when("updated", &m.Updated),
+	} {
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	if n := doc.Get("data"); n != nil && !isNull(n) {
+		if n.Kind != yaml.MappingNode {
+			return nil, nil, bad("data", "must be a mapping of fields")
+		}
+		var data map[string]any
+		if err := n.Decode(&data); err != nil {
+			return nil, nil, bad("data", err.Error())
+		}
+		m.Data = memory.NormalizeData(data)
+	}
+	if t, ok := memory.LookupType(m.Type); ok {
+		m.Type = t.Name
+	}
+	return m, doc, nil
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+func parseTime(s string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("bad time %q", s)
+}
+
+// formatTime writes times in UTC to the second: a stable, sortable form
+// that does not change when a memory is saved on another machine.
+func formatTime(t time.Time) string { return t.UTC().Truncate(time.Second).Format(time.RFC3339) }
+
+// Encode writes m into doc and returns the file's bytes. Keys whose value
+// did not change keep their node, with its comments and style, so saving an
+// unchanged memory changes no byte; new keys take their canonical place.
+// With canonical set, every known key is rewritten in canonical style and
+// order (what `fmt` and new files get).
+func Encode(m *memory.Memory, doc *frontmatter.Document, canonical bool) ([]byte, error) {
+	if doc == nil {
+		doc = frontmatter.New(nil)
+		canonical = true
+	}
+	old, _, _ := decodeFields(doc)
+	set := func(key string, empty bool, changed bool, node func() (*yaml.Node, error)) error {
+		if empty {
+			doc.Delete(key)
+			return nil
+		}
+		if !changed && !canonical && doc.Get(key) != nil {
+			return nil
+		}
+		n, err := node()
+		if err != nil {
+			return fmt.Errorf("encode %s: %w", key, err)
+		}
+		if doc.Get(key) == nil && !canonical {
+			insertOrdered(doc, key, n)
+			return nil
+		}
+		doc.Set(key, n)
+		return nil
+	}
+	s := func(v string) func() (*yaml.Node, error) {
+		return func() (*yaml.Node, error) { return frontmatter.String(v), nil }
+	}
+	ts := func(v time.Time) func() (*yaml.Node, error) {
+		return func() (*yaml.Node, error) { return frontmatter.Timestamp(formatTime(v)), nil }
+	}
+	l := func(v []string) func() (*yaml.Node, error) {
+		return func() (*yaml.Node, error) { return frontmatter.Strings(v), nil }
+	}
+	steps := []error{
+		set("id", m.ID == "", old.ID != m.ID, s(m.ID)),
+		set("type", m.Type == "", old.Type != m.Type, s(m.Type)),
+		set("title", m.Title == "", old.Title != m.Title, s(m.Title)),
+		set("summary", m.Summary == "", old.Summary != m.Summary, s(m.Summary)),
+		set("tags", len(m.Tags) == 0, !slices.Equal(old.Tags, m.Tags), l(m.Tags)),
+		set("links", len(m.Links) == 0, !slices.Equal(old.Links, m.Links), l(m.Links)),
+		set("supersedes", len(m.Supersedes) == 0, !slices.Equal(old.Supersedes, m.Supersedes), l(m.Supersedes)),
+		set("author", m.Author == "", old.Author != m.Author, s(m.Author)),
+		set("created", m.Created.IsZero(), !old.Created.Equal(m.Created), ts(m.Created)),
+		set("updated", m.Updated.IsZero(), !old.Updated.Equal(m.Updated), ts(m.Updated)),
+		set("data", len(m.Data) == 0, !reflect.DeepEqual(memory.NormalizeData(old.Data), memory.NormalizeData(m.Data)),
+			func() (*yaml.Node, error) { return frontmatter.Value(m.Data) }),
+	}
+	for _, err := range steps {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if canonical {
+		doc.Reorder(keyOrder)
+	}
+	doc.Body = []byte(m.Body)
+	return doc.Format()
+}
+
+// decodeFields reads the known fields of doc, ignoring errors: Encode only
+// needs to know which values are unchanged.
+func decodeFields(doc *frontmatter.Document) (*memory.Memory, bool, error) {
+	raw, err := doc.Format()
+	if err != nil {
+		return &memory.Memory{}, false, err
+	}
+	m, _, err := Decode("", raw)
+	if err != nil {
+		return &memory.Memory{}, false, err
+	}
+	m.Type = stringOf(doc.Get("type"))
+	return m, true, nil
+}
+
+func stringOf(n *yaml.Node) string {
+	if n == nil {
+		return ""
+	}
+	return n.Value
+}
+
+// insertOrdered adds key after the last present key that precedes it in
+// the canonical order, so a new field lands where a reader expects it and
+// the rest of the block does not move.
+func insertOrdered(doc *frontmatter.Document, key string, v *yaml.Node) {
+	pos := slices.Index(keyOrder, key)
+	c := doc.Front.Content
+	at := 0
+	for i := 0; i+1 < len(c); i += 2 {
+		if p := slices.Index(keyOrder, c[i].Value); p >= 0 && p < pos {
+			at = i + 2
+		}
+	}
+	k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}
+	doc.Front.Content = slices.Insert(c, at, k, v)
+}

@@ -1,0 +1,278 @@
+package gitstore
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/contextfs/contextfs/memory"
+)
+
+// git runs the real git CLI in dir with an isolated configuration.
+func runGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
+		"GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.com", "GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func tempRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	runGit(t, dir, "init", "-q", "-b", "main")
+	return dir
+}
+
+const sample = `---
+id: k3x9m2abcd
+type: decision
+title: Pool DB connections with pgxpool
+# reviewers asked us to keep this tag list short
+tags:
+  - db
+  - postgres
+created: 2024-05-01T10:00:00Z
+updated: 2024-05-01T10:00:00Z
+owner: platform-team
+data:
+  decision: pgxpool, 20 per instance
+  status: accepted
+---
+We pool Postgres connections with **pgxpool**.
+
+* one pool per process
+`
+
+func TestCodecRoundTrip(t *testing.T) {
+	m, doc, err := Decode("a.md", []byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ID != "k3x9m2abcd" || m.Type != "decision" || len(m.Tags) != 2 || m.Data["status"] != "accepted" {
+		t.Fatalf("decoded %+v", m)
+	}
+	t.Run("saving an unchanged memory changes no byte", func(t *testing.T) {
+		out, err := Encode(m, doc, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out) != sample {
+			t.Fatalf("changed:\n%s", out)
+		}
+	})
+	t.Run("an edit changes only the edited lines and keeps unknown keys and comments", func(t *testing.T) {
+		m, doc, _ := Decode("a.md", []byte(sample))
+		m.Tags = append(m.Tags, "pgx")
+		m.Updated = time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
+		out, err := Encode(m, doc, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Replace(sample, "  - postgres\n", "  - postgres\n  - pgx\n", 1)
+		want = strings.Replace(want, "updated: 2024-05-01T10:00:00Z", "updated: 2024-06-01T00:00:00Z", 1)
+		if string(out) != want {
+			t.Fatalf("got\n%s\nwant\n%s", out, want)
+		}
+	})
+	t.Run("canonical encoding is idempotent and ordered", func(t *testing.T) {
+		m, doc, _ := Decode("a.md", []byte("---\ntags: [b, a]\nzzz: kept\ntype: fact\nid: abcd1234\n---\nbody\n"))
+		once, err := Encode(m, doc, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "---\nid: abcd1234\ntype: fact\ntags:\n  - b\n  - a\nzzz: kept\n---\nbody\n"
+		if string(once) != want {
+			t.Fatalf("got\n%s\nwant\n%s", once, want)
+		}
+		m2, doc2, _ := Decode("a.md", once)
+		twice, _ := Encode(m2, doc2, true)
+		if !bytes.Equal(once, twice) {
+			t.Fatalf("not idempotent:\n%s\n%s", once, twice)
+		}
+	})
+	t.Run("a new memory is written canonically", func(t *testing.T) {
+		ts := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+		m := &memory.Memory{ID: "abcd1234", Type: "fact", Title: "T: with colon", Tags: []string{"x"}, Created: ts, Updated: ts,
+			Data: map[string]any{"confidence": 0.9, "category": "infra"}, Body: "text\n"}
+		out, err := Encode(m, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "---\nid: abcd1234\ntype: fact\ntitle: 'T: with colon'\ntags:\n  - x\ncreated: 2024-01-02T03:04:05Z\nupdated: 2024-01-02T03:04:05Z\ndata:\n  category: infra\n  confidence: 0.9\n---\ntext\n"
+		if string(out) != want {
+			t.Fatalf("got\n%s\nwant\n%s", out, want)
+		}
+		back, _, err := Decode("x.md", out)
+		if err != nil || back.Title != m.Title || !back.Created.Equal(ts) {
+			t.Fatalf("round trip: %+v %v", back, err)
+		}
+	})
+}
+
+func TestDecodeErrors(t *testing.T) {
+	tests := []struct {
+		name, src string
+		line      int
+		msg       string
+	}{
+		{"no frontmatter", "just text\n", 1, "no frontmatter"},
+		{"broken yaml", "---\nid: a\nb: c\nd: : e\n---\n", 4, "mapping values"},
+		{"tags must be a list of values", "---\nid: abcd\ntags:\n  a: b\n---\n", 3, "tags: must be a list"},
+		{"created must be a time", "---\nid: abcd\ncreated: soon\n---\n", 3, "created: must be a date"},
+		{"data must be a mapping", "---\nid: abcd\ndata: 3\n---\n", 3, "data: must be a mapping"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := Decode("f.md", []byte(tt.src))
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("want DecodeError, got %v", err)
+			}
+			if de.Line != tt.line || !strings.Contains(de.Msg, tt.msg) || !strings.HasPrefix(err.Error(), "f.md:") {
+				t.Fatalf("got %v (line %d)", err, de.Line)
+			}
+		})
+	}
+}
+
+func TestDiscover(t *testing.T) {
+	dir := tempRepo(t)
+	os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644)
+	runGit(t, dir, "add", "f")
+	runGit(t, dir, "commit", "-qm", "init")
+	sub := filepath.Join(dir, "a", "b")
+	os.MkdirAll(sub, 0o755)
+	wt := filepath.Join(t.TempDir(), "wt")
+	runGit(t, dir, "worktree", "add", "-q", wt)
+	t.Setenv("GIT_DIR", "")
+	os.Unsetenv("GIT_DIR")
+	tests := []struct {
+		name, from, root string
+		linked           bool
+	}{
+		{"from the top of the work tree", dir, dir, false},
+		{"from a subdirectory", sub, dir, false},
+		{"from a linked worktree", wt, wt, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Discover(tt.from)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rootReal, _ := filepath.EvalSymlinks(tt.root)
+			gotReal, _ := filepath.EvalSymlinks(r.Root)
+			if gotReal != rootReal {
+				t.Errorf("root = %s, want %s", r.Root, tt.root)
+			}
+			if tt.linked == (r.GitDir == r.CommonDir) {
+				t.Errorf("git dir %s, common %s", r.GitDir, r.CommonDir)
+			}
+			if want := runGit(t, tt.from, "rev-parse", "--absolute-git-dir"); filepath.Clean(want) != r.GitDir {
+				t.Errorf("git dir = %s, git says %s", r.GitDir, want)
+			}
+		})
+	}
+	t.Run("outside a repository is a clear error", func(t *testing.T) {
+		_, err := Discover(t.TempDir())
+		if !errors.Is(err, ErrNotRepo) {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
+
+func TestListReadRefAndBlobOID(t *testing.T) {
+	dir := tempRepo(t)
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		".contextfs/memories/a-1111.md": sample,
+		".contextfs/team/b-2222.md":     "---\nid: b2222\ntype: fact\n---\nB\n",
+		".contextfs/README.md":          "not a memory",
+		".contextfs/config.yaml":        "search: {}\n",
+		".contextfs/.hidden/c.md":       "hidden",
+		"docs/other.md":                 "outside",
+	}
+	for p, c := range files {
+		if err := WriteFileAtomic(r.Abs(p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ents, err := r.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Path)
+	}
+	if strings.Join(got, " ") != ".contextfs/memories/a-1111.md .contextfs/team/b-2222.md" {
+		t.Fatalf("List = %v", got)
+	}
+	runGit(t, dir, "add", "-A")
+	runGit(t, dir, "commit", "-qm", "memories")
+	for _, p := range got {
+		if want := runGit(t, dir, "rev-parse", "HEAD:"+p); BlobOID([]byte(files[p])) != want {
+			t.Errorf("BlobOID(%s) != git's %s", p, want)
+		}
+	}
+	os.Remove(r.Abs(".contextfs/team/b-2222.md"))
+	at, err := r.ReadRef("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(at) != 2 || at[1].Path != ".contextfs/team/b-2222.md" || string(at[1].Content) != files[at[1].Path] {
+		t.Fatalf("ReadRef = %+v", at)
+	}
+	if _, err := r.ReadRef("no-such-branch"); err == nil {
+		t.Fatal("want error for a bad revision")
+	}
+}
+
+func TestCreateFileExclusiveNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m.md")
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			errs[i] = CreateFileExclusive(p, []byte(strings.Repeat(string(rune('a'+i)), 100)))
+		}(i)
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		if err == nil {
+			ok++
+		} else if !errors.Is(err, os.ErrExist) {
+			t.Errorf("unexpected error %v", err)
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d creates succeeded, want 1", ok)
+	}
+	b, _ := os.ReadFile(p)
+	if len(b) != 100 || strings.Count(string(b), string(b[0])) != 100 {
+		t.Fatalf("content mixed: %q", b)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Fatalf("temp files left behind: %v", ents)
+	}
+}

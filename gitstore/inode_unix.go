@@ -1,0 +1,15 @@
+//go:build unix
+
+package gitstore
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+func inode(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Ino)
+	}
+	return 0
+}

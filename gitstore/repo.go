@@ -1,0 +1,158 @@
+// Package gitstore keeps memory files: it finds the repository, lists, reads
+// and atomically writes the Markdown files under .contextfs/ in the work
+// tree, and reads them at any git ref through go-git. The files are the only
+// source of truth; nothing here caches.
+package gitstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Dir is the folder, at the root of the work tree, that holds memories.
+const Dir = ".contextfs"
+
+// ErrNotRepo is returned by Discover outside a git work tree.
+var ErrNotRepo = errors.New("not a git repository (or any parent directory); run `git init` first, or cd into a repository")
+
+// Repo is a git work tree, located without running git: discovery is on the
+// path of every command, and a process spawn costs more than the search.
+type Repo struct {
+	// Root is the absolute path of the top of the work tree.
+	Root string
+	// GitDir is this work tree's git directory (.git, or
+	// .git/worktrees/NAME for a linked worktree). The cache lives here so
+	// that worktrees never share a half-matching index.
+	GitDir string
+	// CommonDir is the git directory shared by all worktrees (objects,
+	// config, hooks).
+	CommonDir string
+}
+
+// Discover finds the work tree containing dir. It honours GIT_DIR and
+// GIT_WORK_TREE, which git sets when it runs hooks.
+func Discover(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if gd := os.Getenv("GIT_DIR"); gd != "" {
+		if !filepath.IsAbs(gd) {
+			gd = filepath.Join(abs, gd)
+		}
+		root := os.Getenv("GIT_WORK_TREE")
+		switch {
+		case root == "":
+			// git runs hooks from the top of the work tree.
+			root = abs
+			if filepath.Base(gd) == ".git" {
+				root = filepath.Dir(gd)
+			}
+		case !filepath.IsAbs(root):
+			root = filepath.Join(abs, root)
+		}
+		return newRepo(filepath.Clean(root), filepath.Clean(gd))
+	}
+	for d := abs; ; {
+		p := filepath.Join(d, ".git")
+		fi, err := os.Stat(p)
+		if err == nil {
+			if fi.IsDir() {
+				return newRepo(d, p)
+			}
+			gd, err := readGitFile(p)
+			if err != nil {
+				return nil, err
+			}
+			return newRepo(d, gd)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return nil, ErrNotRepo
+		}
+		d = parent
+	}
+}
+
+func newRepo(root, gitDir string) (*Repo, error) {
+	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); err != nil {
+		return nil, fmt.Errorf("%s is not a git directory: %w", gitDir, ErrNotRepo)
+	}
+	common := gitDir
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		common = filepath.Clean(c)
+	}
+	return &Repo{Root: root, GitDir: gitDir, CommonDir: common}, nil
+}
+
+// readGitFile reads a ".git" file ("gitdir: PATH") as linked worktrees and
+// submodules have.
+func readGitFile(p string) (string, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "", err
+	}
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	s, ok := strings.CutPrefix(strings.TrimSpace(string(line)), "gitdir:")
+	if !ok {
+		return "", fmt.Errorf("%s: expected \"gitdir: PATH\"", p)
+	}
+	gd := strings.TrimSpace(s)
+	if !filepath.IsAbs(gd) {
+		gd = filepath.Join(filepath.Dir(p), gd)
+	}
+	return filepath.Clean(gd), nil
+}
+
+// MemoryDir is the absolute path of the work tree's .contextfs folder.
+func (r *Repo) MemoryDir() string { return filepath.Join(r.Root, Dir) }
+
+// Rel returns abs relative to the work-tree root, with forward slashes.
+func (r *Repo) Rel(abs string) string {
+	rel, err := filepath.Rel(r.Root, abs)
+	if err != nil {
+		return filepath.ToSlash(abs)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// Abs returns the absolute path of a work-tree-relative path.
+func (r *Repo) Abs(rel string) string { return filepath.Join(r.Root, filepath.FromSlash(rel)) }
+
+// Author returns "Name <email>" from the environment or git config, or ""
+// when neither says. It runs git only when the environment is silent.
+func (r *Repo) Author() string {
+	name, email := os.Getenv("GIT_AUTHOR_NAME"), os.Getenv("GIT_AUTHOR_EMAIL")
+	if name == "" {
+		name = r.config("user.name")
+	}
+	if email == "" {
+		email = r.config("user.email")
+	}
+	switch {
+	case name != "" && email != "":
+		return name + " <" + email + ">"
+	case name != "":
+		return name
+	}
+	return email
+}
+
+func (r *Repo) config(key string) string {
+	cmd := exec.Command("git", "config", "--get", key)
+	cmd.Dir = r.Root
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

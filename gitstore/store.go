@@ -1,0 +1,249 @@
+package gitstore
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// ConfigFile is the repository's contextfs configuration, beside the
+// memories.
+const ConfigFile = "config.yaml"
+
+// IsMemoryPath reports whether a work-tree-relative, slash-separated path
+// names a memory file: any .md file under .contextfs/, except README.md
+// files, which describe the folder to people browsing it.
+func IsMemoryPath(rel string) bool {
+	if !strings.HasPrefix(rel, Dir+"/") || !strings.HasSuffix(rel, ".md") {
+		return false
+	}
+	if path.Base(rel) == "README.md" {
+		return false
+	}
+	for _, part := range strings.Split(rel[len(Dir)+1:], "/") {
+		if strings.HasPrefix(part, ".") {
+			return false
+		}
+	}
+	return true
+}
+
+// Entry is one memory file found in the work tree, with what stat says
+// about it: enough to tell cheaply whether it changed since last seen.
+type Entry struct {
+	Path  string // work-tree relative, slash-separated
+	Size  int64
+	MTime int64 // nanoseconds
+	Ino   uint64
+}
+
+// List walks .contextfs/ and returns its memory files sorted by path. A
+// missing folder is an empty list.
+func (r *Repo) List() ([]Entry, error) {
+	var out []Entry
+	root := r.MemoryDir()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && p == root {
+				return fs.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() {
+			if p != root && strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil // symlinks and devices are never memories
+		}
+		rel := r.Rel(p)
+		if !IsMemoryPath(rel) {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // removed while we walked
+			}
+			return err
+		}
+		out = append(out, Entry{Path: rel, Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Ino: inode(fi)})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", root, err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// ReadFile reads a work-tree-relative file.
+func (r *Repo) ReadFile(rel string) ([]byte, error) {
+	return os.ReadFile(r.Abs(rel))
+}
+
+// BlobOID returns the git blob object ID of content: the same hash git
+// gives the file, so it is an exact, free content key.
+func BlobOID(content []byte) string {
+	h := sha1.New()
+	h.Write([]byte("blob " + strconv.Itoa(len(content)) + "\x00"))
+	h.Write(content)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// WriteFileAtomic writes data to path so that readers and crashes see the
+// old content or the new, never a mix: a temporary file in the same folder,
+// fsynced, renamed over the target, and the folder fsynced.
+func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if fi, err := os.Stat(name); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// CreateFileExclusive writes a new file atomically and fails if the name
+// is already taken, so two processes saving at once can never overwrite
+// each other's memory.
+func CreateFileExclusive(name string, data []byte) error {
+	dir := filepath.Dir(name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", name, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("create %s: %w", name, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("create %s: %w", name, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("create %s: %w", name, err)
+	}
+	// link(2) fails when the target exists: an atomic create-if-absent.
+	if err := os.Link(tmp, name); err != nil {
+		return fmt.Errorf("create %s: %w", name, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// RefFile is a memory file as stored in a commit.
+type RefFile struct {
+	Path    string
+	OID     string
+	Content []byte
+}
+
+// ReadRef returns the memory files in the tree of rev (any revision git
+// understands: a branch, tag, SHA, HEAD~2), read through go-git.
+func (r *Repo) ReadRef(rev string) ([]RefFile, error) {
+	repo, err := git.PlainOpenWithOptions(r.Root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", r.Root, err)
+	}
+	h, err := repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", rev, err)
+	}
+	c, err := repo.CommitObject(*h)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", rev, err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("read tree of %s: %w", rev, err)
+	}
+	sub, err := tree.Tree(Dir)
+	if errors.Is(err, object.ErrDirectoryNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s at %s: %w", Dir, rev, err)
+	}
+	var out []RefFile
+	err = sub.Files().ForEach(func(f *object.File) error {
+		rel := Dir + "/" + f.Name
+		if !IsMemoryPath(rel) || !f.Mode.IsFile() {
+			return nil
+		}
+		rd, err := f.Reader()
+		if err != nil {
+			return err
+		}
+		defer rd.Close()
+		b, err := io.ReadAll(rd)
+		if err != nil {
+			return err
+		}
+		out = append(out, RefFile{Path: rel, OID: f.Hash.String(), Content: b})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read %s at %s: %w", Dir, rev, err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}

@@ -1,0 +1,223 @@
+package contextfs
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/contextfs/contextfs/autoindex"
+	"github.com/contextfs/contextfs/cache"
+)
+
+// IndexOptions tune Index.
+type IndexOptions struct {
+	Full     bool     // rebuild the code and commit index from scratch
+	Paths    []string // only these files or folders
+	Progress func(done, total int)
+}
+
+// IndexResult summarises an indexing run.
+type IndexResult struct {
+	Files    int           `json:"files"`
+	Parsed   int           `json:"parsed"`
+	Changed  int           `json:"changed"`
+	Removed  int           `json:"removed"`
+	Chunks   int           `json:"chunks"`
+	Bytes    int64         `json:"bytes"`
+	Commits  int           `json:"commits"`
+	Seconds  float64       `json:"seconds"`
+	Skipped  int           `json:"skipped"`
+	Duration time.Duration `json:"-"`
+}
+
+// Indexer returns the code and history indexer configured for this
+// repository.
+func (s *Store) Indexer(progress func(done, total int)) *autoindex.Indexer {
+	ic := s.Config.Index
+	return autoindex.New(s.Repo, s.cache, autoindex.Options{Include: ic.Include, Exclude: ic.Exclude,
+		Languages: ic.Languages, MaxCommits: ic.MaxCommits, Progress: progress})
+}
+
+// Index brings the code and commit index up to date: only files whose
+// content was never seen are parsed.
+func (s *Store) Index(ctx context.Context, o IndexOptions) (*IndexResult, error) {
+	start := time.Now()
+	if o.Full {
+		if err := s.cache.ClearKinds(ctx, cache.KindCode, cache.KindCommit); err != nil {
+			return nil, err
+		}
+	}
+	ix := s.Indexer(o.Progress)
+	cs, err := ix.IndexCode(ctx, o.Paths)
+	if err != nil {
+		return nil, err
+	}
+	r := &IndexResult{Files: cs.Files, Parsed: cs.Analyzed, Changed: cs.Stale, Removed: cs.Removed, Bytes: cs.Bytes, Skipped: len(cs.Skipped)}
+	if len(o.Paths) == 0 {
+		if _, err := ix.IndexCommits(ctx); err != nil {
+			return nil, err
+		}
+	}
+	by, _, err := s.cache.Counts(ctx, cache.KindCode)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range by {
+		r.Chunks += n
+	}
+	cm, _, err := s.cache.Counts(ctx, cache.KindCommit)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range cm {
+		r.Commits += n
+	}
+	r.Duration = time.Since(start)
+	r.Seconds = r.Duration.Seconds()
+	return r, nil
+}
+
+// AutoIndexThreshold is the number of tracked files above which a first
+// code index is not started by a quick command: the user is told to run
+// `git contextfs index` (which shows progress) instead.
+const AutoIndexThreshold = 2000
+
+// AutoIndex keeps the code index fresh before a search when auto_index is
+// on. It returns a one-line hint instead of indexing when the repository
+// was never indexed and is large.
+func (s *Store) AutoIndex(ctx context.Context, progress func(done, total int)) (hint string, err error) {
+	if !s.Config.Index.AutoIndexOn() {
+		return "", nil
+	}
+	if s.cache.Meta(ctx, "code:last") == "" {
+		files, _, err := s.Indexer(nil).Files()
+		if err != nil {
+			return "", err
+		}
+		if len(files) > AutoIndexThreshold {
+			return fmt.Sprintf("contextfs: code is not indexed yet (%d files); run `git contextfs index` to make it searchable", len(files)), nil
+		}
+	}
+	_, err = s.Index(ctx, IndexOptions{Progress: progress})
+	return "", err
+}
+
+// IndexStatus describes the code and commit index.
+type IndexStatus struct {
+	Languages map[string]LangStat `json:"languages"`
+	Files     int                 `json:"files"`
+	Chunks    int                 `json:"chunks"`
+	Commits   int                 `json:"commits"`
+	LastRun   string              `json:"last_run,omitempty"`
+	Stale     []string            `json:"stale"`
+	Removed   []string            `json:"removed"`
+	Skipped   []autoindex.Skipped `json:"skipped,omitempty"`
+	AutoIndex bool                `json:"auto_index"`
+}
+
+// LangStat counts files and chunks of one language.
+type LangStat struct {
+	Files  int `json:"files"`
+	Chunks int `json:"chunks"`
+}
+
+// IndexStatus reports what is indexed and what is stale, without changing
+// the index.
+func (s *Store) IndexStatus(ctx context.Context) (*IndexStatus, error) {
+	ix := s.Indexer(nil)
+	files, skipped, err := ix.Files()
+	if err != nil {
+		return nil, err
+	}
+	stale, removed, err := s.cache.StalePaths(ctx, cache.KindCode, files)
+	if err != nil {
+		return nil, err
+	}
+	langs, err := s.cache.CodeStats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st := &IndexStatus{Languages: map[string]LangStat{}, Stale: stale, Removed: removed, LastRun: s.cache.Meta(ctx, "code:last"),
+		AutoIndex: s.Config.Index.AutoIndexOn()}
+	for l, c := range langs {
+		st.Languages[l] = LangStat{Files: c[0], Chunks: c[1]}
+		st.Files += c[0]
+		st.Chunks += c[1]
+	}
+	probs, err := s.cache.Problems(ctx, cache.KindCode)
+	if err != nil {
+		return nil, err
+	}
+	st.Skipped = skipped
+	for _, p := range probs {
+		st.Skipped = append(st.Skipped, autoindex.Skipped{Path: p.Path, Reason: strings.TrimPrefix(p.Note+p.Msg, "skipped: ")})
+	}
+	cm, _, err := s.cache.Counts(ctx, cache.KindCommit)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range cm {
+		st.Commits += n
+	}
+	if st.Stale == nil {
+		st.Stale = []string{}
+	}
+	if st.Removed == nil {
+		st.Removed = []string{}
+	}
+	return st, nil
+}
+
+// Indexed is a code chunk or commit as recall shows it.
+type Indexed struct {
+	Kind      string `json:"kind"`
+	ID        string `json:"id"`
+	Path      string `json:"path,omitempty"`
+	Symbol    string `json:"symbol,omitempty"`
+	Language  string `json:"language,omitempty"`
+	StartLine int    `json:"start_line,omitempty"`
+	EndLine   int    `json:"end_line,omitempty"`
+	Title     string `json:"title"`
+	Author    string `json:"author,omitempty"`
+	Date      string `json:"date,omitempty"`
+	Text      string `json:"text"`
+}
+
+var codeRef = regexp.MustCompile(`^(.+):(\d+)-(\d+)$`)
+
+// RecallIndexed finds a code chunk by "path:start-end" or a commit by SHA
+// (or unique prefix of at least 7 hex digits). ok is false when id names
+// neither.
+func (s *Store) RecallIndexed(ctx context.Context, id string) (*Indexed, bool, error) {
+	if m := codeRef.FindStringSubmatch(id); m != nil {
+		start, _ := strconv.Atoi(m[2])
+		end, _ := strconv.Atoi(m[3])
+		r, err := s.cache.CodeAt(ctx, m[1], start, end)
+		if err != nil || r == nil {
+			return nil, false, err
+		}
+		return &Indexed{Kind: "code", ID: id, Path: r.Path, Symbol: r.Symbol, Language: r.Lang, StartLine: r.StartLine,
+			EndLine: r.EndLine, Title: r.Title, Text: r.Body}, true, nil
+	}
+	if len(id) >= 7 && isHex(id) {
+		rows, err := s.cache.ResolveID(ctx, cache.KindCommit, id)
+		if err != nil || len(rows) != 1 {
+			return nil, false, err
+		}
+		r := rows[0]
+		return &Indexed{Kind: "commit", ID: r.MID, Title: r.Title, Author: r.Author, Date: r.Created.Format(time.RFC3339), Text: r.Body}, true, nil
+	}
+	return nil, false, nil
+}
+
+func isHex(s string) bool {
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,38 @@
+package contextfs
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/hooks"
+)
+
+// Init creates .contextfs/config.yaml with the commented defaults and
+// registers the merge driver (git config and .gitattributes). It is
+// idempotent and returns what it created or changed.
+func (s *Store) Init(ctx context.Context) ([]string, error) {
+	var created []string
+	p := filepath.Join(s.Repo.MemoryDir(), gitstore.ConfigFile)
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		if err := gitstore.CreateFileExclusive(p, []byte(DefaultConfig)); err != nil && !errors.Is(err, os.ErrExist) {
+			return nil, err
+		}
+		created = append(created, s.Repo.Rel(p))
+	}
+	before, _ := hooks.CheckMergeDriver(ctx, s.Repo.Root)
+	if !before.Configured || !before.Attributes {
+		if err := hooks.RegisterMergeDriver(ctx, s.Repo.Root); err != nil {
+			return created, err
+		}
+		if !before.Attributes {
+			created = append(created, ".gitattributes (merge=contextfs for .contextfs/**/*.md)")
+		}
+		if !before.Configured {
+			created = append(created, "git config merge.contextfs.driver")
+		}
+	}
+	return created, nil
+}

@@ -1,0 +1,48 @@
+// Package testgit makes real git repositories for tests, with the git CLI
+// and an isolated configuration, so tests never read the developer's
+// ~/.gitconfig or hooks.
+package testgit
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// Env is the environment tests run git (and git-contextfs) with.
+func Env() []string {
+	return append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=Ada Lovelace", "GIT_AUTHOR_EMAIL=ada@example.com",
+		"GIT_COMMITTER_NAME=Ada Lovelace", "GIT_COMMITTER_EMAIL=ada@example.com", "NO_COLOR=1")
+}
+
+// Run runs git in dir and returns its trimmed output, failing the test on
+// error.
+func Run(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	out, err := Try(dir, args...)
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// Try runs git in dir and returns its trimmed combined output and error.
+func Try(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = Env()
+	out, err := cmd.CombinedOutput()
+	return strings.TrimSpace(string(out)), err
+}
+
+// Init makes a new repository on branch main in a temp dir.
+func Init(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	Run(t, dir, "init", "-q", "-b", "main")
+	Run(t, dir, "config", "user.name", "Ada Lovelace")
+	Run(t, dir, "config", "user.email", "ada@example.com")
+	return dir
+}

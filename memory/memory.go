@@ -1,0 +1,68 @@
+// Package memory is the model of contextfs: what a memory is, its types and
+// their schemas, and its identity. It depends on nothing else in the module;
+// every other package depends on it.
+package memory
+
+import (
+	"time"
+)
+
+// Memory is one typed memory, the parsed form of one Markdown file under
+// .contextfs/. The file is the source of truth; a Memory is a view of it.
+type Memory struct {
+	ID         string         `json:"id"`
+	Type       string         `json:"type"`
+	Title      string         `json:"title"`
+	Summary    string         `json:"summary,omitempty"`
+	Tags       []string       `json:"tags,omitempty"`
+	Links      []string       `json:"links,omitempty"`
+	Supersedes []string       `json:"supersedes,omitempty"`
+	Created    time.Time      `json:"created"`
+	Updated    time.Time      `json:"updated"`
+	Author     string         `json:"author,omitempty"`
+	Data       map[string]any `json:"data,omitempty"`
+	Body       string         `json:"body"`
+	// Path is the file's path relative to the repository root, with forward
+	// slashes. It is not stored in the file.
+	Path string `json:"path,omitempty"`
+}
+
+// Superseded reports whether the memory retires itself through its data
+// (a decision whose status is "superseded"; "deprecated" stays visible). Being listed in
+// another memory's Supersedes is the other way and needs the whole set.
+func (m *Memory) Superseded() bool {
+	if m.Data == nil {
+		return false
+	}
+	s, _ := m.Data["status"].(string)
+	return s == "superseded"
+}
+
+// HasTag reports whether the memory carries tag t (case-insensitive).
+func (m *Memory) HasTag(t string) bool {
+	for _, x := range m.Tags {
+		if equalFold(x, t) {
+			return true
+		}
+	}
+	return false
+}
+
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		ca, cb := a[i], b[i]
+		if 'A' <= ca && ca <= 'Z' {
+			ca += 'a' - 'A'
+		}
+		if 'A' <= cb && cb <= 'Z' {
+			cb += 'a' - 'A'
+		}
+		if ca != cb {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,48 @@
+// Package secrets finds credentials in text before it is committed.
+//
+// Memories are committed and pushed with the code, so a token pasted into one
+// is published with the repository and stays in its history. The pre-commit
+// hook and the save command run a [Scanner] over each memory and stop while it
+// reports any [Finding].
+//
+// # Rules
+//
+// Every rule has a stable ID, listed with a description by [Rules]. Most
+// rules match the fixed shape of one kind of credential: AWS, GitHub, GitLab,
+// Slack, Stripe, Google, OpenAI and Anthropic keys, private keys, JWTs and
+// passwords in URLs. The generic-secret-assignment rule catches the rest: a
+// value of at least 16 characters with high Shannon entropy assigned to a
+// name such as apiKey, DB_PASSWORD or client-secret.
+//
+// A scanner that cries wolf is soon switched off, so the rules skip what is
+// plainly not a secret: template and variable references such as
+// ${{ secrets.GITHUB_TOKEN }} or $DB_PASSWORD, placeholders such as
+// <your token here>, xxxx or the example keys in AWS's documentation, file
+// paths, URLs, code such as tokenizer := NewTokenizer(), and private key
+// headers without a key under them. When a vendor rule and the generic rule
+// report the same text, only the more specific finding is kept.
+//
+// # Allowing a false positive
+//
+// Some findings are not secrets: a revoked token kept as an example, a test
+// fixture, a random-looking identifier. They can be allowed in four ways,
+// from the narrowest to the broadest:
+//
+//   - Inline: a line containing the marker contextfs:allow-secret is not
+//     reported. The marker may sit in any comment the file format has, such
+//     as <!-- contextfs:allow-secret --> in Markdown or
+//     # contextfs:allow-secret in YAML. It travels with the text and is
+//     visible to reviewers.
+//   - By fingerprint: [Allow].Fingerprints lists [Finding].Fingerprint
+//     values. A fingerprint depends only on the rule and the secret, not on
+//     the file or line, so it survives edits around the secret and allows that
+//     one value wherever it appears. For a private key the fingerprint covers
+//     the whole key, so allowing one key does not allow others.
+//   - By pattern: [Allow].Patterns are regular expressions matched against
+//     the secret text (not the whole line); a match anywhere in it allows the
+//     finding. They suit families of known non-secrets, such as the IDs of a
+//     test service.
+//   - By path: [Allow].Paths are [path.Match] globs naming files that are
+//     not scanned at all. A glob without a slash is also matched against the
+//     file's base name, as in .gitignore.
+package secrets

@@ -1,0 +1,77 @@
+package contextfs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/contextfs/contextfs/cache"
+)
+
+// Status describes the repository's memories and cache.
+type Status struct {
+	Root      string         `json:"root"`
+	Memories  int            `json:"memories"`
+	ByType    map[string]int `json:"by_type"`
+	Files     int            `json:"files"`
+	Invalid   []Problem      `json:"invalid,omitempty"`
+	Cache     CacheStatus    `json:"cache"`
+	Code      map[string]int `json:"code,omitempty"`
+	Commits   int            `json:"commits"`
+	Embedder  string         `json:"embedder"`
+	Initiated bool           `json:"initialized"`
+}
+
+// CacheStatus describes the cache.
+type CacheStatus struct {
+	Path   string `json:"path"`
+	Bytes  int64  `json:"bytes"`
+	Schema string `json:"schema"`
+	Fresh  bool   `json:"fresh"`
+}
+
+// Status syncs and reports counts by type, problem files and the cache.
+func (s *Store) Status(ctx context.Context) (*Status, error) {
+	if _, err := s.Sync(ctx); err != nil {
+		return nil, err
+	}
+	by, files, err := s.cache.Counts(ctx, cache.KindMemory)
+	if err != nil {
+		return nil, err
+	}
+	st := &Status{Root: s.Repo.Root, ByType: by, Files: files, Embedder: s.emb.Model(),
+		Cache: CacheStatus{Path: s.CacheDir(), Schema: cache.SchemaVersion, Fresh: true}}
+	for _, n := range by {
+		st.Memories += n
+	}
+	probs, err := s.cache.Problems(ctx, cache.KindMemory)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range probs {
+		msg := p.Msg
+		rule := "syntax"
+		if msg == "" {
+			msg, rule = p.Note, "schema"
+		}
+		st.Invalid = append(st.Invalid, Problem{Path: p.Path, Line: p.Line, Rule: rule, Message: msg})
+	}
+	if ents, err := os.ReadDir(s.CacheDir()); err == nil {
+		for _, e := range ents {
+			if fi, err := e.Info(); err == nil {
+				st.Cache.Bytes += fi.Size()
+			}
+		}
+	}
+	if code, _, err := s.cache.Counts(ctx, cache.KindCode); err == nil && len(code) > 0 {
+		st.Code = code
+	}
+	if c, _, err := s.cache.Counts(ctx, cache.KindCommit); err == nil {
+		for _, n := range c {
+			st.Commits += n
+		}
+	}
+	_, err = os.Stat(filepath.Join(s.Repo.MemoryDir(), "config.yaml"))
+	st.Initiated = err == nil
+	return st, nil
+}

@@ -1,0 +1,247 @@
+// Package contextfs is the Go API of contextfs, a git-native memory for AI
+// coding assistants. Memories are Markdown files with YAML frontmatter
+// under .contextfs/ in a git repository; a disposable cache in the git
+// directory makes them searchable by keyword and by meaning.
+//
+//	s, err := contextfs.Open(ctx, contextfs.Options{Dir: "."})
+//	m, err := s.Save(ctx, contextfs.SaveRequest{Type: "decision", Body: "Use pgx pools of 20."})
+//	res, err := s.Search(ctx, contextfs.Query{Text: "how do we pool db connections"})
+//
+// The CLI (cmd/git-contextfs) and the hooks are thin layers over this API.
+package contextfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/frontmatter"
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// Options configure Open.
+type Options struct {
+	// Dir is where to look for the repository (any folder inside its work
+	// tree); "" means the current directory.
+	Dir string
+	// Embedder overrides the one chosen by config and environment.
+	Embedder embed.Embedder
+	// Notices receives one-line notices, such as a cache rebuild; nil
+	// discards them.
+	Notices io.Writer
+	// Now returns the time used for created/updated; nil means time.Now.
+	Now func() time.Time
+}
+
+// Store is an open contextfs repository: its memory files and its cache.
+type Store struct {
+	Repo   *gitstore.Repo
+	Config Config
+	emb    embed.Embedder
+	cache  *cache.Cache
+	notes  io.Writer
+	now    func() time.Time
+}
+
+// ErrNotFound is returned when no memory has the given ID or prefix.
+var ErrNotFound = errors.New("no memory with that ID")
+
+// Open finds the repository containing opts.Dir, reads its config and
+// opens (or rebuilds) its cache. It does not require `init`: a repository
+// without .contextfs/ simply has no memories yet.
+func Open(ctx context.Context, opts Options) (*Store, error) {
+	dir := opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	repo, err := gitstore.Discover(dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := LoadConfig(repo)
+	if err != nil {
+		return nil, err
+	}
+	emb := opts.Embedder
+	if emb == nil {
+		ec := embed.Config{Provider: cfg.Embedder.Provider, Model: cfg.Embedder.Model, BaseURL: cfg.Embedder.URL}
+		if cfg.Embedder.APIKeyEnv != "" {
+			ec.APIKey = os.Getenv(cfg.Embedder.APIKeyEnv)
+		}
+		if emb, err = embed.New(embed.ConfigFromEnv(ec)); err != nil {
+			return nil, fmt.Errorf("embedder: %w", err)
+		}
+	}
+	notes := opts.Notices
+	if notes == nil {
+		notes = io.Discard
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	s := &Store{Repo: repo, Config: cfg, emb: emb, notes: notes, now: now}
+	if err := s.openCache(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// CacheDir is where the cache lives: inside this work tree's git
+// directory, so it is never committed and worktrees do not share it.
+func (s *Store) CacheDir() string { return filepath.Join(s.Repo.GitDir, "contextfs") }
+
+func (s *Store) openCache(ctx context.Context) error {
+	c, err := cache.Open(ctx, s.CacheDir(), s.emb)
+	if err != nil {
+		return err
+	}
+	if c.Notice != "" {
+		fmt.Fprintln(s.notes, c.Notice)
+	}
+	s.cache = c
+	return nil
+}
+
+// Close releases the cache.
+func (s *Store) Close() error {
+	if s.cache == nil {
+		return nil
+	}
+	return s.cache.Close()
+}
+
+// Embedder returns the embedder in use.
+func (s *Store) Embedder() embed.Embedder { return s.emb }
+
+// Cache gives packages built on the API (indexing, hooks) the cache.
+func (s *Store) Cache() *cache.Cache { return s.cache }
+
+// Sync brings the memory index up to date with the files: a stat of each
+// memory file, and a parse only of content never seen before. Every
+// command calls it first. A corrupt cache is rebuilt and the sync retried.
+func (s *Store) Sync(ctx context.Context) (cache.SyncStats, error) {
+	st, err := s.sync(ctx)
+	if err != nil && cache.IsCorrupt(err) {
+		fmt.Fprintln(s.notes, "contextfs: cache rebuilt (corrupt: "+err.Error()+")")
+		if err := s.resetCache(ctx); err != nil {
+			return st, err
+		}
+		return s.sync(ctx)
+	}
+	return st, err
+}
+
+func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
+	entries, err := s.Repo.List()
+	if err != nil {
+		return cache.SyncStats{}, err
+	}
+	st, err := s.cache.SyncFiles(ctx, cache.KindMemory, s.Repo.Root, entries, analyzeMemory)
+	if err != nil {
+		return st, err
+	}
+	if _, err := s.cache.EnsureModel(ctx); err != nil {
+		return st, err
+	}
+	return st, nil
+}
+
+func (s *Store) resetCache(ctx context.Context) error {
+	s.cache.Close()
+	if err := cache.Remove(s.CacheDir()); err != nil {
+		return err
+	}
+	c, err := cache.Open(ctx, s.CacheDir(), s.emb)
+	if err != nil {
+		return err
+	}
+	s.cache = c
+	return nil
+}
+
+// Reindex deletes the cache and builds it again from the files.
+func (s *Store) Reindex(ctx context.Context) (cache.SyncStats, error) {
+	if err := s.resetCache(ctx); err != nil {
+		return cache.SyncStats{}, err
+	}
+	return s.Sync(ctx)
+}
+
+// analyzeMemory is the cache's view of a memory file.
+func analyzeMemory(path string, raw []byte) cache.Analysis {
+	m, _, err := gitstore.Decode(path, raw)
+	if err != nil {
+		var de *gitstore.DecodeError
+		if errors.As(err, &de) {
+			return cache.Analysis{Err: de.Msg, Line: de.Line}
+		}
+		return cache.Analysis{Err: err.Error()}
+	}
+	fillDerived(m)
+	status, _ := m.Data["status"].(string)
+	d := cache.Doc{
+		MID: strings.ToLower(m.ID), Type: m.Type, Title: m.Title, Tags: m.Tags, Summary: m.Summary,
+		Body: searchBody(m), Created: m.Created, Updated: m.Updated, Author: m.Author,
+		Status: status, Supersedes: m.Supersedes,
+	}
+	a := cache.Analysis{Docs: []cache.Doc{d}}
+	if issues := memory.Validate(m); len(issues) > 0 {
+		a.Note = "invalid: " + issues[0].String()
+	}
+	return a
+}
+
+// searchBody is the text searched by keyword: the body and the values of
+// the structured data, so "rationale: pgx is faster" is findable too.
+func searchBody(m *memory.Memory) string {
+	var b strings.Builder
+	b.WriteString(m.Body)
+	if len(m.Data) > 0 {
+		b.WriteString("\n")
+		writeValues(&b, m.Data)
+	}
+	return b.String()
+}
+
+func writeValues(b *strings.Builder, v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(v) {
+			writeValues(b, v[k])
+		}
+	case []any:
+		for _, x := range v {
+			writeValues(b, x)
+		}
+	case string:
+		b.WriteString(v)
+		b.WriteString("\n")
+	case nil:
+	default:
+		fmt.Fprintf(b, "%v\n", v)
+	}
+}
+
+// fillDerived gives a memory without a title or summary the ones its
+// body suggests.
+func fillDerived(m *memory.Memory) {
+	if m.Title != "" && m.Summary != "" {
+		return
+	}
+	t, sum := frontmatter.Derive([]byte(m.Body))
+	if m.Title == "" {
+		m.Title = t
+	}
+	if m.Summary == "" && sum != m.Title {
+		m.Summary = sum
+	}
+}

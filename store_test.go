@@ -1,0 +1,417 @@
+package contextfs_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/testgit"
+	"github.com/contextfs/contextfs/memory"
+)
+
+func open(t *testing.T, dir string) *contextfs.Store {
+	t.Helper()
+	s, err := contextfs.Open(context.Background(), contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+type seed struct {
+	typ, title, body string
+	tags             []string
+	data             map[string]any
+}
+
+var seeds = []seed{
+	{"decision", "Pool Postgres connections with pgxpool", "We pool database connections with pgxpool: twenty connections per instance, one pool per process.", []string{"db"},
+		map[string]any{"decision": "pgxpool, 20 per instance", "status": "accepted", "rationale": "native pooling"}},
+	{"fact", "Staging runs on Kubernetes 1.29", "The staging cluster runs Kubernetes 1.29 on three nodes in eu-west-1.", []string{"infra"},
+		map[string]any{"category": "infrastructure", "confidence": 0.9}},
+	{"error", "EADDRINUSE in parallel integration tests", "Integration tests failed with address already in use when run in parallel. Fix: listen on port 0 and read the chosen port back.", []string{"tests"},
+		map[string]any{"error_type": "EADDRINUSE", "message": "bind: address already in use", "resolution": "listen on port 0"}},
+	{"procedural", "Release checklist", "Run make bench, update the README figures, tag the release and push the tag.", []string{"release"}, nil},
+	{"user", "Prefer table-driven tests", "The team prefers table-driven Go tests with names that state the behaviour.", nil,
+		map[string]any{"preference_key": "test-style", "preference_value": "table-driven", "scope": "team"}},
+}
+
+func saveSeeds(t *testing.T, s *contextfs.Store) map[string]string {
+	t.Helper()
+	ids := map[string]string{}
+	for _, sd := range seeds {
+		res, err := s.Save(context.Background(), contextfs.SaveRequest{Type: sd.typ, Title: sd.title, Body: sd.body, Tags: sd.tags, Data: sd.data})
+		if err != nil {
+			t.Fatalf("save %s: %v", sd.title, err)
+		}
+		ids[sd.title] = res.Memory.ID
+	}
+	return ids
+}
+
+func topTitles(t *testing.T, s *contextfs.Store, q contextfs.Query) []string {
+	t.Helper()
+	res, err := s.Search(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range res {
+		out = append(out, r.Title)
+	}
+	return out
+}
+
+func TestSearchFindsMemoriesByKeywordAndParaphrase(t *testing.T) {
+	dir := testgit.Init(t)
+	s := open(t, dir)
+	saveSeeds(t, s)
+	tests := []struct {
+		name, query, mode, want string
+	}{
+		{"keyword query finds the decision", "pgxpool", "keyword", "Pool Postgres connections with pgxpool"},
+		{"paraphrase finds the decision", "how do we pool db connections", "hybrid", "Pool Postgres connections with pgxpool"},
+		{"paraphrase finds the error fix", "tests break because the port is already taken", "hybrid", "EADDRINUSE in parallel integration tests"},
+		{"semantic mode finds the fact", "which kubernetes version is staging on", "semantic", "Staging runs on Kubernetes 1.29"},
+		{"data fields are searchable", "native pooling", "keyword", "Pool Postgres connections with pgxpool"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := topTitles(t, s, contextfs.Query{Text: tt.query, Mode: tt.mode, Limit: 3})
+			if len(got) == 0 || got[0] != tt.want {
+				t.Fatalf("top results for %q = %v, want %q first", tt.query, got, tt.want)
+			}
+		})
+	}
+	t.Run("filters by type and tag", func(t *testing.T) {
+		got := topTitles(t, s, contextfs.Query{Text: "tests", Types: []string{"error"}})
+		if len(got) != 1 || got[0] != "EADDRINUSE in parallel integration tests" {
+			t.Fatalf("type filter: %v", got)
+		}
+		got = topTitles(t, s, contextfs.Query{Text: "release tests connections", Tags: []string{"release"}})
+		if len(got) != 1 || got[0] != "Release checklist" {
+			t.Fatalf("tag filter: %v", got)
+		}
+		if _, err := s.Search(context.Background(), contextfs.Query{Text: "x", Types: []string{"decison"}}); err == nil || !strings.Contains(err.Error(), "decision") {
+			t.Fatalf("misspelt type should suggest decision, got %v", err)
+		}
+	})
+}
+
+func TestCacheIsDisposable(t *testing.T) {
+	dir := testgit.Init(t)
+	s := open(t, dir)
+	saveSeeds(t, s)
+	queries := []string{"how do we pool db connections", "port already in use", "kubernetes", "release"}
+	results := func(s *contextfs.Store) [][]contextfs.Result {
+		var out [][]contextfs.Result
+		for _, q := range queries {
+			r, err := s.Search(context.Background(), contextfs.Query{Text: q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	before := results(s)
+	s.Close()
+
+	t.Run("deleting the cache gives identical results", func(t *testing.T) {
+		if err := os.RemoveAll(filepath.Join(dir, ".git", "contextfs")); err != nil {
+			t.Fatal(err)
+		}
+		if got := results(open(t, dir)); !reflect.DeepEqual(strip(got), strip(before)) {
+			t.Fatalf("results differ after deleting the cache:\n%v\n%v", got, before)
+		}
+	})
+	t.Run("a clone gives identical results", func(t *testing.T) {
+		testgit.Run(t, dir, "add", "-A")
+		testgit.Run(t, dir, "commit", "-qm", "memories")
+		clone := filepath.Join(t.TempDir(), "clone")
+		testgit.Run(t, dir, "clone", "-q", dir, clone)
+		if got := results(open(t, clone)); !reflect.DeepEqual(strip(got), strip(before)) {
+			t.Fatalf("results differ in a clone:\n%v\n%v", got, before)
+		}
+	})
+	t.Run("a corrupt cache is rebuilt with a notice", func(t *testing.T) {
+		db := filepath.Join(dir, ".git", "contextfs", cache.DBFile)
+		os.Remove(db + "-wal")
+		os.Remove(db + "-shm")
+		if err := os.WriteFile(db, []byte(strings.Repeat("garbage ", 1000)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var notes strings.Builder
+		s, err := contextfs.Open(context.Background(), contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin(), Notices: &notes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if got := results(s); !reflect.DeepEqual(strip(got), strip(before)) {
+			t.Fatalf("results differ after corruption")
+		}
+		if !strings.Contains(notes.String(), "cache rebuilt") {
+			t.Fatalf("no notice: %q", notes.String())
+		}
+	})
+}
+
+// strip drops fields that legitimately differ between caches (row order is
+// all that matters, plus IDs and scores).
+func strip(rs [][]contextfs.Result) [][]string {
+	var out [][]string
+	for _, r := range rs {
+		var ids []string
+		for _, x := range r {
+			ids = append(ids, fmt.Sprintf("%s %.4f", x.ID, x.Score))
+		}
+		out = append(out, ids)
+	}
+	return out
+}
+
+func TestBadFilesAreReportedNeverRewritten(t *testing.T) {
+	dir := testgit.Init(t)
+	s := open(t, dir)
+	saveSeeds(t, s)
+	bad := map[string]string{
+		".contextfs/memories/broken-yaml.md":  "---\nid: brokenyaml1\ntype: fact\ntitle: x\nd: : e\n---\nbody\n",
+		".contextfs/memories/wrong-type.md":   "---\nid: wrongtype1\ntype: decison\ntitle: Wrong type\ncreated: 2024-01-01T00:00:00Z\nupdated: 2024-01-01T00:00:00Z\n---\nbody\n",
+		".contextfs/memories/bad-schema.md":   "---\nid: badschema1\ntype: decision\ntitle: Bad schema\ncreated: 2024-01-01T00:00:00Z\nupdated: 2024-01-01T00:00:00Z\ndata:\n  status: done\n---\nbody about pgxpool\n",
+		".contextfs/memories/conflicted.md":   "---\nid: conflict01\ntype: fact\n<<<<<<< HEAD\ntitle: a\n=======\ntitle: b\n>>>>>>> other\n---\n",
+		".contextfs/memories/duplicate-id.md": "",
+	}
+	first, _ := s.List(context.Background(), contextfs.ListOptions{})
+	dupSrc, _ := os.ReadFile(filepath.Join(dir, first[0].Path))
+	bad[".contextfs/memories/duplicate-id.md"] = string(dupSrc)
+	for p, c := range bad {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	probs, n, err := s.Validate(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(seeds)+len(bad) {
+		t.Errorf("checked %d files", n)
+	}
+	want := map[string]struct {
+		rule string
+		line int
+	}{
+		".contextfs/memories/broken-yaml.md":  {"syntax", 5},
+		".contextfs/memories/wrong-type.md":   {"type", 3},
+		".contextfs/memories/bad-schema.md":   {"schema", 8},
+		".contextfs/memories/conflicted.md":   {"conflict", 4},
+		".contextfs/memories/duplicate-id.md": {"duplicate-id", 2},
+	}
+	got := map[string]contextfs.Problem{}
+	for _, p := range probs {
+		if _, seen := got[p.Path]; !seen {
+			got[p.Path] = p
+		}
+	}
+	for path, w := range want {
+		p, ok := got[path]
+		if path == ".contextfs/memories/duplicate-id.md" && !ok {
+			// Either file of the pair may carry the report.
+			p, ok = got[first[0].Path]
+		}
+		if !ok {
+			t.Errorf("%s: no problem reported; got %v", path, probs)
+			continue
+		}
+		if p.Rule != w.rule || p.Line != w.line {
+			t.Errorf("%s: got %s (rule %s line %d), want rule %s line %d", path, p, p.Rule, p.Line, w.rule, w.line)
+		}
+	}
+	// Everything else still works, and nothing was rewritten.
+	if got := topTitles(t, s, contextfs.Query{Text: "pgxpool", Mode: "keyword"}); len(got) == 0 || got[0] != "Pool Postgres connections with pgxpool" {
+		t.Fatalf("search with bad files present: %v", got)
+	}
+	if _, err := s.Save(context.Background(), contextfs.SaveRequest{Type: "fact", Body: "still saving"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Status(context.Background())
+	if err != nil || len(st.Invalid) < 3 {
+		t.Fatalf("status: %+v %v", st, err)
+	}
+	for p, c := range bad {
+		b, _ := os.ReadFile(filepath.Join(dir, p))
+		if string(b) != c {
+			t.Errorf("%s was rewritten", p)
+		}
+	}
+}
+
+func TestSaveUpdateDeleteAndPrefixes(t *testing.T) {
+	dir := testgit.Init(t)
+	s := open(t, dir)
+	ids := saveSeeds(t, s)
+	ctx := context.Background()
+	id := ids["Release checklist"]
+
+	m, err := s.Resolve(ctx, id[:5])
+	if err != nil || m.ID != id {
+		t.Fatalf("prefix resolve: %v %v", m, err)
+	}
+	if m.Author != "Ada Lovelace <ada@example.com>" {
+		t.Errorf("author from git config = %q", m.Author)
+	}
+	if _, err := s.Resolve(ctx, "zzzzzzzzzz"); !errors.Is(err, contextfs.ErrNotFound) {
+		t.Errorf("missing ID: %v", err)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, m.Path))
+	up, err := s.Update(ctx, id[:6], func(m *memory.Memory) error { m.Tags = append(m.Tags, "ci"); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, up.Path))
+	if up.Path != m.Path {
+		t.Fatalf("update moved the file: %s -> %s", m.Path, up.Path)
+	}
+	if d := diffLines(string(before), string(after)); d != 2 {
+		t.Errorf("update changed %d lines, want 2 (a tag and updated):\n%s\n%s", d, before, after)
+	}
+	if _, err := s.Update(ctx, id, func(m *memory.Memory) error { m.Data = map[string]any{"steps": "not a list"}; return nil }); err == nil {
+		t.Fatal("invalid update accepted")
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, up.Path)); string(b) != string(after) {
+		t.Fatal("an invalid update wrote the file")
+	}
+	if _, err := s.Delete(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if got := topTitles(t, s, contextfs.Query{Text: "release checklist", Mode: "keyword"}); len(got) > 0 && got[0] == "Release checklist" {
+		t.Fatalf("deleted memory still found: %v", got)
+	}
+	t.Run("a superseded memory is hidden unless all", func(t *testing.T) {
+		old := ids["Pool Postgres connections with pgxpool"]
+		if _, err := s.Save(ctx, contextfs.SaveRequest{Type: "decision", Title: "Pool with pgbouncer", Body: "We moved pooling to pgbouncer.", Supersedes: []string{old[:6]}}); err != nil {
+			t.Fatal(err)
+		}
+		for _, mode := range []string{"keyword", "semantic", "hybrid"} {
+			for _, r := range topTitles(t, s, contextfs.Query{Text: "pgxpool pool", Mode: mode}) {
+				if r == "Pool Postgres connections with pgxpool" {
+					t.Errorf("%s: superseded memory shown", mode)
+				}
+			}
+			if got := topTitles(t, s, contextfs.Query{Text: "pgxpool", Mode: mode, All: true}); len(got) == 0 {
+				t.Errorf("%s: --all hides it", mode)
+			}
+		}
+	})
+}
+
+func diffLines(a, b string) int {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	n := 0
+	for i := 0; i < max(len(al), len(bl)); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			n++
+			if len(al) != len(bl) { // an inserted line shifts the rest
+				return n + 1
+			}
+		}
+	}
+	return n
+}
+
+func TestConcurrentSavesLoseNothing(t *testing.T) {
+	dir := testgit.Init(t)
+	const writers, each = 4, 10
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*each)
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			s, err := contextfs.Open(context.Background(), contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer s.Close()
+			for i := 0; i < each; i++ {
+				// Same title on purpose: names differ only by ID.
+				if _, err := s.Save(context.Background(), contextfs.SaveRequest{Type: "fact", Title: "Same title", Body: fmt.Sprintf("writer %d note %d", w, i)}); err != nil {
+					errs <- err
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	s := open(t, dir)
+	es, err := s.List(context.Background(), contextfs.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != writers*each {
+		t.Fatalf("%d memories, want %d", len(es), writers*each)
+	}
+}
+
+func TestChangingTheEmbedderReembeds(t *testing.T) {
+	dir := testgit.Init(t)
+	s := open(t, dir)
+	saveSeeds(t, s)
+	s.Close()
+	other := &scaled{Embedder: embed.NewBuiltin()}
+	s2, err := contextfs.Open(context.Background(), contextfs.Options{Dir: dir, Embedder: other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	res, err := s2.Search(context.Background(), contextfs.Query{Text: "kubernetes staging", Mode: "semantic"})
+	if err != nil || len(res) == 0 {
+		t.Fatalf("%v %v", res, err)
+	}
+	if other.calls < 2 {
+		t.Fatalf("the new model embedded %d batches; want the corpus re-embedded", other.calls)
+	}
+}
+
+// scaled is another vector space: the built-in vectors reversed, under
+// another model name.
+type scaled struct {
+	embed.Embedder
+	calls int
+}
+
+var scaledCalls sync.Mutex
+
+func (s *scaled) Model() string { return "test/reversed" }
+func (s *scaled) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	scaledCalls.Lock()
+	s.calls++
+	scaledCalls.Unlock()
+	vs, err := s.Embedder.Embed(ctx, texts)
+	for _, v := range vs {
+		for i, j := 0, len(v)-1; i < j; i, j = i+1, j-1 {
+			v[i], v[j] = v[j], v[i]
+		}
+	}
+	return vs, err
+}

@@ -1,0 +1,184 @@
+package contextfs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/contextfs/contextfs/frontmatter"
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// Problem is one thing wrong with a memory file, located by file and line.
+type Problem struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Rule    string `json:"rule"` // syntax, type, field, schema, duplicate-id, conflict, secret
+	Message string `json:"message"`
+}
+
+func (p Problem) String() string {
+	loc := p.Path
+	if p.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", p.Path, p.Line)
+	}
+	return fmt.Sprintf("%s: %s: %s", loc, p.Rule, p.Message)
+}
+
+// File is a memory file's path and content, from the work tree, the git
+// index or a commit.
+type File struct {
+	Path    string
+	Content []byte
+}
+
+// CheckFiles validates memory files: syntax, type, fields, the data schema,
+// leftover conflict markers, and IDs unique across files and against
+// others (ID → path of memories not among files). It is pure: the
+// pre-commit hook runs it on staged content.
+func CheckFiles(files []File, others map[string]string) []Problem {
+	var out []Problem
+	ids := map[string]string{}
+	for id, p := range others {
+		ids[id] = p
+	}
+	for _, f := range files {
+		if line := conflictLine(f.Content); line > 0 {
+			out = append(out, Problem{Path: f.Path, Line: line, Rule: "conflict", Message: "unresolved merge conflict marker"})
+			continue
+		}
+		m, doc, err := gitstore.Decode(f.Path, f.Content)
+		if err != nil {
+			p := Problem{Path: f.Path, Rule: "syntax", Message: err.Error()}
+			var de *gitstore.DecodeError
+			if errors.As(err, &de) {
+				p.Line, p.Message = de.Line, de.Msg
+			}
+			out = append(out, p)
+			continue
+		}
+		for _, is := range memory.Validate(m) {
+			rule := "field"
+			switch {
+			case is.Field == "type":
+				rule = "type"
+			case strings.HasPrefix(is.Field, "data"):
+				rule = "schema"
+			}
+			out = append(out, Problem{Path: f.Path, Line: fieldLine(doc, is.Field), Rule: rule, Message: is.String()})
+		}
+		if m.ID != "" {
+			id := strings.ToLower(m.ID)
+			if prev, dup := ids[id]; dup && prev != f.Path {
+				out = append(out, Problem{Path: f.Path, Line: doc.KeyLine("id"), Rule: "duplicate-id",
+					Message: fmt.Sprintf("id %s is also used by %s", m.ID, prev)})
+			} else {
+				ids[id] = f.Path
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Line < out[j].Line
+	})
+	return out
+}
+
+// conflictLine returns the 1-based line of the first merge conflict
+// marker, or 0.
+func conflictLine(b []byte) int {
+	line := 1
+	for len(b) > 0 {
+		l, rest, _ := bytes.Cut(b, []byte("\n"))
+		if bytes.HasPrefix(l, []byte("<<<<<<< ")) || bytes.HasPrefix(l, []byte(">>>>>>> ")) ||
+			string(bytes.TrimRight(l, "\r")) == "=======" && line > 1 || bytes.HasPrefix(l, []byte("||||||| ")) {
+			return line
+		}
+		b = rest
+		line++
+	}
+	return 0
+}
+
+// fieldLine finds the file line of a dotted field such as data.status.
+func fieldLine(doc *frontmatter.Document, field string) int {
+	parts := strings.Split(field, ".")
+	n := doc.Front
+	line := 0
+	for _, p := range parts {
+		if n == nil || n.Kind != yaml.MappingNode {
+			break
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == p {
+				line = n.Content[i].Line + 1
+				next = n.Content[i+1]
+				break
+			}
+		}
+		n = next
+	}
+	return line
+}
+
+// Validate checks the given memory files (work-tree paths, relative to
+// the current directory or absolute), or every memory file when none is
+// given. It reads files, not the cache.
+func (s *Store) Validate(ctx context.Context, paths []string) ([]Problem, int, error) {
+	var files []File
+	if len(paths) == 0 {
+		entries, err := s.Repo.List()
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, e := range entries {
+			b, err := s.Repo.ReadFile(e.Path)
+			if err != nil {
+				return nil, 0, err
+			}
+			files = append(files, File{Path: e.Path, Content: b})
+		}
+		return CheckFiles(files, nil), len(files), nil
+	}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, 0, err
+		}
+		b, err := os.ReadFile(abs)
+		if err != nil {
+			return nil, 0, fmt.Errorf("validate: %w", err)
+		}
+		files = append(files, File{Path: s.Repo.Rel(abs), Content: b})
+	}
+	// IDs must also be unique against the memories not named.
+	others := map[string]string{}
+	if entries, err := s.Repo.List(); err == nil {
+		named := map[string]bool{}
+		for _, f := range files {
+			named[f.Path] = true
+		}
+		for _, e := range entries {
+			if named[e.Path] {
+				continue
+			}
+			if b, err := s.Repo.ReadFile(e.Path); err == nil {
+				if m, _, err := gitstore.Decode(e.Path, b); err == nil && m.ID != "" {
+					others[strings.ToLower(m.ID)] = e.Path
+				}
+			}
+		}
+	}
+	return CheckFiles(files, others), len(files), nil
+}
