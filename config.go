@@ -73,7 +73,7 @@ embedder:
 search:
   mode: hybrid          # hybrid | keyword | semantic
   limit: 10
-  semantic_weight: 0.6  # hybrid score = w*semantic + (1-w)*keyword
+  semantic_weight: 0.5  # hybrid score = w*semantic + (1-w)*keyword
 
 index:
   auto_index: true      # keep the code and commit index fresh on every command

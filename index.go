@@ -132,7 +132,7 @@ func (s *Store) IndexStatus(ctx context.Context) (*IndexStatus, error) {
 	if err != nil {
 		return nil, err
 	}
-	stale, removed, err := s.cache.StalePaths(ctx, cache.KindCode, files)
+	stale, removed, err := s.cache.StalePaths(ctx, cache.KindCode, s.Repo.Root, files)
 	if err != nil {
 		return nil, err
 	}

@@ -5,11 +5,15 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/contextfs/contextfs/gitstore"
 )
 
 // Filter narrows a search. The zero value means: current documents,
@@ -466,8 +470,10 @@ func (c *Cache) ClearKinds(ctx context.Context, kinds ...Kind) error {
 }
 
 // StalePaths compares entries with what the cache last saw, without
-// changing anything: paths whose stat differs, and paths gone.
-func (c *Cache) StalePaths(ctx context.Context, kind Kind, entries []FileEntry) (stale, removed []string, err error) {
+// changing anything: paths whose content differs, and paths gone. Files
+// recorded too close to their modification to trust their stat are
+// hashed under root to tell.
+func (c *Cache) StalePaths(ctx context.Context, kind Kind, root string, entries []FileEntry) (stale, removed []string, err error) {
 	known, err := c.paths(ctx, kind)
 	if err != nil {
 		return nil, nil, err
@@ -475,8 +481,16 @@ func (c *Cache) StalePaths(ctx context.Context, kind Kind, entries []FileEntry) 
 	seen := map[string]bool{}
 	for _, e := range entries {
 		seen[e.Path] = true
-		if r, ok := known[e.Path]; !ok || r.size != e.Size || r.mtime != e.MTime || r.ino != e.Ino {
+		r, ok := known[e.Path]
+		switch {
+		case !ok || r.size != e.Size:
 			stale = append(stale, e.Path)
+		case r.mtime == e.MTime && r.ino == e.Ino:
+		default:
+			raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
+			if err != nil || gitstore.BlobOID(raw) != r.oid {
+				stale = append(stale, e.Path)
+			}
 		}
 	}
 	for p := range known {

@@ -2,6 +2,7 @@ package embed
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -23,10 +24,12 @@ type lexiconTable struct {
 	entries   []lexEntry
 }
 
-var lexicon = mustBuildLexicon(conceptList)
+var lexicon = mustBuildLexicon()
 
-func mustBuildLexicon(concepts string) *lexiconTable {
-	t, err := buildLexicon(concepts)
+// mustBuildLexicon builds the table at package initialisation. The lists are
+// compiled in, so an error is a bug that every test run catches at once.
+func mustBuildLexicon() *lexiconTable {
+	t, err := buildLexicon()
 	if err != nil {
 		panic("embed: bad built-in lexicon: " + err.Error())
 	}
@@ -36,7 +39,7 @@ func mustBuildLexicon(concepts string) *lexiconTable {
 // buildLexicon parses the word lists. Every word is reduced with the same
 // steps as text at embedding time (irregular form, then stem), so that
 // lookups by stem find it whatever inflection the list or the text uses.
-func buildLexicon(concepts string) (*lexiconTable, error) {
+func buildLexicon() (*lexiconTable, error) {
 	t := &lexiconTable{irregular: make(map[string]string), index: make(map[string]int32)}
 
 	forms := strings.Fields(irregularList)
@@ -107,14 +110,14 @@ func buildLexicon(concepts string) (*lexiconTable, error) {
 			a.rank = i + 1
 		}
 	}
-	groups, err := parseGroups(concepts)
+	groups, err := parseGroups(conceptList)
 	if err != nil {
 		return nil, fmt.Errorf("concepts: %w", err)
 	}
 	for _, g := range groups {
 		for _, w := range g.words {
 			a := get(canonOf(w))
-			if !contains(a.concepts, g.head) {
+			if !slices.Contains(a.concepts, g.head) {
 				a.concepts = append(a.concepts, g.head)
 			}
 		}
@@ -146,6 +149,7 @@ func buildLexicon(concepts string) (*lexiconTable, error) {
 	return t, nil
 }
 
+// group is one line of a grouped list: a head and the words under it.
 type group struct {
 	head  string
 	words []string
@@ -166,13 +170,4 @@ func parseGroups(list string) ([]group, error) {
 		gs = append(gs, group{head: strings.TrimSpace(head), words: strings.Fields(rest)})
 	}
 	return gs, nil
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

@@ -68,6 +68,7 @@ func newOpenAI(cfg Config) (*openAI, error) {
 // name denotes one dimension on any one server.
 func (o *openAI) Model() string { return "openai/" + o.model }
 
+// Dim is 0 until the first successful response reveals the dimension.
 func (o *openAI) Dim() int { return int(o.dim.Load()) }
 
 // Embed sends texts in batches of at most BatchSize and returns the vectors

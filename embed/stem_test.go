@@ -47,7 +47,7 @@ func TestStem(t *testing.T) {
 		// Edge cases.
 		{"two letters unchanged", "is", "is"},
 		{"one letter unchanged", "a", "a"},
-		{"three letters stemmed", "ran", "ran"},
+		{"short word without a suffix is unchanged", "ran", "ran"},
 		{"digits pass through", "1234", "1234"},
 	}
 	for _, tt := range tests {

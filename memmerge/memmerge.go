@@ -107,7 +107,7 @@ func mergeFile(base, ours, theirs []byte, why string, mustDecode bool) (Result, 
 	res := Result{Content: out}
 	switch {
 	case n > 0:
-		res.Conflicts = describeRegions("file (merged as text: "+why+")", conflictRegions(out, 1))
+		res.Conflicts = describeRegions("file", "merged as text: "+why, conflictRegions(out, 1))
 	case mustDecode:
 		if _, _, err := gitstore.Decode("", out); err != nil {
 			res.Conflicts = []string{"file: merged as text (" + why + "), but the result is not a valid memory: " + err.Error()}
@@ -255,7 +255,7 @@ func mergeMemories(b, o, t *version) (Result, error) {
 	}
 	if n > 0 {
 		first := bytes.Count(out[:len(out)-len(body)], []byte("\n")) + 1
-		res.Conflicts = append(res.Conflicts, describeRegions("body", conflictRegions(body, first))...)
+		res.Conflicts = append(res.Conflicts, describeRegions("body", "", conflictRegions(body, first))...)
 	}
 	if len(res.Conflicts) == 0 {
 		// A clean merge must be a memory: git commits it as it is.

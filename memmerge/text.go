@@ -93,15 +93,18 @@ func conflictRegions(text []byte, first int) [][2]int {
 }
 
 // describeRegions turns conflict blocks into the Result's descriptions,
-// each "what: lines a-b", or one "what: conflicting changes" when git
-// reported conflicts whose markers cannot be found.
-func describeRegions(what string, regions [][2]int) []string {
+// each "what: lines a-b" and the note, or one saying the same lines
+// changed when git reported conflicts whose markers cannot be found.
+func describeRegions(what, note string, regions [][2]int) []string {
+	if note != "" {
+		note = " (" + note + ")"
+	}
 	if len(regions) == 0 {
-		return []string{what + ": both sides changed the same lines"}
+		return []string{what + ": both sides changed the same lines" + note}
 	}
 	out := make([]string, len(regions))
 	for i, r := range regions {
-		out[i] = fmt.Sprintf("%s: lines %d-%d", what, r[0], r[1])
+		out[i] = fmt.Sprintf("%s: lines %d-%d%s", what, r[0], r[1], note)
 	}
 	return out
 }

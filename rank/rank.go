@@ -8,6 +8,10 @@
 // computes the exact cosine of keyword hits) and 0 otherwise. Unlike
 // reciprocal-rank fusion, the fused score keeps the size of the gap between
 // a strong match and a weak one, so it can be shown and thresholded.
+//
+// Measured on SICK (1,683 queries, MRR@10): keyword 0.580, semantic 0.553,
+// this fusion 0.593 at w = 0.5 (0.590–0.593 for w in 0.3–0.6); min-max
+// scaling of the cosines 0.592; weighted RRF (k = 60) at best 0.586.
 package rank
 
 import "sort"
@@ -21,7 +25,13 @@ type Scored struct {
 }
 
 // DefaultSemanticWeight is w in the fusion: see the README's SICK table.
-const DefaultSemanticWeight = 0.6
+const DefaultSemanticWeight = 0.5
+
+// MinSemantic is the cosine below which a semantic match is noise and
+// counts as none: unrelated texts under the built-in embedder score about
+// 0 ± 0.06 (256 hashed dimensions), so a query of gibberish must not
+// return the whole corpus.
+const MinSemantic = 0.1
 
 // Hit is a document and its raw score in one ranking (higher is better).
 type Hit struct {
@@ -87,7 +97,7 @@ func Semantic(sem []Hit) []Scored { return Fuse(nil, sem, nil, 1) }
 
 func clamp(x float64) float64 {
 	switch {
-	case x < 0:
+	case x < MinSemantic:
 		return 0
 	case x > 1:
 		return 1

@@ -15,7 +15,7 @@ func TestFuse(t *testing.T) {
 		{"semantic only ranks by cosine", nil, []Hit{{1, 0.9}, {2, 0.3}}, nil, 1, 1, 2},
 		{"a document in both lists beats one in either", []Hit{{1, 5}, {2, 5}}, []Hit{{2, 0.8}, {3, 0.9}}, nil, 0.5, 2, 3},
 		{"extra cosines fill in keyword hits missing from the semantic list", []Hit{{1, 5}, {2, 5}}, []Hit{{3, 0.5}}, map[int64]float64{1: 0.4}, 0.5, 1, 3},
-		{"negative cosines count as zero", nil, []Hit{{1, -0.5}, {2, 0.01}}, nil, 1, 2, 2},
+		{"cosines below the noise floor count as zero", nil, []Hit{{1, -0.5}, {2, 0.01}, {3, 0.2}}, nil, 1, 3, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,16 +11,24 @@
 // rules match the fixed shape of one kind of credential: AWS, GitHub, GitLab,
 // Slack, Stripe, Google, OpenAI and Anthropic keys, private keys, JWTs and
 // passwords in URLs. The generic-secret-assignment rule catches the rest: a
-// value of at least 16 characters with high Shannon entropy assigned to a
-// name such as apiKey, DB_PASSWORD or client-secret.
+// random-looking value of at least 16 characters, with a Shannon entropy of
+// at least 3.5 bits per character (3 for hex), assigned to a name such as
+// apiKey, DB_PASSWORD or client-secret.
+//
+// A finding points at the secret itself: the token, the value of an
+// assignment, the password of a URL, the BEGIN line of a private key. That
+// text is also what allow patterns are matched against and, but for private
+// keys, what the fingerprint covers.
 //
 // A scanner that cries wolf is soon switched off, so the rules skip what is
 // plainly not a secret: template and variable references such as
 // ${{ secrets.GITHUB_TOKEN }} or $DB_PASSWORD, placeholders such as
-// <your token here>, xxxx or the example keys in AWS's documentation, file
-// paths, URLs, code such as tokenizer := NewTokenizer(), and private key
-// headers without a key under them. When a vendor rule and the generic rule
-// report the same text, only the more specific finding is kept.
+// <your token here>, xxxx or the example keys in AWS's documentation,
+// passwords of hosts under example.com, names, file paths and code such as
+// tokenizer := NewTokenizer() or cfg.Auth.Token, and private key headers
+// without a key under them. Words such as "token" in prose trigger nothing
+// by themselves. When a vendor rule and a less specific rule report the
+// same text, only the vendor rule's finding is kept.
 //
 // # Allowing a false positive
 //

@@ -41,9 +41,10 @@ func findRegexp(expr string) func(line []byte) []span {
 //	"name": "value"    NAME='value'    --name=value
 //
 // A name is a run of letters, digits and "_.-"; a value is quoted with ", '
-// or `, or else runs up to white space or one of ",;&" and quotes. The span
-// starts at the name, so a check can inspect it, and the secret is the value
-// without its quotes.
+// or `, or else runs up to white space or one of ",;&" and quotes. Markdown
+// emphasis around the name or the operator is skipped, as in
+// "**API key**: value". The span starts at the name, so a check can inspect
+// it, and the secret is the value without its quotes.
 //
 // The finder starts from the operators, which are rarer than the letters
 // the words start with, and looks back for the name.
@@ -55,11 +56,11 @@ func findAssignments(words ...string) func(line []byte) []span {
 	return func(line []byte) []span {
 		var spans []span
 		next := 0 // assignments do not overlap
-		for i := next; i < len(line); i++ {
+		for i := 0; i < len(line); i++ {
 			if c := line[i]; c != ':' && c != '=' {
 				continue
 			}
-			end := skipBlanksBack(line, i, next)
+			end := skipMarkupBack(line, i, next)
 			if end > next && isQuote(line[end-1]) {
 				end-- // the closing quote of a quoted name, as in JSON
 			}
@@ -111,7 +112,7 @@ func parseAssignment(line []byte, start int) (span, bool) {
 	if i < len(line) && isQuote(line[i]) {
 		i++
 	}
-	i = skipBlanks(line, i)
+	i = skipMarkup(line, i)
 	switch rest := line[i:]; {
 	case bytes.HasPrefix(rest, []byte(":=")), bytes.HasPrefix(rest, []byte("=>")):
 		i += 2
@@ -120,7 +121,7 @@ func parseAssignment(line []byte, start int) (span, bool) {
 	default:
 		return span{}, false
 	}
-	i = skipBlanks(line, i)
+	i = skipMarkup(line, i)
 	if i == len(line) {
 		return span{}, false
 	}
@@ -194,20 +195,22 @@ func isQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
 // isSpace reports whether b is white space as \s means in package regexp.
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r' }
 
-// skipBlanks returns the offset of the first byte at or after i that is
-// not a space or tab.
-func skipBlanks(line []byte, i int) int {
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+// skipMarkup returns the offset of the first byte at or after i that is not
+// a space, a tab or the '*' of Markdown emphasis, as in "**Password:** x".
+func skipMarkup(line []byte, i int) int {
+	for i < len(line) && isMarkup(line[i]) {
 		i++
 	}
 	return i
 }
 
-// skipBlanksBack returns the offset just after the last byte before i, and
-// not before min, that is not a space or tab.
-func skipBlanksBack(line []byte, i, min int) int {
-	for i > min && (line[i-1] == ' ' || line[i-1] == '\t') {
+// skipMarkupBack returns the offset just after the last byte before i, and
+// not before min, that is not a space, a tab or a '*'.
+func skipMarkupBack(line []byte, i, min int) int {
+	for i > min && isMarkup(line[i-1]) {
 		i--
 	}
 	return i
 }
+
+func isMarkup(b byte) bool { return b == ' ' || b == '\t' || b == '*' }

@@ -332,18 +332,22 @@ func jwt(c candidate) (string, bool) {
 
 // urlPassword accepts the password of a URL's user information unless it is
 // a placeholder, a variable, the user name repeated (as in the
-// postgres:postgres of development setups), one character repeated (xxx)
-// or a port number misplaced.
+// postgres:postgres of development setups), one character repeated (xxx),
+// a port number misplaced, or the password of a host in a domain reserved
+// for documentation, such as example.com.
 func urlPassword(c candidate) (string, bool) {
 	pw := c.secret
 	_, user, _ := bytes.Cut(c.prefix, []byte("://"))
 	user = bytes.TrimSuffix(user, []byte(":"))
-	if string(user) == pw || placeholder(pw) || strings.Trim(pw, pw[:1]) == "" || (len(pw) <= 5 && isDigits(pw)) {
+	if string(user) == pw || placeholder(pw) || strings.Trim(pw, pw[:1]) == "" ||
+		(len(pw) <= 5 && isDigits(pw)) || documentationHost(c.rest[1:]) {
 		return pw, false
 	}
-	switch pw[0] {
-	case '$', '%', '{', '<', '[', '(':
-		return pw, false // ${VAR}, $VAR, %s, {{.Password}}, <password>, [password]
+	switch {
+	case strings.IndexByte("${<[(", pw[0]) >= 0:
+		return pw, false // ${VAR}, $VAR, {{.Password}}, <password>, [password]
+	case pw[0] == '%' && len(pw) > 1 && strings.IndexByte("sdvq(", pw[1]) >= 0:
+		return pw, false // %s, %(password)s; not %40 and other escapes
 	}
 	switch strings.ToLower(strings.Trim(pw, "_-")) {
 	case "password", "passwd", "pass", "pwd", "pw", "secret", "changeme",
@@ -351,6 +355,22 @@ func urlPassword(c candidate) (string, bool) {
 		return pw, false
 	}
 	return pw, true
+}
+
+// documentationHost reports whether the URL host at the start of b is in a
+// domain reserved for documentation and tests by RFC 2606.
+func documentationHost(b []byte) bool {
+	n := 0
+	for n < len(b) && (isAlnum(b[n]) || b[n] == '.' || b[n] == '-') {
+		n++
+	}
+	host := strings.ToLower(string(b[:n]))
+	for _, d := range []string{"example.com", "example.net", "example.org", "example", "test", "invalid"} {
+		if host == d || strings.HasSuffix(host, "."+d) {
+			return true
+		}
+	}
+	return false
 }
 
 // genericSecret accepts a value assigned to a secret-sounding name if it
@@ -385,44 +405,44 @@ func genericSecret(c candidate) (string, bool) {
 	return v, entropy(v) >= threshold
 }
 
-// wordy reports whether s reads as words rather than random characters:
-// whether at least half of it is words of three or more letters (lower
-// case, capitalized or upper case), counting the digits that end a word, as
-// in c.CredentialSource.IMDSv2SessionTokenURL, SECRET_KEY_V2,
-// curve25519-sha256 or /etc/ssl/private/server.key. Random characters
-// rarely run to three letters of the same case, and almost never for half
-// of a string.
+// wordy reports whether s reads as words rather than random characters: as
+// names, code or file paths such as c.CredentialSource.IMDSv2SessionTokenURL,
+// SECRET_KEY_V2 or /etc/ssl/private/server.key. Random characters change
+// class (lower case, upper case, digit) at about every other character, and
+// only one letter in five of them is a vowel; words change class only where
+// one word ends and the next starts, and two letters in five are vowels.
+// Tuned on random tokens of 16 to 40 characters, of which it takes between
+// 0.1% (long mixed-case ones) and 10% (short ones of a single case) for
+// words.
 func wordy(s string) bool {
-	inWords := 0
-	for i := 0; i < len(s); {
-		j := i
+	pairs, changes, letters, vowels := 0, 0, 0, 0
+	var prev byte // class of the previous byte: 0 for none, 'a', 'A' or '0'
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		var class byte
 		switch {
-		case isUpper(s[i]) && i+1 < len(s) && isLower(s[i+1]):
-			j++
-			for j < len(s) && isLower(s[j]) {
-				j++
-			}
-		case isUpper(s[i]):
-			for j < len(s) && isUpper(s[j]) {
-				j++
-			}
-		case isLower(s[i]):
-			for j < len(s) && isLower(s[j]) {
-				j++
-			}
-		default:
-			i++
-			continue
+		case isLower(b):
+			class = 'a'
+		case isUpper(b):
+			class = 'A'
+		case '0' <= b && b <= '9':
+			class = '0'
 		}
-		if j-i >= 3 {
-			for j < len(s) && '0' <= s[j] && s[j] <= '9' {
-				j++
+		if class == 'a' || class == 'A' {
+			letters++
+			if strings.IndexByte("aeiouAEIOU", b) >= 0 {
+				vowels++
 			}
-			inWords += j - i
 		}
-		i = j
+		if prev != 0 && class != 0 {
+			pairs++
+			if class != prev && !(prev == 'A' && class == 'a') { // a capital starts a word
+				changes++
+			}
+		}
+		prev = class
 	}
-	return 2*inWords >= len(s)
+	return changes*100 < pairs*15 || changes*100 < pairs*30 && vowels*10 >= letters*3
 }
 
 // placeholderWords are found in placeholders and in documentation examples
@@ -458,8 +478,10 @@ func placeholder(s string) bool {
 	return false
 }
 
-// entropy returns the Shannon entropy of s in bits per byte: about 3 for
-// English words, 4 for random hex and 5 to 6 for random base64.
+// entropy returns the Shannon entropy of s in bits per byte. It is at most
+// log2 of the size of the alphabet (4 for hex, 6 for base64) and of the
+// length of s: random tokens of 20 to 40 characters score 3.5 to 5, repeated
+// or patterned text less.
 func entropy(s string) float64 {
 	var counts [256]int
 	for i := 0; i < len(s); i++ {

@@ -73,7 +73,8 @@ type Scanner struct {
 // NewScanner returns a Scanner that skips what allow lists. It reports every
 // invalid pattern and glob in allow at once, so that a configuration can be
 // fixed in one go; a Scanner that silently ignored a broken exception would
-// block commits for no visible reason.
+// block commits for no visible reason. The errors name the entry but not
+// this package, since the caller knows which configuration file held it.
 func NewScanner(allow Allow) (*Scanner, error) {
 	s := &Scanner{fingerprints: make(map[string]bool, len(allow.Fingerprints))}
 	var errs []error
@@ -83,14 +84,14 @@ func NewScanner(allow Allow) (*Scanner, error) {
 	for _, p := range allow.Patterns {
 		re, err := regexp.Compile(p)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("secrets: allow pattern %q: %w", p, err))
+			errs = append(errs, fmt.Errorf("allow pattern %q: %w", p, err))
 			continue
 		}
 		s.patterns = append(s.patterns, re)
 	}
 	for _, g := range allow.Paths {
 		if _, err := path.Match(g, ""); err != nil {
-			errs = append(errs, fmt.Errorf("secrets: allow path %q: %w", g, err))
+			errs = append(errs, fmt.Errorf("allow path %q: %w", g, err))
 			continue
 		}
 		s.paths = append(s.paths, g)

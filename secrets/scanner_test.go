@@ -233,7 +233,7 @@ func TestScanIsSafeForConcurrentUse(t *testing.T) {
 	wg.Wait()
 }
 
-func TestScanCRLF(t *testing.T) {
+func TestScanReportsPositionsInCRLFFiles(t *testing.T) {
 	g := newGen(17)
 	tok := "glpat-" + g.s(alnum, 20)
 	fs := mustScanner(t, secrets.Allow{}).Scan("m.md", []byte("title: x\r\n\r\ntoken: "+tok+"\r\n"))

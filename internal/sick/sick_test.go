@@ -139,7 +139,7 @@ func TestLocateFailureSaysHowToFetch(t *testing.T) {
 	t.Setenv("GOMODCACHE", empty)
 	t.Setenv("GOPATH", empty)
 	t.Setenv("HOME", empty)
-	t.Setenv("GOFLAGS", "-modcacherw") // keep `go env` working with the odd HOME
+	t.Setenv("GOTOOLCHAIN", "local") // never fetch a toolchain to answer `go env`
 	_, err := Locate()
 	if err == nil {
 		t.Fatal("Locate succeeded with an empty module cache")

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/memmerge"
+)
+
+// exitMergeError is the merge driver's exit code when it could not merge
+// at all. Git treats any non-zero exit as a conflict and keeps CURRENT,
+// which the driver then has not touched, so nothing is lost.
+const exitMergeError = 2
+
+func (a *app) mergeDriverCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "merge-driver BASE CURRENT OTHER [PATH]",
+		Short: "Merge three versions of a memory file (run by git)",
+		Long: `Git runs this as the merge driver for memory files, as registered by
+"git contextfs init":
+
+  git config merge.contextfs.driver "git-contextfs merge-driver %O %A %B %P"
+  echo '.contextfs/**/*.md merge=contextfs' >> .gitattributes
+
+It merges the common ancestor BASE, our version CURRENT and their version
+OTHER field by field: tags, links and supersedes as sets, created and
+updated as the earliest and latest time, other fields and each data field
+from the side that changed them, and the body line by line. The result
+replaces CURRENT. Fields or lines both sides changed differently are
+written between conflict markers, each is reported on stderr prefixed with
+PATH, and the exit status is 1 so that git marks the file conflicted.
+Exit status 2 means the merge failed and CURRENT was left as it was.`,
+		Hidden: true,
+		Args:   argsRange(3, 4),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := args[1]
+			if len(args) == 4 {
+				name = args[3]
+			}
+			fail := func(err error) error {
+				fmt.Fprintf(a.stderr, "git-contextfs merge-driver: %s: %v\n", name, err)
+				return &exitError{exitMergeError}
+			}
+			var in [3][]byte
+			for i, p := range args[:3] {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					return fail(err)
+				}
+				in[i] = b
+			}
+			res, err := memmerge.Merge(in[0], in[1], in[2])
+			if err != nil {
+				return fail(err)
+			}
+			if err := gitstore.WriteFileAtomic(args[1], res.Content, 0o644); err != nil {
+				return fail(err)
+			}
+			for _, c := range res.Conflicts {
+				fmt.Fprintf(a.stderr, "%s: %s\n", name, c)
+			}
+			if len(res.Conflicts) > 0 {
+				return &exitError{exitFail}
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,566 @@
+package contextfs
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/secrets"
+)
+
+// CommitOptions configure CommitMemories.
+type CommitOptions struct {
+	// Message is the commit message; "" generates one from what changed.
+	Message string
+	// DryRun reports what would be committed and commits nothing.
+	DryRun bool
+	// NoVerify commits invalid memories and suspected secrets instead of
+	// refusing them, as `git commit --no-verify` skips the pre-commit hook.
+	NoVerify bool
+}
+
+// Commit file statuses.
+const (
+	CommitAdded    = "added"
+	CommitModified = "modified"
+	CommitRenamed  = "renamed"
+	CommitDeleted  = "deleted"
+)
+
+// CommitFile is one file a memory commit adds, modifies, renames or
+// deletes. ID, Type and Title are empty for files that are not memories
+// (.contextfs/config.yaml, .gitattributes) or cannot be parsed.
+type CommitFile struct {
+	Path    string `json:"path"`
+	Status  string `json:"status"` // added | modified | renamed | deleted
+	OldPath string `json:"old_path,omitempty"`
+	ID      string `json:"id,omitempty"`
+	Type    string `json:"type,omitempty"`
+	Title   string `json:"title,omitempty"`
+}
+
+// CommitResult is what CommitMemories did, or would do.
+type CommitResult struct {
+	// SHA is the new commit; it is empty after a dry run and when there
+	// was nothing to commit.
+	SHA string `json:"sha"`
+	// Parent is the commit HEAD was before; empty on an unborn branch.
+	Parent  string       `json:"parent,omitempty"`
+	Message string       `json:"message"`
+	Files   []CommitFile `json:"files"`
+	// Problems and Secrets are what verification found; they are only
+	// ever non-empty with NoVerify, since otherwise nothing is committed.
+	Problems []Problem         `json:"problems,omitempty"`
+	Secrets  []secrets.Finding `json:"secrets,omitempty"`
+}
+
+// VerifyError refuses a memory commit: some memories to be committed are
+// invalid or hold suspected secrets. Nothing was committed.
+type VerifyError struct {
+	Problems []Problem
+	Secrets  []secrets.Finding
+}
+
+func (e *VerifyError) Error() string {
+	var parts []string
+	if n := len(e.Problems); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d problem(s)", n))
+	}
+	if n := len(e.Secrets); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d suspected secret(s)", n))
+	}
+	return "memories not committed: " + strings.Join(parts, " and ")
+}
+
+// commitPath reports whether CommitMemories commits the work-tree path:
+// memory files, the contextfs config, and .gitattributes, where `init`
+// registers the merge driver.
+func commitPath(p string) bool {
+	return gitstore.IsMemoryPath(p) || p == gitstore.Dir+"/"+gitstore.ConfigFile || p == ".gitattributes"
+}
+
+// CommitMemories commits the memory files that differ from HEAD in the
+// work tree (added, modified, deleted), with .contextfs/config.yaml and
+// .gitattributes when they changed, and nothing else: whatever else the
+// user has staged stays staged and uncommitted.
+//
+// It builds the commit in a temporary index seeded from HEAD, so the real
+// index is never half-written, and moves HEAD with `git update-ref` given
+// the old value, so a commit made meanwhile by someone else is never lost.
+// Then the real index entries of the committed paths are reset to the new
+// HEAD, so `git status` shows them as committed. A user's own staged
+// version of a memory file is replaced by the committed work-tree version.
+//
+// `git commit-tree` runs no hooks, so CommitMemories runs the pre-commit
+// checks itself: the memories to commit must be valid and free of
+// suspected secrets, unless o.NoVerify. It refuses to run while a merge,
+// rebase, cherry-pick or revert is in progress: a commit in the middle of
+// one would not be the commit that operation expects.
+func (s *Store) CommitMemories(ctx context.Context, o CommitOptions) (*CommitResult, error) {
+	if op := operationInProgress(s.Repo.GitDir); op != "" {
+		return nil, fmt.Errorf("commit memories: a %s is in progress; finish or abort it first", op)
+	}
+	work := &commitGit{ctx: ctx, dir: s.Repo.Root, env: append(os.Environ(), "GIT_LITERAL_PATHSPECS=1")}
+	parent, err := work.headCommit()
+	if err != nil {
+		return nil, err
+	}
+
+	f, err := os.CreateTemp(s.Repo.GitDir, "contextfs-index-")
+	if err != nil {
+		return nil, fmt.Errorf("commit memories: temporary index: %w", err)
+	}
+	index := f.Name()
+	f.Close()
+	os.Remove(index) // git refuses an empty file as an index; it creates its own
+	defer os.Remove(index)
+	defer os.Remove(index + ".lock")
+	tmp := &commitGit{ctx: ctx, dir: s.Repo.Root, env: append(slices.Clone(work.env), "GIT_INDEX_FILE="+index)}
+
+	if parent != "" {
+		_, err = tmp.run(nil, "read-tree", parent)
+	} else {
+		_, err = tmp.run(nil, "read-tree", "--empty")
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Tracked at HEAD, or new in the work tree and not ignored.
+	out, err := tmp.run(nil, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", gitstore.Dir, ".gitattributes")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if commitPath(p) && !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	res := &CommitResult{Parent: parent, Files: []CommitFile{}}
+	if len(paths) == 0 {
+		return res, nil
+	}
+	if _, err := tmp.run(nulList(paths), "add", "--all", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+		return nil, err
+	}
+	base := parent
+	if base == "" {
+		empty, err := tmp.run(nil, "hash-object", "-t", "tree", "--stdin")
+		if err != nil {
+			return nil, err
+		}
+		base = strings.TrimSpace(string(empty))
+	}
+	out, err = tmp.run(nil, "diff-index", "--cached", "--raw", "-z", "--no-renames", base)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := parseRawDiff(out)
+	if err != nil {
+		return nil, err
+	}
+	if len(changes) == 0 {
+		return res, nil
+	}
+
+	// Read what is committed, what it replaces, and every other memory of
+	// the new tree (for their IDs, which must stay unique).
+	out, err = tmp.run(nil, "ls-files", "--stage", "-z", "--", gitstore.Dir)
+	if err != nil {
+		return nil, err
+	}
+	tree := parseStage(out)
+	var oids []string
+	for _, c := range changes {
+		oids = append(oids, c.oldOID, c.newOID)
+	}
+	for _, oid := range tree {
+		oids = append(oids, oid)
+	}
+	blobs, err := tmp.blobs(oids)
+	if err != nil {
+		return nil, err
+	}
+
+	var touched []File
+	changed := map[string]bool{}
+	for _, c := range changes {
+		changed[c.path] = true
+		if c.status != 'D' && gitstore.IsMemoryPath(c.path) {
+			touched = append(touched, File{Path: c.path, Content: blobs[c.newOID]})
+		}
+	}
+	others := map[string]string{}
+	for p, oid := range tree {
+		if changed[p] || !gitstore.IsMemoryPath(p) {
+			continue
+		}
+		if m, _, err := gitstore.Decode(p, blobs[oid]); err == nil && m.ID != "" {
+			others[strings.ToLower(m.ID)] = p
+		}
+	}
+	res.Problems = CheckFiles(touched, others)
+	scanner, err := s.secretScanner()
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range touched {
+		res.Secrets = append(res.Secrets, scanner.Scan(t.Path, t.Content)...)
+	}
+	if (len(res.Problems) > 0 || len(res.Secrets) > 0) && !o.NoVerify {
+		return nil, &VerifyError{Problems: res.Problems, Secrets: res.Secrets}
+	}
+
+	res.Files = describeChanges(changes, blobs)
+	res.Message = strings.TrimSpace(o.Message)
+	if res.Message == "" {
+		res.Message = CommitMessage(res.Files)
+	}
+	if o.DryRun {
+		return res, nil
+	}
+
+	out, err = tmp.run(nil, "write-tree")
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"commit-tree", strings.TrimSpace(string(out))}
+	if parent != "" {
+		args = append(args, "-p", parent)
+	}
+	out, err = tmp.run(strings.NewReader(res.Message+"\n"), append(args, "-F", "-")...)
+	if err != nil {
+		return nil, err
+	}
+	sha := strings.TrimSpace(string(out))
+	old := parent
+	if old == "" {
+		old = strings.Repeat("0", len(sha)) // HEAD must still be unborn
+	}
+	subject, _, _ := strings.Cut(res.Message, "\n")
+	if _, err := work.run(nil, "update-ref", "-m", "commit (contextfs): "+subject, "HEAD", sha, old); err != nil {
+		return nil, fmt.Errorf("commit memories: HEAD moved while committing, nothing was committed: %w", err)
+	}
+	res.SHA = sha
+
+	var committed []string
+	for _, c := range changes {
+		committed = append(committed, c.path)
+	}
+	if _, err := work.run(nulList(committed), "reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul", sha); err != nil {
+		return res, fmt.Errorf("committed %s, but the index still shows the old memory files (run `git reset -q -- %s`): %w",
+			sha, gitstore.Dir, err)
+	}
+	return res, nil
+}
+
+// operationInProgress names the multi-step git operation under way in a
+// work tree's git directory, or returns "".
+func operationInProgress(gitDir string) string {
+	for _, op := range []struct{ file, name string }{
+		{"MERGE_HEAD", "merge"}, {"rebase-merge", "rebase"}, {"rebase-apply", "rebase"},
+		{"CHERRY_PICK_HEAD", "cherry-pick"}, {"REVERT_HEAD", "revert"},
+	} {
+		if _, err := os.Stat(filepath.Join(gitDir, op.file)); err == nil {
+			return op.name
+		}
+	}
+	return ""
+}
+
+// rawChange is one line of `git diff-index --raw`.
+type rawChange struct {
+	status         byte // A, M, D or T
+	oldOID, newOID string
+	path           string
+}
+
+// parseRawDiff parses `git diff-index --raw -z --no-renames` output:
+// ":oldmode newmode oldoid newoid S\0path\0" per file.
+func parseRawDiff(out []byte) ([]rawChange, error) {
+	var cs []rawChange
+	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	if len(fields) == 1 && fields[0] == "" {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(fields); i += 2 {
+		meta := strings.Fields(strings.TrimPrefix(fields[i], ":"))
+		if len(meta) != 5 || meta[4] == "" {
+			return nil, fmt.Errorf("git diff-index: unexpected output %q", fields[i])
+		}
+		c := rawChange{status: meta[4][0], oldOID: meta[2], newOID: meta[3], path: fields[i+1]}
+		if strings.Trim(c.oldOID, "0") == "" {
+			c.oldOID = ""
+		}
+		if strings.Trim(c.newOID, "0") == "" {
+			c.newOID = ""
+		}
+		cs = append(cs, c)
+	}
+	return cs, nil
+}
+
+// parseStage parses `git ls-files --stage -z` into path → blob, keeping
+// regular files at stage 0 only.
+func parseStage(out []byte) map[string]string {
+	tree := map[string]string{}
+	for _, rec := range strings.Split(string(out), "\x00") {
+		meta, p, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 || f[2] != "0" || (f[0] != "100644" && f[0] != "100755") {
+			continue
+		}
+		tree[p] = f[1]
+	}
+	return tree
+}
+
+// describeChanges turns the raw changes into CommitFiles, reading each
+// memory's ID, type and title from its committed version (or, when
+// deleted, its last one). A deletion and an addition of the same ID are
+// one rename.
+func describeChanges(changes []rawChange, blobs map[string][]byte) []CommitFile {
+	var files []CommitFile
+	for _, c := range changes {
+		f := CommitFile{Path: c.path}
+		content := blobs[c.newOID]
+		switch c.status {
+		case 'A':
+			f.Status = CommitAdded
+		case 'D':
+			f.Status = CommitDeleted
+			content = blobs[c.oldOID]
+		default:
+			f.Status = CommitModified
+		}
+		if gitstore.IsMemoryPath(c.path) {
+			if m, _, err := gitstore.Decode(c.path, content); err == nil {
+				f.ID, f.Type, f.Title = m.ID, m.Type, m.Title
+				if f.Title == "" {
+					f.Title, _ = deriveTitle(m.Body)
+				}
+			}
+		}
+		files = append(files, f)
+	}
+	// Pair deletions with additions of the same ID.
+	deleted := map[string]int{} // lower-case ID → index in files
+	for i, f := range files {
+		if f.Status == CommitDeleted && f.ID != "" {
+			deleted[strings.ToLower(f.ID)] = i
+		}
+	}
+	gone := map[int]bool{}
+	for i, f := range files {
+		if f.Status != CommitAdded || f.ID == "" {
+			continue
+		}
+		if j, ok := deleted[strings.ToLower(f.ID)]; ok && !gone[j] {
+			files[i].Status, files[i].OldPath = CommitRenamed, files[j].Path
+			gone[j] = true
+		}
+	}
+	final := files[:0]
+	for i, f := range files {
+		if !gone[i] {
+			final = append(final, f)
+		}
+	}
+	slices.SortFunc(final, func(a, b CommitFile) int {
+		return cmp.Or(cmp.Compare(statusRank(a.Status), statusRank(b.Status)), cmp.Compare(a.Path, b.Path))
+	})
+	return final
+}
+
+func statusRank(s string) int {
+	return slices.Index([]string{CommitAdded, CommitModified, CommitRenamed, CommitDeleted}, s)
+}
+
+// CommitMessage generates a commit message for files: a subject that
+// counts the memories by what happened to them and by type ("contextfs:
+// add 2 decisions, update 1 fact"), and a body with one line per file, so
+// that `git log` is readable without opening the commit.
+func CommitMessage(files []CommitFile) string {
+	verbs := []struct {
+		verb     string
+		statuses []string
+	}{
+		{"add", []string{CommitAdded}},
+		{"update", []string{CommitModified, CommitRenamed}},
+		{"delete", []string{CommitDeleted}},
+	}
+	var parts []string
+	for _, v := range verbs {
+		counts := map[string]int{}
+		var types, others []string
+		for _, f := range files {
+			if !slices.Contains(v.statuses, f.Status) {
+				continue
+			}
+			if !gitstore.IsMemoryPath(f.Path) {
+				others = append(others, filepath.Base(f.Path))
+				continue
+			}
+			t := f.Type
+			if t == "" {
+				t = "memory"
+			}
+			if counts[t] == 0 {
+				types = append(types, t)
+			}
+			counts[t]++
+		}
+		slices.SortFunc(types, func(a, b string) int { return cmp.Or(cmp.Compare(counts[b], counts[a]), cmp.Compare(a, b)) })
+		var nouns []string
+		if len(types) > 2 {
+			n := 0
+			for _, c := range counts {
+				n += c
+			}
+			nouns = append(nouns, pluralNoun(n, "memory"))
+		} else {
+			for _, t := range types {
+				nouns = append(nouns, pluralNoun(counts[t], t))
+			}
+		}
+		nouns = append(nouns, others...)
+		if len(nouns) > 0 {
+			parts = append(parts, v.verb+" "+strings.Join(nouns, " and "))
+		}
+	}
+	var b strings.Builder
+	b.WriteString("contextfs: " + strings.Join(parts, ", "))
+	b.WriteString("\n\n")
+	for _, f := range files {
+		fmt.Fprintf(&b, "- %s ", f.Status)
+		switch {
+		case f.ID != "":
+			fmt.Fprintf(&b, "%s %s: %s", f.Type, f.ID, f.Title)
+		default:
+			b.WriteString(f.Path)
+		}
+		if f.OldPath != "" {
+			fmt.Fprintf(&b, " (was %s)", f.OldPath)
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// pluralNoun writes "1 decision", "2 decisions", "2 dependencies".
+func pluralNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	switch {
+	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "x"), strings.HasSuffix(noun, "ch"), strings.HasSuffix(noun, "sh"):
+		noun += "es"
+	case strings.HasSuffix(noun, "y") && len(noun) > 1 && !strings.ContainsAny(noun[len(noun)-2:len(noun)-1], "aeiou"):
+		noun = noun[:len(noun)-1] + "ies"
+	default:
+		noun += "s"
+	}
+	return strconv.Itoa(n) + " " + noun
+}
+
+// nulList is paths as --pathspec-file-nul reads them.
+func nulList(paths []string) io.Reader {
+	return strings.NewReader(strings.Join(paths, "\x00") + "\x00")
+}
+
+// commitGit runs git for CommitMemories in one environment (the real
+// index, or the temporary one).
+type commitGit struct {
+	ctx context.Context
+	dir string
+	env []string
+}
+
+// run runs git and returns its standard output; the error carries git's
+// standard error.
+func (g *commitGit) run(stdin io.Reader, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(g.ctx, "git", args...)
+	cmd.Dir, cmd.Env, cmd.Stdin = g.dir, g.env, stdin
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return out, fmt.Errorf("git %s: %w: %s", args[0], err, msg)
+		}
+		return out, fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return out, nil
+}
+
+// headCommit returns the commit HEAD points to, or "" on an unborn
+// branch.
+func (g *commitGit) headCommit() (string, error) {
+	out, err := g.run(nil, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 1 && len(bytes.TrimSpace(out)) == 0 {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// blobs reads the given blobs with one `git cat-file --batch`; empty and
+// missing IDs are skipped.
+func (g *commitGit) blobs(oids []string) (map[string][]byte, error) {
+	blobs := map[string][]byte{}
+	var in strings.Builder
+	seen := map[string]bool{"": true}
+	for _, o := range oids {
+		if !seen[o] {
+			seen[o] = true
+			in.WriteString(o + "\n")
+		}
+	}
+	if in.Len() == 0 {
+		return blobs, nil
+	}
+	out, err := g.run(strings.NewReader(in.String()), "cat-file", "--batch")
+	if err != nil {
+		return nil, err
+	}
+	r := bufio.NewReader(bytes.NewReader(out))
+	for {
+		header, err := r.ReadString('\n')
+		if errors.Is(err, io.EOF) && header == "" {
+			return blobs, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("git cat-file: truncated output: %w", err)
+		}
+		f := strings.Fields(header) // "<oid> <type> <size>" or "<oid> missing"
+		if len(f) == 2 && f[1] == "missing" {
+			continue
+		}
+		if len(f) != 3 {
+			return nil, fmt.Errorf("git cat-file: unexpected header %q", strings.TrimSpace(header))
+		}
+		n, err := strconv.Atoi(f[2])
+		if err != nil {
+			return nil, fmt.Errorf("git cat-file: bad size in %q", strings.TrimSpace(header))
+		}
+		b := make([]byte, n+1) // the content, then a newline
+		if _, err := io.ReadFull(r, b); err != nil {
+			return nil, fmt.Errorf("git cat-file: truncated object %s: %w", f[0], err)
+		}
+		blobs[f[0]] = b[:n]
+	}
+}

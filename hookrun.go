@@ -1,0 +1,332 @@
+package contextfs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/secrets"
+)
+
+// StagedCheck is what CheckStaged found in the memory files staged for
+// commit.
+type StagedCheck struct {
+	// Files is the number of staged memory files checked.
+	Files int `json:"files"`
+	// Problems are the invalid memories, as validate reports them.
+	Problems []Problem `json:"problems"`
+	// Secrets are the suspected credentials in staged memories.
+	Secrets []secrets.Finding `json:"secrets"`
+	// Warnings say what weakened the check without stopping it, such as
+	// a config whose secret allow lists could not be read.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Blocking reports whether the commit should be refused.
+func (c *StagedCheck) Blocking() bool { return len(c.Problems) > 0 || len(c.Secrets) > 0 }
+
+// All returns the problems and the secrets as one list of problems (a
+// secret is rule "secret"), sorted by file and line, the way the
+// pre-commit hook prints them.
+func (c *StagedCheck) All() []Problem {
+	out := make([]Problem, 0, len(c.Problems)+len(c.Secrets))
+	out = append(out, c.Problems...)
+	for _, f := range c.Secrets {
+		out = append(out, Problem{Path: f.Path, Line: f.Line, Rule: "secret",
+			Message: fmt.Sprintf("%s %s (rule %s, fingerprint %s)", f.Description, f.Redacted, f.Rule, f.Fingerprint)})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Line < out[j].Line
+	})
+	return out
+}
+
+// CheckStaged validates the memory files staged in repo's git index (the
+// content about to be committed, not the work tree) and scans them for
+// secrets. It is the pre-commit hook's check, so it is built to cost
+// nothing when no memory is staged: one `git diff --cached` limited to
+// .contextfs/, and no config read, no cache opened. Otherwise it reads
+// every memory blob of the index in one `git cat-file --batch` process:
+// the staged ones to check, the others for their IDs, which must stay
+// unique. Deleted files are not checked. Formatting is never a problem
+// here: `fmt` exists for that.
+//
+// The work tree's config supplies the secret allow lists. A config that
+// cannot be read does not stop the check: the secrets are scanned with no
+// allow list, and a warning says why.
+func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error) {
+	res := &StagedCheck{Problems: []Problem{}, Secrets: []secrets.Finding{}}
+	staged, err := stagedMemoryPaths(ctx, repo.Root)
+	if err != nil {
+		return nil, err
+	}
+	if len(staged) == 0 {
+		return res, nil
+	}
+	entries, err := indexMemoryEntries(ctx, repo.Root)
+	if err != nil {
+		return nil, err
+	}
+	oids := make([]string, 0, len(entries))
+	for _, e := range entries {
+		oids = append(oids, e.oid)
+	}
+	blobs, err := readBlobs(ctx, repo.Root, oids)
+	if err != nil {
+		return nil, err
+	}
+	var files []File
+	others := map[string]string{}
+	for _, e := range entries {
+		content, ok := blobs[e.oid]
+		if !ok {
+			continue // an intent-to-add entry has no blob yet
+		}
+		if staged[e.path] {
+			files = append(files, File{Path: e.path, Content: content})
+			continue
+		}
+		if id := quickID(e.path, content); id != "" {
+			others[strings.ToLower(id)] = e.path
+		}
+	}
+	res.Files = len(files)
+	if len(files) == 0 {
+		return res, nil
+	}
+	res.Problems = append(res.Problems, CheckFiles(files, others)...)
+
+	sc, warn := stagedScanner(repo)
+	if warn != "" {
+		res.Warnings = append(res.Warnings, warn)
+	}
+	for _, f := range files {
+		res.Secrets = append(res.Secrets, sc.Scan(f.Path, f.Content)...)
+	}
+	return res, nil
+}
+
+// stagedScanner returns the repository's secret scanner, or, when the
+// config is broken, one with no allow list and a warning: refusing a
+// commit for a false positive the user allowed is recoverable, letting a
+// real secret through is not.
+func stagedScanner(repo *gitstore.Repo) (*secrets.Scanner, string) {
+	cfg, err := LoadConfig(repo)
+	if err == nil {
+		s := &Store{Repo: repo, Config: cfg}
+		sc, serr := s.SecretScanner()
+		if serr == nil {
+			return sc, ""
+		}
+		err = serr
+	}
+	sc, _ := secrets.NewScanner(secrets.Allow{})
+	return sc, fmt.Sprintf("config ignored, secrets scanned with no allow list: %v", err)
+}
+
+// Refresh brings the cache up to date after git changed the work tree or
+// the history: a checkout, merge, rebase or commit. Memories are synced;
+// the code and commit index is updated only when auto_index is on and a
+// first index was already built. A first index of a large repository can
+// take minutes, and a hook that adds them to a checkout is a hook people
+// uninstall; the next search or `index` builds it, with progress shown.
+func (s *Store) Refresh(ctx context.Context) (RefreshResult, error) {
+	var r RefreshResult
+	st, err := s.Sync(ctx)
+	if err != nil {
+		return r, fmt.Errorf("sync memories: %w", err)
+	}
+	r.Memories, r.Changed, r.Removed = st.Files, st.Stale, st.Removed
+	if !s.Config.Index.AutoIndexOn() || s.cache.Meta(ctx, "code:last") == "" {
+		return r, nil
+	}
+	if _, err := s.AutoIndex(ctx, nil); err != nil {
+		return r, fmt.Errorf("update code index: %w", err)
+	}
+	r.Code = true
+	return r, nil
+}
+
+// RefreshResult says what Refresh did, for hook debugging output.
+type RefreshResult struct {
+	Memories int  // memory files in the work tree
+	Changed  int  // memory files new or changed since the last sync
+	Removed  int  // memory files gone since the last sync
+	Code     bool // the code and commit index was updated too
+}
+
+// indexEntry is a memory file in the git index.
+type indexEntry struct {
+	path, oid string
+}
+
+// stagedMemoryPaths returns the memory files whose staged content differs
+// from HEAD (added, copied, modified, renamed, type-changed; not deleted).
+// git honours GIT_INDEX_FILE, which it sets for `git commit -a` and
+// `git commit PATH`, so this is what the commit will hold.
+func stagedMemoryPaths(ctx context.Context, root string) (map[string]bool, error) {
+	out, err := gitOutput(ctx, root, nil, "diff", "--cached", "--name-only", "--no-renames",
+		"--ignore-submodules", "--diff-filter=ACMRT", "-z", "--", gitstore.Dir)
+	if err != nil {
+		return nil, err
+	}
+	paths := map[string]bool{}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if gitstore.IsMemoryPath(p) {
+			paths[p] = true
+		}
+	}
+	return paths, nil
+}
+
+// indexMemoryEntries lists the regular memory files in the git index with
+// their blob IDs. Symbolic links and submodules are never memories, and
+// unmerged entries cannot be committed.
+func indexMemoryEntries(ctx context.Context, root string) ([]indexEntry, error) {
+	out, err := gitOutput(ctx, root, nil, "ls-files", "--stage", "-z", "--", gitstore.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var entries []indexEntry
+	for _, rec := range strings.Split(string(out), "\x00") {
+		// "<mode> <oid> <stage>\t<path>"
+		meta, path, ok := strings.Cut(rec, "\t")
+		if !ok || !gitstore.IsMemoryPath(path) {
+			continue
+		}
+		f := strings.Fields(meta)
+		if len(f) != 3 || f[2] != "0" || (f[0] != "100644" && f[0] != "100755") {
+			continue
+		}
+		entries = append(entries, indexEntry{path: path, oid: f[1]})
+	}
+	return entries, nil
+}
+
+// readBlobs returns the content of the given blobs, read by one
+// `git cat-file --batch`. Missing objects are left out.
+func readBlobs(ctx context.Context, root string, oids []string) (map[string][]byte, error) {
+	blobs := make(map[string][]byte, len(oids))
+	if len(oids) == 0 {
+		return blobs, nil
+	}
+	var in strings.Builder
+	seen := make(map[string]bool, len(oids))
+	for _, o := range oids {
+		if !seen[o] {
+			seen[o] = true
+			in.WriteString(o + "\n")
+		}
+	}
+	out, err := gitOutput(ctx, root, strings.NewReader(in.String()), "cat-file", "--batch")
+	if err != nil {
+		return nil, err
+	}
+	r := bufio.NewReader(bytes.NewReader(out))
+	for {
+		header, err := r.ReadString('\n')
+		if errors.Is(err, io.EOF) && header == "" {
+			return blobs, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("git cat-file: truncated output: %w", err)
+		}
+		// "<oid> <type> <size>" or "<oid> missing"
+		f := strings.Fields(header)
+		if len(f) == 2 && f[1] == "missing" {
+			continue
+		}
+		if len(f) != 3 {
+			return nil, fmt.Errorf("git cat-file: unexpected header %q", strings.TrimSpace(header))
+		}
+		n, err := strconv.Atoi(f[2])
+		if err != nil {
+			return nil, fmt.Errorf("git cat-file: bad size in %q", strings.TrimSpace(header))
+		}
+		b := make([]byte, n+1) // the content, then a newline
+		if _, err := io.ReadFull(r, b); err != nil {
+			return nil, fmt.Errorf("git cat-file: truncated object %s: %w", f[0], err)
+		}
+		if f[1] == "blob" {
+			blobs[f[0]] = b[:n]
+		}
+	}
+}
+
+// gitOutput runs git in dir and returns its standard output; the error
+// carries git's standard error.
+func gitOutput(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Stdin = stdin
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("git %s: %w", args[0], ctx.Err())
+		}
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			return nil, fmt.Errorf("git %s: %w", args[0], err)
+		}
+		return nil, fmt.Errorf("git %s: %w: %s", args[0], err, msg)
+	}
+	return out, nil
+}
+
+// quickID returns the id of a memory file without parsing its YAML: the
+// value of the top-level "id:" line of the frontmatter, where a top-level
+// key always starts its line. Anything unusual (quotes with escapes, YAML
+// tags, flow syntax) falls back to the full decoder. It serves the
+// duplicate-ID check, which needs the ID of every memory at each commit.
+func quickID(path string, content []byte) string {
+	rest := bytes.TrimPrefix(content, []byte("\xef\xbb\xbf"))
+	first := true
+	for len(rest) > 0 {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		line = bytes.TrimRight(line, "\r")
+		if first {
+			if string(bytes.TrimRight(line, " \t")) != "---" {
+				return "" // no frontmatter, no ID
+			}
+			first = false
+			continue
+		}
+		if string(bytes.TrimRight(line, " \t")) == "---" || string(bytes.TrimRight(line, " \t")) == "..." {
+			return ""
+		}
+		v, ok := bytes.CutPrefix(line, []byte("id:"))
+		if !ok || len(v) > 0 && v[0] != ' ' && v[0] != '\t' {
+			continue // "id:x" is not a key in YAML
+		}
+		if i := bytes.Index(v, []byte(" #")); i >= 0 {
+			v = v[:i]
+		}
+		s := strings.TrimSpace(string(v))
+		if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+			s = s[1 : len(s)-1]
+		}
+		if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") == "" {
+			return s
+		}
+		break
+	}
+	m, _, err := gitstore.Decode(path, content)
+	if err != nil {
+		return ""
+	}
+	return m.ID
+}
