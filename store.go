@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -145,7 +146,10 @@ func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
 	if err != nil {
 		return cache.SyncStats{}, err
 	}
-	st, err := s.cache.SyncFiles(ctx, cache.KindMemory, s.Repo.Root, entries, analyzeMemory)
+	st, err := s.cache.SyncFilesWith(ctx, cache.KindMemory, s.Repo.Root, entries, cache.SyncOptions{
+		Workers:     runtime.NumCPU(),
+		NewAnalyzer: func() (cache.Analyzer, func()) { return analyzeMemory, func() {} },
+	})
 	if err != nil {
 		return st, err
 	}
@@ -237,7 +241,13 @@ func fillDerived(m *memory.Memory) {
 	if m.Title != "" && m.Summary != "" {
 		return
 	}
-	t, sum := frontmatter.Derive([]byte(m.Body))
+	// The title and summary come from the head of the body; parsing a long
+	// body whole would cost more than the rest of indexing it.
+	head := m.Body
+	if len(head) > 4096 {
+		head = head[:4096]
+	}
+	t, sum := frontmatter.Derive([]byte(head))
 	if m.Title == "" {
 		m.Title = t
 	}

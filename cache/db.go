@@ -26,7 +26,7 @@ import (
 // SchemaVersion changes whenever the tables change; a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "4"
+const SchemaVersion = "6"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -66,6 +66,9 @@ type Cache struct {
 	emb  Embedder
 	mu   sync.Mutex
 	vecs map[Kind]*vectorSet // loaded lazily, per kind
+	// retiredSet caches the hidden memories of generation retiredGen.
+	retiredGen string
+	retiredSet map[int64]bool
 	// Notice says why the cache was rebuilt on open ("" if it was not).
 	Notice string
 }
@@ -164,16 +167,33 @@ CREATE TABLE docs(
 	end_line   INTEGER NOT NULL DEFAULT 0,
 	vhash      TEXT NOT NULL
 );
-CREATE INDEX docs_src ON docs(src);
+CREATE INDEX docs_src ON docs(src, kind, type, lang);
 CREATE INDEX docs_mid ON docs(kind, mid);
+CREATE INDEX docs_superseded ON docs(kind) WHERE status='superseded';
 CREATE TABLE supersedes(src TEXT NOT NULL, target TEXT NOT NULL);
 CREATE INDEX supersedes_src ON supersedes(src);
-CREATE VIRTUAL TABLE fts USING fts5(title, tags, body, content='docs', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
-CREATE TRIGGER docs_ai AFTER INSERT ON docs BEGIN
-	INSERT INTO fts(rowid, title, tags, body) VALUES (new.rowid, new.title, new.tags, new.body);
+-- One full-text table per kind: a memory search must not rank (or read)
+-- the tens of thousands of code chunks an indexed repository has.
+CREATE VIRTUAL TABLE fts_1 USING fts5(title, tags, body, content='docs', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE fts_2 USING fts5(title, tags, body, content='docs', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE fts_3 USING fts5(title, tags, body, content='docs', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
+CREATE TRIGGER docs_ai_1 AFTER INSERT ON docs WHEN new.kind=1 BEGIN
+	INSERT INTO fts_1(rowid, title, tags, body) VALUES (new.rowid, new.title, new.tags, new.body);
 END;
-CREATE TRIGGER docs_ad AFTER DELETE ON docs BEGIN
-	INSERT INTO fts(fts, rowid, title, tags, body) VALUES ('delete', old.rowid, old.title, old.tags, old.body);
+CREATE TRIGGER docs_ai_2 AFTER INSERT ON docs WHEN new.kind=2 BEGIN
+	INSERT INTO fts_2(rowid, title, tags, body) VALUES (new.rowid, new.title, new.tags, new.body);
+END;
+CREATE TRIGGER docs_ai_3 AFTER INSERT ON docs WHEN new.kind=3 BEGIN
+	INSERT INTO fts_3(rowid, title, tags, body) VALUES (new.rowid, new.title, new.tags, new.body);
+END;
+CREATE TRIGGER docs_ad_1 AFTER DELETE ON docs WHEN old.kind=1 BEGIN
+	INSERT INTO fts_1(fts_1, rowid, title, tags, body) VALUES ('delete', old.rowid, old.title, old.tags, old.body);
+END;
+CREATE TRIGGER docs_ad_2 AFTER DELETE ON docs WHEN old.kind=2 BEGIN
+	INSERT INTO fts_2(fts_2, rowid, title, tags, body) VALUES ('delete', old.rowid, old.title, old.tags, old.body);
+END;
+CREATE TRIGGER docs_ad_3 AFTER DELETE ON docs WHEN old.kind=3 BEGIN
+	INSERT INTO fts_3(fts_3, rowid, title, tags, body) VALUES ('delete', old.rowid, old.title, old.tags, old.body);
 END;
 CREATE TABLE vectors(model TEXT NOT NULL, hash TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY(model, hash)) WITHOUT ROWID;
 `

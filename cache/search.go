@@ -73,28 +73,55 @@ const bm25Weights = "10.0, 5.0, 1.0"
 
 // Keyword ranks documents of kind by BM25 over title, tags and body.
 // Scores are positive, higher is better.
+//
+// The full-text table is ranked on its own first and the filters (current
+// files, hidden memories, type, tag, date) are applied to the best
+// candidates only: joining every match with its document row before
+// ranking reads thousands of rows a query. If too few candidates pass, the
+// window widens until it covers every match.
 func (c *Cache) Keyword(ctx context.Context, kind Kind, query string, f Filter, k int) ([]Hit, error) {
 	q := MatchQuery(query)
 	if q == "" || k <= 0 {
 		return nil, nil
 	}
 	cond, args := f.where(kind)
-	rows, err := c.db.QueryContext(ctx, `SELECT d.rowid, -bm25(fts, `+bm25Weights+`) AS s FROM fts JOIN docs d ON d.rowid=fts.rowid
-		WHERE fts MATCH ? AND `+cond+` ORDER BY bm25(fts, `+bm25Weights+`) LIMIT ?`, append(append([]any{q}, args...), k)...)
-	if err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
-	}
-	defer rows.Close()
-	var out []Hit
-	for rows.Next() {
-		var h Hit
-		if err := rows.Scan(&h.Row, &h.Score); err != nil {
+	fts := FTSTable(kind)
+	for window := max(4*k, 64); ; window *= 8 {
+		rows, err := c.db.QueryContext(ctx, `SELECT d.rowid, c.s FROM (SELECT rowid, -bm25(`+fts+`, `+bm25Weights+`) AS s FROM `+fts+`
+			WHERE `+fts+` MATCH ? ORDER BY bm25(`+fts+`, `+bm25Weights+`) LIMIT ?) c JOIN docs d ON d.rowid=c.rowid
+			WHERE `+cond+` ORDER BY c.s DESC, d.rowid LIMIT ?`, append(append([]any{q, window}, args...), k)...)
+		if err != nil {
 			return nil, fmt.Errorf("keyword search: %w", err)
 		}
-		out = append(out, h)
+		var out []Hit
+		for rows.Next() {
+			var h Hit
+			if err := rows.Scan(&h.Row, &h.Score); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("keyword search: %w", err)
+			}
+			out = append(out, h)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		if len(out) >= k {
+			return out, nil
+		}
+		// Fewer than k passed: done if the window already held every match.
+		var matches int
+		if err := c.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+fts+` WHERE `+fts+` MATCH ?`, q).Scan(&matches); err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		if window >= matches {
+			return out, nil
+		}
 	}
-	return out, rows.Err()
 }
+
+// FTSTable names the full-text table of kind's documents.
+func FTSTable(kind Kind) string { return "fts_" + strconv.Itoa(int(kind)) }
 
 // stopwords are dropped from keyword queries: "how do we pool db
 // connections" should match on pool, db and connections, not on every
@@ -252,9 +279,32 @@ func (c *Cache) candidates(ctx context.Context, kind Kind, f Filter) ([]int64, e
 	return out, rows.Err()
 }
 
-// retired returns the rows of current memories hidden by default.
+// retired returns the rows of current memories hidden by default. The
+// set changes only with the memories, so it is kept per generation.
 func (c *Cache) retired(ctx context.Context) (map[int64]bool, error) {
-	rows, err := c.db.QueryContext(ctx, `SELECT d.rowid FROM docs d WHERE d.kind=1 AND (d.status='superseded' OR NOT `+retiredCond+`)`)
+	gen := c.meta(ctx, c.db, "gen:1")
+	c.mu.Lock()
+	if c.retiredGen == gen && c.retiredSet != nil {
+		defer c.mu.Unlock()
+		return c.retiredSet, nil
+	}
+	c.mu.Unlock()
+	set, err := c.loadRetired(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.retiredGen, c.retiredSet = gen, set
+	c.mu.Unlock()
+	return set, nil
+}
+
+func (c *Cache) loadRetired(ctx context.Context) (map[int64]bool, error) {
+	// Both halves are index lookups (docs_superseded, docs_mid); rows of
+	// versions no longer current may be included, which is harmless.
+	rows, err := c.db.QueryContext(ctx, `SELECT d.rowid FROM docs d WHERE d.kind=1 AND d.status='superseded'
+		UNION SELECT d.rowid FROM supersedes s JOIN docs d ON d.kind=1 AND d.mid=s.target
+		WHERE EXISTS (SELECT 1 FROM paths p WHERE p.oid=s.src AND p.kind=1)`)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -418,7 +468,9 @@ func (c *Cache) Problems(ctx context.Context, kind Kind) ([]Problem, error) {
 // number of current files.
 func (c *Cache) Counts(ctx context.Context, kind Kind) (byType map[string]int, files int, err error) {
 	byType = map[string]int{}
-	rs, err := c.db.QueryContext(ctx, `SELECT d.type, COUNT(*) FROM docs d WHERE d.kind=? AND EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind) GROUP BY d.type`, int(kind))
+	// Driven from paths (the current files) through the docs_src index:
+	// docs also holds every version ever indexed, so scanning it is slower.
+	rs, err := c.db.QueryContext(ctx, `SELECT d.type, COUNT(*) FROM paths p CROSS JOIN docs d ON d.src=p.oid AND d.kind=p.kind WHERE p.kind=? GROUP BY d.type`, int(kind))
 	if err != nil {
 		return nil, 0, fmt.Errorf("cache: %w", err)
 	}
@@ -463,7 +515,7 @@ func (c *Cache) ClearKinds(ctx context.Context, kinds ...Kind) error {
 			return err
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key IN ('x:code:last', 'x:commits:head')`); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key IN ('x:code:last', 'x:commits:head') OR key LIKE 'stat:%'`); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return tx.Commit()
@@ -505,8 +557,8 @@ func (c *Cache) StalePaths(ctx context.Context, kind Kind, root string, entries 
 
 // CodeStats counts current code files and chunks by language.
 func (c *Cache) CodeStats(ctx context.Context) (map[string][2]int, error) {
-	rs, err := c.db.QueryContext(ctx, `SELECT d.lang, COUNT(DISTINCT p.path), COUNT(*) FROM docs d JOIN paths p ON p.oid=d.src AND p.kind=d.kind
-		WHERE d.kind=2 GROUP BY d.lang`)
+	rs, err := c.db.QueryContext(ctx, `SELECT d.lang, COUNT(DISTINCT p.path), COUNT(*) FROM paths p CROSS JOIN docs d ON d.src=p.oid AND d.kind=p.kind
+		WHERE p.kind=2 GROUP BY d.lang`)
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}

@@ -15,15 +15,18 @@
 //
 // A declaration that fits in MaxChunkBytes is one chunk, even a class with
 // many methods: a method of a small class is found by the words of its
-// chunk's Content, not by a chunk of its own. A larger declaration is split
-// at its children: a class into a header chunk (its doc, signature and
-// fields, Kind "class") plus one chunk per method (Parent the class); a
-// huge function into groups of statements that keep its Kind, Symbol and
+// chunk's Content, not by a chunk of its own, which keeps the index free of
+// duplicated text. A larger declaration is split at its children: a class
+// into one chunk per method (Parent the class) and chunks for the rest of
+// its lines, which keep the class's Kind, Symbol and Parent: the header
+// (doc, signature, fields) and, on its own, the closing line. A huge
+// function becomes groups of statements, each keeping its Kind, Symbol and
 // Parent. Splitting recurses, so no chunk exceeds MaxChunkBytes unless a
 // single line does. Namespaces and modules (C++ and C# namespaces, Rust mod
 // blocks, Ruby modules, TypeScript namespaces) are always split, whatever
 // their size, because they usually wrap a whole file and a chunk the size
-// of the file would hide every declaration in it. Chunks never overlap.
+// of the file would hide every declaration in it. Chunks never overlap, and
+// every non-blank line is in one.
 //
 // Chunks smaller than MinChunkBytes merge with an adjacent chunk of Kind
 // "block", "const" or "var" when the result fits in MaxChunkBytes, so that a
@@ -153,6 +156,7 @@ type Chunker struct {
 
 // New returns a Chunker configured by opts.
 func New(opts Options) *Chunker {
+	useLibcAllocator()
 	return &Chunker{opts: opts.withDefaults(), parsers: make(map[string]*sitter.Parser)}
 }
 

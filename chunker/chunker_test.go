@@ -11,16 +11,25 @@ import (
 	"testing"
 )
 
-// chunkFile chunks testdata/name with opts.
-func chunkFile(t *testing.T, opts Options, name string) []Chunk {
+// readFixture returns the path and content of testdata/name. Fixtures that
+// do not compile end in ".src", so that gofmt and other tools walking the
+// tree skip them; the suffix is not part of the path.
+func readFixture(t testing.TB, name string) (path string, src []byte) {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return strings.TrimSuffix(name, ".src"), src
+}
+
+// chunkFile chunks testdata/name with opts.
+func chunkFile(t *testing.T, opts Options, name string) []Chunk {
+	t.Helper()
+	path, src := readFixture(t, name)
 	c := New(opts)
 	defer c.Close()
-	chunks, err := c.Chunk(name, src)
+	chunks, err := c.Chunk(path, src)
 	if err != nil {
 		t.Fatalf("Chunk(%s): %v", name, err)
 	}
@@ -82,7 +91,7 @@ func TestChunkFindsDeclarationsWithExactLines(t *testing.T) {
 			{"Server.String", "method", 75, 75},
 			{"Keys", "function", 77, 84},
 		}},
-		{"broken.go", Options{}, "go", []want{
+		{"broken.go.src", Options{}, "go", []want{
 			{"errMissingName", "var", 43, 43},
 			{"errorString", "type", 45, 45},
 		}},
@@ -250,9 +259,10 @@ func TestChunkFindsDeclarationsWithExactLines(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/max=%d", tt.file, tt.opts.MaxChunkBytes), func(t *testing.T) {
 			chunks := chunkFile(t, tt.opts, tt.file)
 			assertContains(t, chunks, tt.wants)
+			path := strings.TrimSuffix(tt.file, ".src")
 			for _, c := range chunks {
-				if c.Language != tt.lang || c.Path != tt.file {
-					t.Errorf("chunk %v: Language, Path = %q, %q; want %q, %q", got(c), c.Language, c.Path, tt.lang, tt.file)
+				if c.Language != tt.lang || c.Path != path {
+					t.Errorf("chunk %v: Language, Path = %q, %q; want %q, %q", got(c), c.Language, c.Path, tt.lang, path)
 				}
 			}
 		})
@@ -437,7 +447,7 @@ func TestSyntaxErrorsKeepIntactDeclarations(t *testing.T) {
 		file  string
 		wants []want
 	}{
-		{"broken.go", []want{
+		{"broken.go.src", []want{
 			{"Normalize", "function", 5, 8},
 			{"Split", "function", 10, 17}, // the broken one
 			{"", "block", 19, 19},         // <<<<<<< HEAD
@@ -462,7 +472,7 @@ func TestSyntaxErrorsKeepIntactDeclarations(t *testing.T) {
 }
 
 var fixtures = []string{
-	"server.go", "broken.go", "pipeline.py", "broken.py", "cart.js", "api.ts", "Profile.tsx",
+	"server.go", "broken.go.src", "pipeline.py", "broken.py", "cart.js", "api.ts", "Profile.tsx",
 	"shapes.rs", "AccountService.java", "ring.c", "ring.h", "matrix.cpp", "inventory.rb",
 	"OrderProcessor.cs", "UserController.php", "deploy.sh", "guide.md", "notes.txt",
 }
@@ -504,10 +514,7 @@ func TestEveryLineIsCoveredOnce(t *testing.T) {
 	for _, max := range []int{0, 150, 400} {
 		for _, f := range fixtures {
 			t.Run(fmt.Sprintf("%s/max=%d", f, max), func(t *testing.T) {
-				src, err := os.ReadFile(filepath.Join("testdata", f))
-				if err != nil {
-					t.Fatal(err)
-				}
+				_, src := readFixture(t, f)
 				checkLayout(t, src, chunkFile(t, Options{MaxChunkBytes: max}, f))
 			})
 		}
@@ -784,4 +791,24 @@ func TestCloseIsIdempotent(t *testing.T) {
 	}
 	c.Close()
 	c.Close()
+}
+
+func TestCRLFAndMissingFinalNewlineKeepExactContent(t *testing.T) {
+	_, src := readFixture(t, "server.go")
+	variants := map[string][]byte{
+		"crlf":       bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n")),
+		"no newline": bytes.TrimSuffix(src, []byte("\n")),
+	}
+	for name, v := range variants {
+		t.Run(name, func(t *testing.T) {
+			c := New(Options{})
+			defer c.Close()
+			chunks, err := c.Chunk("server.go", v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLayout(t, v, chunks)
+			assertContains(t, chunks, []want{{"Store.Get", "method", 28, 37}, {"Keys", "function", 77, 84}})
+		})
+	}
 }

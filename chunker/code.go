@@ -81,7 +81,7 @@ func (b *builder) layout(n *sitter.Node, hi int, sc scope, open uintptr) {
 			continue
 		}
 		if k.Id() != open {
-			if d, ok := b.identify(k); ok {
+			if d, ok := b.identify(k); ok && !d.scope {
 				first := b.attached(pre, k)
 				for j := range pre[:first] {
 					b.plain(&pre[j], sc)
@@ -91,13 +91,12 @@ func (b *builder) layout(n *sitter.Node, hi int, sc scope, open uintptr) {
 					start, _ = b.rows(&pre[first])
 				}
 				pre = pre[:0]
-				if d.scope {
-					b.plain(k, sc)
-					sc.parent = d.symbol
-					continue
-				}
 				b.declaration(d, start, k, sc)
 				continue
+			} else if ok {
+				// "namespace N;" is code, and names the Parent of the
+				// declarations after it.
+				sc.parent = d.symbol
 			}
 		}
 		for j := range pre {

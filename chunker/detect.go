@@ -13,10 +13,9 @@ import (
 
 // extLanguages maps file extensions, lower-cased, to languages.
 var extLanguages = map[string]string{
-	".go":  "go",
-	".py":  "python",
-	".pyi": "python",
-	".js":  "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+	".go": "go",
+	".py": "python", ".pyi": "python",
+	".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
 	".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
 	".tsx":  "tsx",
 	".rs":   "rust",
@@ -28,7 +27,7 @@ var extLanguages = map[string]string{
 	".php": "php",
 	".sh":  "bash", ".bash": "bash",
 	".md": "markdown", ".markdown": "markdown",
-
+	// Text worth indexing, in windows.
 	".txt": "text", ".text": "text", ".rst": "text", ".adoc": "text", ".org": "text",
 	".json": "text", ".jsonc": "text", ".yaml": "text", ".yml": "text", ".toml": "text",
 	".ini": "text", ".cfg": "text", ".conf": "text", ".env": "text", ".properties": "text",

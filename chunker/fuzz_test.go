@@ -19,11 +19,8 @@ var fuzzPaths = []string{
 // layout invariants, including with limits small enough to force splits.
 func FuzzChunk(f *testing.F) {
 	for _, name := range fixtures {
-		src, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		lang := DetectLanguage(name, src)
+		path, src := readFixture(f, name)
+		lang := DetectLanguage(path, src)
 		for i, p := range fuzzPaths {
 			if DetectLanguage(p, nil) == lang {
 				f.Add(uint8(i), uint16(0), src)

@@ -6,8 +6,8 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsbash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
-	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
 	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
+	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
@@ -58,6 +58,7 @@ type decl struct {
 // ok is false if the node is not a declaration after all.
 type declFunc func(n *sitter.Node, src []byte) (d decl, ok bool)
 
+// set is a set of node kinds.
 type set map[string]bool
 
 func setOf(kinds ...string) set {
@@ -235,6 +236,7 @@ var cDecls = map[string]declFunc{
 var cPreproc = setOf("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
 	"preproc_elifdef", "linkage_specification")
 
+// merge returns the union of a and b; b wins.
 func merge(a, b map[string]declFunc) map[string]declFunc {
 	m := make(map[string]declFunc, len(a)+len(b))
 	for k, v := range a {

@@ -10,9 +10,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -51,10 +53,11 @@ type Entry struct {
 }
 
 // List walks .contextfs/ and returns its memory files sorted by path. A
-// missing folder is an empty list.
+// missing folder is an empty list. It runs on every command, so the
+// per-file lstat calls are spread over the CPUs.
 func (r *Repo) List() ([]Entry, error) {
-	var out []Entry
 	root := r.MemoryDir()
+	var paths []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && p == root {
@@ -68,28 +71,41 @@ func (r *Repo) List() ([]Entry, error) {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() {
-			return nil // symlinks and devices are never memories
+		if d.Type().IsRegular() && IsMemoryPath(r.Rel(p)) { // symlinks and devices are never memories
+			paths = append(paths, p)
 		}
-		rel := r.Rel(p)
-		if !IsMemoryPath(rel) {
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil // removed while we walked
-			}
-			return err
-		}
-		out = append(out, Entry{Path: rel, Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Ino: inode(fi)})
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", root, err)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
+	out := make([]Entry, len(paths))
+	ok := make([]bool, len(paths))
+	workers := min(runtime.NumCPU(), 1+len(paths)/512)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(paths); i += workers {
+				fi, err := os.Lstat(paths[i])
+				if err != nil || !fi.Mode().IsRegular() {
+					continue // removed while we looked
+				}
+				out[i] = Entry{Path: r.Rel(paths[i]), Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Ino: inode(fi)}
+				ok[i] = true
+			}
+		}(w)
+	}
+	wg.Wait()
+	kept := out[:0]
+	for i, e := range out {
+		if ok[i] {
+			kept = append(kept, e)
+		}
+	}
+	sort.Slice(kept, func(i, j int) bool { return kept[i].Path < kept[j].Path })
+	return kept, nil
 }
 
 // ReadFile reads a work-tree-relative file.

@@ -55,9 +55,15 @@ func markConflicts(out []byte, cs []conflict) ([]byte, error) {
 			d.Style = 0
 			parent, name = d, c.sub
 		}
-		at := slices.IndexFunc(parent.Content, func(n *yaml.Node) bool { return n.Value == name })
+		at := -1
+		for j := 0; j+1 < len(parent.Content); j += 2 {
+			if parent.Content[j].Value == name {
+				at = j
+				break
+			}
+		}
 		switch {
-		case at >= 0 && at%2 == 0:
+		case at >= 0:
 			// Comments above the key stay above the markers.
 			k := parent.Content[at]
 			hk.HeadComment, hk.FootComment = k.HeadComment, k.FootComment

@@ -150,20 +150,20 @@ func why(inBase, inOurs, inTheirs bool) string {
 func mergeMemories(b, o, t *version) (Result, error) {
 	doc := o.doc // edited in place: it keeps ours' comments and order
 	var cs []conflict
+	// How ours wrote each key, before the merge edits it: a key that only
+	// theirs rewrote (a comment, quoting) takes theirs' text at the end.
+	oursFront := snapshot(o.doc.Front)
+	oursData := snapshot(o.doc.Get("data"))
 
-	// Known fields are merged on their decoded values, so that a change of
-	// quoting or style alone is not a change.
-	known := func(key string, inBase, inOurs, inTheirs bool) {
-		ok, ov := pair(o.doc.Front, key)
-		tk, tv := pair(t.doc.Front, key)
-		cs = append(cs, conflict{key: key, why: why(inBase, inOurs, inTheirs), oursKey: ok, oursVal: ov, theirsKey: tk, theirsVal: tv})
-	}
-	eq := func(a, b string) bool { return a == b }
+	// Single-value known fields are merged on their decoded values, so
+	// that a change of quoting or style alone is not a change. The type is
+	// compared in its canonical form (an alias is the same type).
 	fields := []struct {
 		key string
 		get func(*memory.Memory) *string
 	}{
 		{"id", func(m *memory.Memory) *string { return &m.ID }},
+		{"type", func(m *memory.Memory) *string { return &m.Type }},
 		{"title", func(m *memory.Memory) *string { return &m.Title }},
 		{"summary", func(m *memory.Memory) *string { return &m.Summary }},
 		{"author", func(m *memory.Memory) *string { return &m.Author }},
@@ -171,20 +171,20 @@ func mergeMemories(b, o, t *version) (Result, error) {
 	strs := make([]string, len(fields))
 	for i, f := range fields {
 		bv, ov, tv := *f.get(b.m), *f.get(o.m), *f.get(t.m)
-		v, clean := pick3(bv, ov, tv, eq)
+		v, clean := pick3(bv, ov, tv, func(a, b string) bool { return a == b })
 		if !clean {
-			known(f.key, bv != "", ov != "", tv != "")
+			oursKey, oursVal := pair(o.doc.Front, f.key)
+			theirsKey, theirsVal := pair(t.doc.Front, f.key)
+			cs = append(cs, conflict{key: f.key, why: why(bv != "", ov != "", tv != ""),
+				oursKey: oursKey, oursVal: oursVal, theirsKey: theirsKey, theirsVal: theirsVal})
 		}
 		strs[i] = v
 	}
-	// The type is compared in its canonical form (aliases are the same
-	// type) but written as the winning side spelled it.
-	typ := rawType(o)
-	switch v, clean := pick3(b.m.Type, o.m.Type, t.m.Type, eq); {
-	case !clean:
-		known("type", b.m.Type != "", o.m.Type != "", t.m.Type != "")
-	case v != o.m.Type:
-		typ = rawType(t)
+	// The type is written as the winning side spelled it.
+	if strs[1] == o.m.Type {
+		strs[1] = rawType(o)
+	} else {
+		strs[1] = rawType(t)
 	}
 
 	// Unknown keys and the fields of data are merged as YAML nodes, in
@@ -194,12 +194,13 @@ func mergeMemories(b, o, t *version) (Result, error) {
 			continue
 		}
 		_, bv := pair(b.doc.Front, key)
-		ok, ov := pair(o.doc.Front, key)
-		tk, tv := pair(t.doc.Front, key)
+		oursKey, ov := pair(o.doc.Front, key)
+		theirsKey, tv := pair(t.doc.Front, key)
 		v, clean := pick3(bv, ov, tv, sameNode)
 		switch {
 		case !clean:
-			cs = append(cs, conflict{key: key, why: why(bv != nil, ov != nil, tv != nil), oursKey: ok, oursVal: ov, theirsKey: tk, theirsVal: tv})
+			cs = append(cs, conflict{key: key, why: why(bv != nil, ov != nil, tv != nil),
+				oursKey: oursKey, oursVal: ov, theirsKey: theirsKey, theirsVal: tv})
 		case v == ov:
 		case v == nil:
 			doc.Delete(key)
@@ -223,8 +224,7 @@ func mergeMemories(b, o, t *version) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	m.ID, m.Title, m.Summary, m.Author = strs[0], strs[1], strs[2], strs[3]
-	m.Type = typ
+	m.ID, m.Type, m.Title, m.Summary, m.Author = strs[0], strs[1], strs[2], strs[3], strs[4]
 	m.Tags = mergeSet(b.m.Tags, o.m.Tags, t.m.Tags)
 	m.Links = mergeSet(b.m.Links, o.m.Links, t.m.Links)
 	m.Supersedes = mergeSet(b.m.Supersedes, o.m.Supersedes, t.m.Supersedes)
@@ -236,7 +236,12 @@ func mergeMemories(b, o, t *version) (Result, error) {
 		return Result{}, fmt.Errorf("body: %w", err)
 	}
 	m.Body = string(body)
-	out, err := gitstore.Encode(m, doc, false)
+	if _, err := gitstore.Encode(m, doc, false); err != nil {
+		return Result{}, err
+	}
+	adoptTheirs(doc.Front, b.doc.Front, t.doc.Front, oursFront)
+	adoptTheirs(doc.Get("data"), b.doc.Get("data"), t.doc.Get("data"), oursData)
+	out, err := doc.Format()
 	if err != nil {
 		return Result{}, err
 	}
@@ -286,11 +291,11 @@ func mergeData(doc *frontmatter.Document, b, o, t *version) ([]conflict, error) 
 	if err != nil {
 		return nil, err
 	}
-	ok, ov, err := mapping(o.doc.Get("data"))
+	oursKeys, ov, err := mapping(o.doc.Get("data"))
 	if err != nil {
 		return nil, err
 	}
-	tk, tv, err := mapping(t.doc.Get("data"))
+	theirsKeys, tv, err := mapping(t.doc.Get("data"))
 	if err != nil {
 		return nil, err
 	}
@@ -304,19 +309,19 @@ func mergeData(doc *frontmatter.Document, b, o, t *version) ([]conflict, error) 
 		switch {
 		case !clean:
 			cs = append(cs, conflict{key: "data", sub: key, why: why(bv[key] != nil, ov[key] != nil, tv[key] != nil),
-				oursKey: ok[key], oursVal: ov[key], theirsKey: tk[key], theirsVal: tv[key]})
+				oursKey: oursKeys[key], oursVal: ov[key], theirsKey: theirsKeys[key], theirsVal: tv[key]})
 			if ov[key] != nil {
-				out = append(out, ok[key], ov[key])
+				out = append(out, oursKeys[key], ov[key])
 			}
 		case v == nil:
 			changed = changed || ov[key] != nil
 		case v == ov[key]:
-			out = append(out, ok[key], ov[key])
+			out = append(out, oursKeys[key], ov[key])
 		case ov[key] != nil:
-			out = append(out, ok[key], clone(v))
+			out = append(out, oursKeys[key], clone(v))
 			changed = true
 		default:
-			out = append(out, clone(tk[key]), clone(v))
+			out = append(out, clone(theirsKeys[key]), clone(v))
 			changed = true
 		}
 	}
@@ -341,12 +346,85 @@ func mergeData(doc *frontmatter.Document, b, o, t *version) ([]conflict, error) 
 	return cs, nil
 }
 
-// mapping returns the keys of a YAML mapping in order with their key and
-// value nodes; nil or null is the empty mapping.
-func mapping(n *yaml.Node) (keys, values map[string]*yaml.Node, err error) {
-	keys, values = map[string]*yaml.Node{}, map[string]*yaml.Node{}
+// texts is how a mapping's file text shows each key: the comments on the
+// key and the value's YAML (with its own comments), and the comments
+// around all the keys.
+type texts struct {
+	keys, values map[string]string
+	head, foot   string
+}
+
+// snapshot records the texts of mapping n (nil or not a mapping: none).
+func snapshot(n *yaml.Node) texts {
+	t := texts{keys: map[string]string{}, values: map[string]string{}}
+	if n == nil || n.Kind != yaml.MappingNode {
+		return t
+	}
+	t.head, t.foot = n.HeadComment, n.FootComment
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		t.keys[k], t.values[k] = keyText(n.Content[i]), valueText(n.Content[i+1])
+	}
+	return t
+}
+
+func keyText(k *yaml.Node) string {
+	return k.HeadComment + "\x00" + k.LineComment + "\x00" + k.FootComment
+}
+
+// valueText renders a value as YAML, comments included.
+func valueText(v *yaml.Node) string {
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		return "\x00" + err.Error() // never equal to a rendering
+	}
+	return string(b)
+}
+
+// adoptTheirs carries into the merged mapping the edits that the value
+// merge cannot see. Where theirs rewrote the comments on a key and ours
+// left them as in base, the key takes theirs' comments; where theirs
+// rewrote a value's text (a comment, quoting, layout) and ours left it as
+// in base, the value takes theirs' node if it holds theirs' value. The
+// comments around all keys follow the same rule. Without this, a comment
+// added on their side would silently disappear; when both sides edit the
+// same comment, ours' stays.
+func adoptTheirs(merged, base, theirs *yaml.Node, ours texts) {
+	if merged == nil || merged.Kind != yaml.MappingNode || theirs == nil || theirs.Kind != yaml.MappingNode {
+		return
+	}
+	b := snapshot(base)
+	if ours.head == b.head && theirs.HeadComment != b.head {
+		merged.HeadComment = theirs.HeadComment
+	}
+	if ours.foot == b.foot && theirs.FootComment != b.foot {
+		merged.FootComment = theirs.FootComment
+	}
+	for i := 0; i+1 < len(merged.Content); i += 2 {
+		key := merged.Content[i].Value
+		tk, tv := pair(theirs, key)
+		if tk == nil {
+			continue
+		}
+		_, inBase := b.keys[key]
+		if ok, inOurs := ours.keys[key]; inOurs && inBase && ok == b.keys[key] && keyText(tk) != ok {
+			k := *merged.Content[i]
+			k.HeadComment, k.LineComment, k.FootComment = tk.HeadComment, tk.LineComment, tk.FootComment
+			merged.Content[i] = &k
+		}
+		ov, inOurs := ours.values[key]
+		if inOurs && inBase && ov == b.values[key] && valueText(tv) != ov && sameNode(merged.Content[i+1], tv) {
+			merged.Content[i+1] = clone(tv)
+		}
+	}
+}
+
+// mapping returns the key and value nodes of a YAML mapping by key name;
+// nil or null is the empty mapping.
+func mapping(n *yaml.Node) (names, values map[string]*yaml.Node, err error) {
+	names, values = map[string]*yaml.Node{}, map[string]*yaml.Node{}
 	if n == nil || isNull(n) {
-		return keys, values, nil
+		return names, values, nil
 	}
 	if n.Kind != yaml.MappingNode {
 		return nil, nil, errors.New("data: must be a mapping of fields")
@@ -356,12 +434,12 @@ func mapping(n *yaml.Node) (keys, values map[string]*yaml.Node, err error) {
 		if k.Kind != yaml.ScalarNode {
 			return nil, nil, fmt.Errorf("data: line %d: field names must be plain strings", k.Line)
 		}
-		if _, dup := keys[k.Value]; dup {
+		if _, dup := names[k.Value]; dup {
 			return nil, nil, fmt.Errorf("data: field %q repeated", k.Value)
 		}
-		keys[k.Value], values[k.Value] = k, n.Content[i+1]
+		names[k.Value], values[k.Value] = k, n.Content[i+1]
 	}
-	return keys, values, nil
+	return names, values, nil
 }
 
 // pick3 merges one value three ways: the side that changed it, or ours

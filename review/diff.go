@@ -13,7 +13,7 @@ const diffContext = 3
 // common prefix and suffix are cut). Memory bodies are far smaller; beyond
 // it the diff shows the old text removed and the new added, which is
 // correct, only less precise.
-const maxDiffCells = 4 << 20
+const maxDiffCells = 1 << 20
 
 // diffResult is a unified diff of two texts and its line counts.
 type diffResult struct {

@@ -173,7 +173,8 @@ func (e *entry) title() string {
 // prefer[id] when there is one (the path the ID had on the other side), so
 // the original keeps its history and the copy shows as added; otherwise the
 // first by path. The others are matched by path, so no file disappears
-// from the report.
+// from the report. A file that cannot be parsed is matched by the ID the
+// other side had at its path, if any.
 func parseSide(files []gitstore.RefFile, prefer map[string]string) *side {
 	s := &side{byKey: map[string]*entry{}, byPath: map[string]*entry{}}
 	sorted := slices.Clone(files)
@@ -194,10 +195,20 @@ func parseSide(files []gitstore.RefFile, prefer map[string]string) *side {
 			owner[id] = e
 		}
 	}
+	byPath := map[string]string{} // the other side's path → ID
+	for id, p := range prefer {
+		byPath[p] = id
+	}
 	for _, e := range entries {
 		e.key = "path:" + e.file.Path
 		if id := strings.ToLower(e.id()); id != "" && owner[id] == e {
 			e.key = id
+		}
+		// A file that no longer parses is still the memory that was at its
+		// path: an edit that broke it, not a deletion and an addition.
+		if id, ok := byPath[e.file.Path]; ok && e.m == nil && owner[id] == nil {
+			e.key = id
+			owner[id] = e
 		}
 		s.byKey[e.key] = e
 		s.byPath[e.file.Path] = e
@@ -299,6 +310,9 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 			changes[k] = newChange(Added, he)
 		case be.file.Path != he.file.Path || !bytes.Equal(be.file.Content, he.file.Content):
 			c := newChange(Changed, he)
+			if he.m == nil { // say which memory the broken file was
+				c.ID, c.Type, c.Title = be.id(), be.typ(), be.title()
+			}
 			if be.file.Path != he.file.Path {
 				c.OldPath = be.file.Path
 			}
@@ -405,7 +419,7 @@ func diffEntries(old, cur *entry) []FieldChange {
 	list("supersedes", o.Supersedes, n.Supersedes)
 	scalar("author", o.Author, n.Author)
 	if !o.Created.Equal(n.Created) {
-		scalar("created", formatTime(o), formatTime(n))
+		scalar("created", createdText(o), createdText(n))
 	}
 	od, nd := memory.NormalizeData(o.Data), memory.NormalizeData(n.Data)
 	for _, k := range unionKeys(od, nd) {
@@ -430,7 +444,8 @@ func bodyChange(field, a, b string) FieldChange {
 	return FieldChange{Field: field, Summary: fmt.Sprintf("+%d −%d lines", d.added, d.removed), Diff: d.text}
 }
 
-func formatTime(m *memory.Memory) string {
+// createdText writes a creation time as memory files do.
+func createdText(m *memory.Memory) string {
 	if m.Created.IsZero() {
 		return ""
 	}

@@ -87,6 +87,21 @@ func TestCompareListsChangedFieldsOneByOne(t *testing.T) {
 	}
 }
 
+func TestCompareShowsStructuredDataAndCustomKeys(t *testing.T) {
+	old := mem("pool000001", "decision", "Pool", "links:\n  - https://a.example\ndata:\n  alternatives: [pgbouncer]\n  decided_by: core\n", "x\n")
+	cur := mem("pool000001", "decision", "Pool", "owner: db-team\ndata:\n  alternatives: [pgbouncer, lib/pq]\n", "x\n")
+	r := Compare([]gitstore.RefFile{file(dir+"p.md", old)}, []gitstore.RefFile{file(dir+"p.md", cur)}, nil)
+	want := []FieldChange{
+		{Field: "links", Removed: []string{"https://a.example"}},
+		{Field: "data.alternatives", Old: `["pgbouncer"]`, New: `["pgbouncer","lib/pq"]`},
+		{Field: "data.decided_by", Old: "core"},
+		{Field: "owner", New: "db-team"},
+	}
+	if len(r.Changes) != 1 || !reflect.DeepEqual(r.Changes[0].Fields, want) {
+		t.Fatalf("changes = %+v\nwant fields %+v", r.Changes, want)
+	}
+}
+
 func TestCompareIsDeterministicWhateverTheInputOrder(t *testing.T) {
 	base, head := fixture()
 	first, _ := json.Marshal(Compare(base, head, nil))
@@ -228,6 +243,22 @@ func TestMarkdownRendersSectionsByTypeWithFieldsAndSummary(t *testing.T) {
 	}
 	if strings.Contains(md, "Problems") || strings.Contains(md, "secrets (") {
 		t.Errorf("empty problem sections rendered:\n%s", md)
+	}
+}
+
+func TestCompareReportsABrokenEditAsAChangeOfTheSameMemory(t *testing.T) {
+	good := mem("pool000001", "decision", "Pool connections", "", "We pool.\n")
+	broken := []byte("---\nid: pool000001\ntype: decision\ntitle: [unclosed\n---\nWe pool.\n")
+	r := Compare([]gitstore.RefFile{file(dir+"pool.md", good)}, []gitstore.RefFile{file(dir+"pool.md", broken)}, nil)
+	if len(r.Changes) != 1 {
+		t.Fatalf("changes = %+v, want one", r.Changes)
+	}
+	c := r.Changes[0]
+	if c.Kind != Changed || c.ID != "pool000001" || c.Title != "Pool connections" || len(c.Fields) != 1 || c.Fields[0].Field != "content" {
+		t.Errorf("change = %+v, want the memory changed, with a content diff", c)
+	}
+	if len(r.Problems) != 1 || r.Problems[0].Rule != "syntax" {
+		t.Errorf("problems = %+v, want one syntax problem", r.Problems)
 	}
 }
 

@@ -32,8 +32,23 @@ func main() {
 	queries := flag.Int("queries", 200, "in-process queries per mode")
 	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
 	only := flag.String("only", "", "run only: search, sick, index or hooks")
+	repoSrc := flag.String("index-src", "", "source tree to index (default: src/cmd of the Go toolchain in the module cache)")
+	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
 	ctx := context.Background()
+	if *corpus != "" {
+		n, err := strconv.Atoi(strings.Split(*sizes, ",")[0])
+		if err != nil {
+			fatal(err)
+		}
+		if out, err := exec.Command("git", "init", "-q", *corpus).CombinedOutput(); err != nil {
+			fatal(fmt.Errorf("git init: %v: %s", err, out))
+		}
+		if _, err := writeCorpus(*corpus, n, 10); err != nil {
+			fatal(err)
+		}
+		return
+	}
 	binAbs, err := filepath.Abs(*bin)
 	if err != nil {
 		fatal(err)
@@ -60,19 +75,16 @@ func main() {
 			fatal(err)
 		}
 	}
-	for _, extra := range extraBenches {
-		if *only == "" || *only == extra.name {
-			if err := extra.run(ctx, binAbs, *runs); err != nil {
-				fatal(err)
-			}
+	if *only == "" || *only == "index" {
+		if err := benchIndex(*repoSrc, binAbs); err != nil {
+			fatal(err)
 		}
 	}
-}
-
-// extraBenches are the rows of the auto-index and the git workflow.
-var extraBenches []struct {
-	name string
-	run  func(ctx context.Context, bin string, runs int) error
+	if *only == "" || *only == "hooks" {
+		if err := benchHooks(binAbs, *runs); err != nil {
+			fatal(err)
+		}
+	}
 }
 
 func fatal(err error) {
@@ -149,7 +161,8 @@ func searchRow(ctx context.Context, n int, bin string, runs, nq int) (string, er
 	var sq, rg []time.Duration
 	for i := 0; i < runs; i++ {
 		q := qs[i%len(qs)]
-		sql := fmt.Sprintf("SELECT rowid FROM fts WHERE fts MATCH '%s' ORDER BY bm25(fts, 10.0, 5.0, 1.0) LIMIT 10;", strings.ReplaceAll(cache.MatchQuery(q), "'", "''"))
+		fts := cache.FTSTable(cache.KindMemory)
+		sql := fmt.Sprintf("SELECT rowid FROM %s WHERE %s MATCH '%s' ORDER BY bm25(%s, 10.0, 5.0, 1.0) LIMIT 10;", fts, fts, strings.ReplaceAll(cache.MatchQuery(q), "'", "''"), fts)
 		if d, _, err := timeCmd(dir, "sqlite3", db, sql); err == nil {
 			sq = append(sq, d)
 		}

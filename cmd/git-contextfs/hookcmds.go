@@ -828,12 +828,15 @@ func (a *app) doctorFix(ctx context.Context, repo *gitstore.Repo, checks []docto
 			errs = append(errs, fmt.Errorf("write the default config: %w", err))
 		}
 	}
-	if md, err := hooks.CheckMergeDriver(ctx, repo.Root); need("merge-driver") && (err != nil || !md.Configured || !md.Attributes) {
+	if need("merge-driver") {
 		// Init, just above, may have registered it already.
-		if err := hooks.RegisterMergeDriver(ctx, repo.Root); err != nil {
-			errs = append(errs, fmt.Errorf("register merge driver: %w", err))
-		} else {
-			fixed = append(fixed, "registered the merge driver")
+		md, err := hooks.CheckMergeDriver(ctx, repo.Root)
+		if err != nil || !md.Configured || !md.Attributes {
+			if err := hooks.RegisterMergeDriver(ctx, repo.Root); err != nil {
+				errs = append(errs, fmt.Errorf("register merge driver: %w", err))
+			} else {
+				fixed = append(fixed, "registered the merge driver")
+			}
 		}
 	}
 	if need("hooks") {

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-
 )
 
 // Exit codes.

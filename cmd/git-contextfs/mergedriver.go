@@ -15,6 +15,8 @@ import (
 // which the driver then has not touched, so nothing is lost.
 const exitMergeError = 2
 
+// mergeDriverCmd is the merge driver git runs for memory files. It is
+// hidden: git calls it, people do not.
 func (a *app) mergeDriverCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "merge-driver BASE CURRENT OTHER [PATH]",

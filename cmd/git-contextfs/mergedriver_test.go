@@ -109,7 +109,7 @@ func readMemory(t *testing.T, dir string) string {
 func requireMergeDriver(t *testing.T) {
 	t.Helper()
 	if r := cli(t, t.TempDir(), "", "merge-driver", "-h"); r.code != 0 {
-		t.Fatalf("git-contextfs merge-driver is not available (add a.mergeDriverCmd() to rootCmd's AddCommand list): exit %d\n%s", r.code, r.stderr)
+		t.Fatalf("git-contextfs merge-driver is not available (register a.mergeDriverCmd() with the root command): exit %d\n%s", r.code, r.stderr)
 	}
 }
 
