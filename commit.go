@@ -1,7 +1,6 @@
 package contextfs
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -487,21 +486,9 @@ type commitGit struct {
 	env []string
 }
 
-// run runs git and returns its standard output; the error carries git's
-// standard error.
+// run runs git in the commit's environment.
 func (g *commitGit) run(stdin io.Reader, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(g.ctx, "git", args...)
-	cmd.Dir, cmd.Env, cmd.Stdin = g.dir, g.env, stdin
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return out, fmt.Errorf("git %s: %w: %s", args[0], err, msg)
-		}
-		return out, fmt.Errorf("git %s: %w", args[0], err)
-	}
-	return out, nil
+	return runGit(g.ctx, g.dir, g.env, stdin, args...)
 }
 
 // headCommit returns the commit HEAD points to, or "" on an unborn
@@ -518,49 +505,7 @@ func (g *commitGit) headCommit() (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// blobs reads the given blobs with one `git cat-file --batch`; empty and
-// missing IDs are skipped.
+// blobs reads the given blobs with one `git cat-file --batch`.
 func (g *commitGit) blobs(oids []string) (map[string][]byte, error) {
-	blobs := map[string][]byte{}
-	var in strings.Builder
-	seen := map[string]bool{"": true}
-	for _, o := range oids {
-		if !seen[o] {
-			seen[o] = true
-			in.WriteString(o + "\n")
-		}
-	}
-	if in.Len() == 0 {
-		return blobs, nil
-	}
-	out, err := g.run(strings.NewReader(in.String()), "cat-file", "--batch")
-	if err != nil {
-		return nil, err
-	}
-	r := bufio.NewReader(bytes.NewReader(out))
-	for {
-		header, err := r.ReadString('\n')
-		if errors.Is(err, io.EOF) && header == "" {
-			return blobs, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: truncated output: %w", err)
-		}
-		f := strings.Fields(header) // "<oid> <type> <size>" or "<oid> missing"
-		if len(f) == 2 && f[1] == "missing" {
-			continue
-		}
-		if len(f) != 3 {
-			return nil, fmt.Errorf("git cat-file: unexpected header %q", strings.TrimSpace(header))
-		}
-		n, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: bad size in %q", strings.TrimSpace(header))
-		}
-		b := make([]byte, n+1) // the content, then a newline
-		if _, err := io.ReadFull(r, b); err != nil {
-			return nil, fmt.Errorf("git cat-file: truncated object %s: %w", f[0], err)
-		}
-		blobs[f[0]] = b[:n]
-	}
+	return readBlobs(g.ctx, g.dir, g.env, oids)
 }

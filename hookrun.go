@@ -1,15 +1,10 @@
 package contextfs
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os/exec"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/contextfs/contextfs/gitstore"
@@ -82,7 +77,7 @@ func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error)
 	for _, e := range entries {
 		oids = append(oids, e.oid)
 	}
-	blobs, err := readBlobs(ctx, repo.Root, oids)
+	blobs, err := readBlobs(ctx, repo.Root, nil, oids)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +171,7 @@ type indexEntry struct {
 // git honours GIT_INDEX_FILE, which it sets for `git commit -a` and
 // `git commit PATH`, so this is what the commit will hold.
 func stagedMemoryPaths(ctx context.Context, root string) (map[string]bool, error) {
-	out, err := gitOutput(ctx, root, nil, "diff", "--cached", "--name-only", "--no-renames",
+	out, err := runGit(ctx, root, nil, nil, "diff", "--cached", "--name-only", "--no-renames",
 		"--ignore-submodules", "--diff-filter=ACMRT", "-z", "--", gitstore.Dir)
 	if err != nil {
 		return nil, err
@@ -194,7 +189,7 @@ func stagedMemoryPaths(ctx context.Context, root string) (map[string]bool, error
 // their blob IDs. Symbolic links and submodules are never memories, and
 // unmerged entries cannot be committed.
 func indexMemoryEntries(ctx context.Context, root string) ([]indexEntry, error) {
-	out, err := gitOutput(ctx, root, nil, "ls-files", "--stage", "-z", "--", gitstore.Dir)
+	out, err := runGit(ctx, root, nil, nil, "ls-files", "--stage", "-z", "--", gitstore.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -212,78 +207,6 @@ func indexMemoryEntries(ctx context.Context, root string) ([]indexEntry, error) 
 		entries = append(entries, indexEntry{path: path, oid: f[1]})
 	}
 	return entries, nil
-}
-
-// readBlobs returns the content of the given blobs, read by one
-// `git cat-file --batch`. Missing objects are left out.
-func readBlobs(ctx context.Context, root string, oids []string) (map[string][]byte, error) {
-	blobs := make(map[string][]byte, len(oids))
-	if len(oids) == 0 {
-		return blobs, nil
-	}
-	var in strings.Builder
-	seen := make(map[string]bool, len(oids))
-	for _, o := range oids {
-		if !seen[o] {
-			seen[o] = true
-			in.WriteString(o + "\n")
-		}
-	}
-	out, err := gitOutput(ctx, root, strings.NewReader(in.String()), "cat-file", "--batch")
-	if err != nil {
-		return nil, err
-	}
-	r := bufio.NewReader(bytes.NewReader(out))
-	for {
-		header, err := r.ReadString('\n')
-		if errors.Is(err, io.EOF) && header == "" {
-			return blobs, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: truncated output: %w", err)
-		}
-		// "<oid> <type> <size>" or "<oid> missing"
-		f := strings.Fields(header)
-		if len(f) == 2 && f[1] == "missing" {
-			continue
-		}
-		if len(f) != 3 {
-			return nil, fmt.Errorf("git cat-file: unexpected header %q", strings.TrimSpace(header))
-		}
-		n, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: bad size in %q", strings.TrimSpace(header))
-		}
-		b := make([]byte, n+1) // the content, then a newline
-		if _, err := io.ReadFull(r, b); err != nil {
-			return nil, fmt.Errorf("git cat-file: truncated object %s: %w", f[0], err)
-		}
-		if f[1] == "blob" {
-			blobs[f[0]] = b[:n]
-		}
-	}
-}
-
-// gitOutput runs git in dir and returns its standard output; the error
-// carries git's standard error.
-func gitOutput(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	cmd.Stdin = stdin
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("git %s: %w", args[0], ctx.Err())
-		}
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			return nil, fmt.Errorf("git %s: %w", args[0], err)
-		}
-		return nil, fmt.Errorf("git %s: %w: %s", args[0], err, msg)
-	}
-	return out, nil
 }
 
 // quickID returns the id of a memory file without parsing its YAML: the
