@@ -88,7 +88,7 @@ func (c *Cache) Keyword(ctx context.Context, kind Kind, query string, f Filter, 
 	fts := FTSTable(kind)
 	for window := max(4*k, 64); ; window *= 8 {
 		rows, err := c.db.QueryContext(ctx, `SELECT d.rowid, c.s FROM (SELECT rowid, -bm25(`+fts+`, `+bm25Weights+`) AS s FROM `+fts+`
-			WHERE `+fts+` MATCH ? ORDER BY bm25(`+fts+`, `+bm25Weights+`) LIMIT ?) c JOIN docs d ON d.rowid=c.rowid
+			WHERE `+fts+` MATCH ? ORDER BY s DESC LIMIT ?) c CROSS JOIN docs d ON d.rowid=c.rowid
 			WHERE `+cond+` ORDER BY c.s DESC, d.rowid LIMIT ?`, append(append([]any{q, window}, args...), k)...)
 		if err != nil {
 			return nil, fmt.Errorf("keyword search: %w", err)
@@ -196,19 +196,9 @@ func (c *Cache) Semantic(ctx context.Context, kind Kind, vec []float32, f Filter
 			return nil, err
 		}
 	}
-	res := vs.index.Search(q, k+len(excluded))
-	out := make([]Hit, 0, k)
-	for _, r := range res {
-		row := vs.rows[r.Value]
-		if excluded[row] {
-			continue
-		}
-		out = append(out, Hit{Row: row, Score: r.Relevance})
-		if len(out) == k {
-			break
-		}
-	}
-	return out, nil
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return vs.topK(q, k, excluded), nil
 }
 
 // Cosine returns the cosine similarity of vec with each of rows that has a

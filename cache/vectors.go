@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bytes"
+	"container/heap"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -26,7 +28,70 @@ type vectorSet struct {
 	rows  []int64
 	pos   map[int64]int
 	flat  []float32 // len(rows)*dim, unit length
-	index *search.Index[int32]
+	// index is the SIMD index, built on a set's second search: building it
+	// normalises every vector again, which costs a one-shot CLI process
+	// more than scanning the (already unit-length) snapshot once.
+	index    *search.Index[int32]
+	searches int
+}
+
+// topK returns the k best rows by cosine with unit-length q, skipping
+// excluded rows.
+func (vs *vectorSet) topK(q []float32, k int, excluded map[int64]bool) []Hit {
+	vs.searches++
+	if vs.index == nil && vs.searches >= 2 {
+		vs.index = search.NewIndex[int32]()
+		for i := range vs.rows {
+			vs.index.Add(append([]float32(nil), vs.flat[i*vs.dim:(i+1)*vs.dim]...), int32(i))
+		}
+	}
+	out := make([]Hit, 0, k)
+	if vs.index != nil {
+		res := vs.index.Search(append([]float32(nil), q...), k+len(excluded))
+		for _, r := range res {
+			row := vs.rows[r.Value]
+			if excluded[row] {
+				continue
+			}
+			out = append(out, Hit{Row: row, Score: r.Relevance})
+			if len(out) == k {
+				break
+			}
+		}
+		return out
+	}
+	h := &hitHeap{}
+	for i, row := range vs.rows {
+		if excluded[row] {
+			continue
+		}
+		sc := float64(dot(q, vs.flat[i*vs.dim:(i+1)*vs.dim]))
+		if len(*h) < k {
+			heap.Push(h, Hit{Row: row, Score: sc})
+		} else if sc > (*h)[0].Score {
+			(*h)[0] = Hit{Row: row, Score: sc}
+			heap.Fix(h, 0)
+		}
+	}
+	for h.Len() > 0 {
+		out = append(out, heap.Pop(h).(Hit))
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// hitHeap is a min-heap of hits by score.
+type hitHeap []Hit
+
+func (h hitHeap) Len() int           { return len(h) }
+func (h hitHeap) Less(i, j int) bool { return h[i].Score < h[j].Score }
+func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)        { *h = append(*h, x.(Hit)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // snapshotMagic starts a vector snapshot file. The snapshot exists so a
@@ -58,11 +123,9 @@ func (c *Cache) vectors(ctx context.Context, kind Kind) (*vectorSet, error) {
 		// A snapshot that cannot be written only costs speed.
 		_ = writeSnapshot(c.snapshotPath(kind), vs)
 	}
-	vs.index = search.NewIndex[int32]()
 	vs.pos = make(map[int64]int, len(vs.rows))
 	for i, r := range vs.rows {
 		vs.pos[r] = i
-		vs.index.Add(vs.flat[i*vs.dim:(i+1)*vs.dim:(i+1)*vs.dim], int32(i))
 	}
 	c.vecs[kind] = vs
 	return vs, nil

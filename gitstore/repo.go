@@ -117,7 +117,12 @@ func readGitFile(p string) (string, error) {
 func (r *Repo) MemoryDir() string { return filepath.Join(r.Root, Dir) }
 
 // Rel returns abs relative to the work-tree root, with forward slashes.
+// Paths under the root (the common case, on every file of every command)
+// are cut by prefix; others go through filepath.Rel.
 func (r *Repo) Rel(abs string) string {
+	if len(abs) > len(r.Root)+1 && abs[len(r.Root)] == filepath.Separator && abs[:len(r.Root)] == r.Root {
+		return filepath.ToSlash(abs[len(r.Root)+1:])
+	}
 	rel, err := filepath.Rel(r.Root, abs)
 	if err != nil {
 		return filepath.ToSlash(abs)

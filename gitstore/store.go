@@ -79,6 +79,14 @@ func (r *Repo) List() ([]Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", root, err)
 	}
+	out := statAll(r, paths)
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// statPortable stats absolute paths with lstat, spread over the CPUs;
+// files that vanished or are no longer regular are left out.
+func statPortable(r *Repo, paths []string) []Entry {
 	out := make([]Entry, len(paths))
 	ok := make([]bool, len(paths))
 	workers := min(runtime.NumCPU(), 1+len(paths)/512)
@@ -90,7 +98,7 @@ func (r *Repo) List() ([]Entry, error) {
 			for i := w; i < len(paths); i += workers {
 				fi, err := os.Lstat(paths[i])
 				if err != nil || !fi.Mode().IsRegular() {
-					continue // removed while we looked
+					continue
 				}
 				out[i] = Entry{Path: r.Rel(paths[i]), Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Ino: inode(fi)}
 				ok[i] = true
@@ -104,8 +112,7 @@ func (r *Repo) List() ([]Entry, error) {
 			kept = append(kept, e)
 		}
 	}
-	sort.Slice(kept, func(i, j int) bool { return kept[i].Path < kept[j].Path })
-	return kept, nil
+	return kept
 }
 
 // ReadFile reads a work-tree-relative file.

@@ -23,8 +23,42 @@ var (
 
 func pick(r *rand.Rand, xs []string) string { return xs[r.IntN(len(xs))] }
 
-func sentence(r *rand.Rand) string {
-	switch r.IntN(5) {
+// vocab is a Zipf-distributed vocabulary of made-up words (pronounceable
+// syllable strings) standing in for the names, identifiers and jargon that
+// make real notes distinctive: English text follows Zipf's law, so most
+// words of a memory are rare across the corpus, and a query's words match
+// a few percent of memories, not all of them.
+type vocab struct {
+	words []string
+	zipf  *rand.Zipf
+}
+
+func newVocab(r *rand.Rand, n int) *vocab {
+	syl := strings.Fields("ba be bi bo bu da de di do du ka ke ki ko ku la le li lo lu ma me mi mo mu na ne ni no nu pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo vu za ze zi zo zu")
+	seen := map[string]bool{}
+	v := &vocab{}
+	for len(v.words) < n {
+		var b strings.Builder
+		for k := 0; k < 2+r.IntN(3); k++ {
+			b.WriteString(pick(r, syl))
+		}
+		if w := b.String(); !seen[w] {
+			seen[w] = true
+			v.words = append(v.words, w)
+		}
+	}
+	v.zipf = rand.NewZipf(r, 1.1, 2, uint64(n-1))
+	return v
+}
+
+func (v *vocab) word() string { return v.words[v.zipf.Uint64()] }
+
+func sentence(r *rand.Rand, v *vocab) string {
+	switch r.IntN(7) {
+	case 5:
+		return fmt.Sprintf("The %s %s of %s calls %s through the %s %s.", v.word(), pick(r, nouns), pick(r, components), v.word(), v.word(), pick(r, techs))
+	case 6:
+		return fmt.Sprintf("Ask %s about %s %s before changing %s.", v.word(), v.word(), v.word(), pick(r, components))
 	case 0:
 		return fmt.Sprintf("The %s service should %s %s %s it talks to %s.", pick(r, components), pick(r, verbs), pick(r, nouns), pick(r, fillers), pick(r, techs))
 	case 1:
@@ -41,13 +75,14 @@ func sentence(r *rand.Rand) string {
 // them (a few content words of a random memory).
 func writeCorpus(dir string, n, nq int) ([]string, error) {
 	r := rand.New(rand.NewPCG(uint64(n), 42))
+	v := newVocab(r, 20000)
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	var queries []string
 	for i := 0; i < n; i++ {
 		var body strings.Builder
 		words := 0
 		for words < 80+r.IntN(70) {
-			s := sentence(r)
+			s := sentence(r, v)
 			body.WriteString(s)
 			body.WriteString(" ")
 			words += len(strings.Fields(s))
@@ -55,7 +90,7 @@ func writeCorpus(dir string, n, nq int) ([]string, error) {
 				body.WriteString("\n\n")
 			}
 		}
-		title := fmt.Sprintf("%s %s %s in %s", strings.Title(pick(r, verbs)), pick(r, adjs), pick(r, nouns), pick(r, components))
+		title := fmt.Sprintf("%s %s %s in %s %s", strings.Title(pick(r, verbs)), pick(r, adjs), pick(r, nouns), v.word(), pick(r, components))
 		ts := base.Add(time.Duration(i) * time.Minute)
 		m := &memory.Memory{
 			ID: memory.NewID(), Type: pick(r, types), Title: title, Tags: []string{pick(r, components), pick(r, techs)},
