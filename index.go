@@ -15,6 +15,8 @@ import (
 // IndexOptions tune Index.
 type IndexOptions struct {
 	Full     bool     // rebuild the code and commit index from scratch
+	Touch    bool     // record the run as the last one even if nothing changed (the index command)
+	Summary  bool     // count chunks and commits for the result (costs a query per kind)
 	Paths    []string // only these files or folders
 	Progress func(done, total int)
 }
@@ -51,6 +53,7 @@ func (s *Store) Index(ctx context.Context, o IndexOptions) (*IndexResult, error)
 		}
 	}
 	ix := s.Indexer(o.Progress)
+	ix.SetTouch(o.Touch)
 	cs, err := ix.IndexCode(ctx, o.Paths)
 	if err != nil {
 		return nil, err
@@ -61,19 +64,21 @@ func (s *Store) Index(ctx context.Context, o IndexOptions) (*IndexResult, error)
 			return nil, err
 		}
 	}
-	by, _, err := s.cache.Counts(ctx, cache.KindCode)
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range by {
-		r.Chunks += n
-	}
-	cm, _, err := s.cache.Counts(ctx, cache.KindCommit)
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range cm {
-		r.Commits += n
+	if o.Summary {
+		by, _, err := s.cache.Counts(ctx, cache.KindCode)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range by {
+			r.Chunks += n
+		}
+		cm, _, err := s.cache.Counts(ctx, cache.KindCommit)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range cm {
+			r.Commits += n
+		}
 	}
 	r.Duration = time.Since(start)
 	r.Seconds = r.Duration.Seconds()

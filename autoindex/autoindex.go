@@ -38,6 +38,7 @@ type Options struct {
 	Languages  []string // only these languages (empty: all)
 	MaxCommits int      // commits of the current branch (0: 1000; negative: none)
 	Workers    int      // parallel parsers (0: number of CPUs)
+	Touch      bool     // record this run as the last one even if nothing changed
 	Progress   func(done, total int)
 }
 
@@ -59,6 +60,10 @@ func New(repo *gitstore.Repo, c *cache.Cache, opts Options) *Indexer {
 	}
 	return &Indexer{repo: repo, cache: c, opts: opts}
 }
+
+// SetTouch makes IndexCode record its run as the last one even when it
+// changed nothing (what the explicit index command wants).
+func (ix *Indexer) SetTouch(on bool) { ix.opts.Touch = on }
 
 // Parses is the number of tree-sitter parses this indexer has done: tests
 // use it to show that unchanged files are never parsed again.
@@ -243,7 +248,9 @@ func (ix *Indexer) IndexCode(ctx context.Context, only []string) (CodeStats, err
 		return CodeStats{}, err
 	}
 	cs := CodeStats{SyncStats: st, Bytes: bytes, Duration: time.Since(start), Skipped: skipped}
-	if len(only) == 0 {
+	// Record the run only when it changed something (or never was): a
+	// search that finds the index fresh must not write to the cache.
+	if len(only) == 0 && (st.Changed() || ix.opts.Touch || ix.cache.Meta(ctx, "code:last") == "") {
 		_ = ix.cache.SetMeta(ctx, "code:last", time.Now().UTC().Format(time.RFC3339))
 	}
 	return cs, nil

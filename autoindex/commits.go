@@ -15,6 +15,9 @@ import (
 // Head returns the SHA HEAD points at, or "" in a repository with no
 // commits yet.
 func (ix *Indexer) Head(ctx context.Context) string {
+	if sha, ok := ix.repo.Head(); ok {
+		return sha
+	}
 	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--verify", "-q", "HEAD")
 	cmd.Dir = ix.repo.Root
 	out, err := cmd.Output()
@@ -31,7 +34,8 @@ func (ix *Indexer) IndexCommits(ctx context.Context) (cache.SyncStats, error) {
 		return ix.cache.SetCommits(ctx, nil)
 	}
 	head := ix.Head(ctx)
-	if head != "" && ix.cache.Meta(ctx, "commits:head") == head+":"+strconv.Itoa(ix.opts.MaxCommits) {
+	mark := head + ":" + strconv.Itoa(ix.opts.MaxCommits)
+	if ix.cache.Meta(ctx, "commits:head") == mark {
 		return cache.SyncStats{}, nil
 	}
 	var docs []cache.Doc
@@ -45,7 +49,7 @@ func (ix *Indexer) IndexCommits(ctx context.Context) (cache.SyncStats, error) {
 	if err != nil {
 		return st, err
 	}
-	return st, ix.cache.SetMeta(ctx, "commits:head", head+":"+strconv.Itoa(ix.opts.MaxCommits))
+	return st, ix.cache.SetMeta(ctx, "commits:head", mark)
 }
 
 // log reads commits with the git CLI: one process for the whole history,

@@ -26,7 +26,7 @@ import (
 // SchemaVersion changes whenever the tables change; a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "6"
+const SchemaVersion = "7"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -69,6 +69,9 @@ type Cache struct {
 	// retiredSet caches the hidden memories of generation retiredGen.
 	retiredGen string
 	retiredSet map[int64]bool
+	// ftsDocs caches the number of rows of each full-text table, by the
+	// kind's generation.
+	ftsDocs map[Kind][2]int64
 	// Notice says why the cache was rebuilt on open ("" if it was not).
 	Notice string
 }
@@ -177,6 +180,11 @@ CREATE INDEX supersedes_src ON supersedes(src);
 CREATE VIRTUAL TABLE fts_1 USING fts5(title, tags, body, content='docs', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE fts_2 USING fts5(title, tags, body, content='docs', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE fts_3 USING fts5(title, tags, body, content='docs', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
+-- Document frequency of each (stemmed) term, to drop query words that
+-- occur in most documents: their BM25 weight is nil and their cost highest.
+CREATE VIRTUAL TABLE fts_1_vocab USING fts5vocab(fts_1, 'row');
+CREATE VIRTUAL TABLE fts_2_vocab USING fts5vocab(fts_2, 'row');
+CREATE VIRTUAL TABLE fts_3_vocab USING fts5vocab(fts_3, 'row');
 CREATE TRIGGER docs_ai_1 AFTER INSERT ON docs WHEN new.kind=1 BEGIN
 	INSERT INTO fts_1(rowid, title, tags, body) VALUES (new.rowid, new.title, new.tags, new.body);
 END;
@@ -211,7 +219,7 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 	// One connection: SQLite serialises writers anyway, and a single
 	// connection keeps temp state and prepared statements in one place.
 	db.SetMaxOpenConns(1)
-	c = &Cache{db: db, dir: dir, emb: emb, vecs: map[Kind]*vectorSet{}}
+	c = &Cache{db: db, dir: dir, emb: emb, vecs: map[Kind]*vectorSet{}, ftsDocs: map[Kind][2]int64{}}
 	var v string
 	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema'`).Scan(&v)
 	switch {

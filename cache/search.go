@@ -14,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/porter"
 )
 
 // Filter narrows a search. The zero value means: current documents,
@@ -80,7 +81,10 @@ const bm25Weights = "10.0, 5.0, 1.0"
 // ranking reads thousands of rows a query. If too few candidates pass, the
 // window widens until it covers every match.
 func (c *Cache) Keyword(ctx context.Context, kind Kind, query string, f Filter, k int) ([]Hit, error) {
-	q := MatchQuery(query)
+	q, err := c.KeywordQuery(ctx, kind, query)
+	if err != nil {
+		return nil, err
+	}
 	if q == "" || k <= 0 {
 		return nil, nil
 	}
@@ -120,6 +124,81 @@ func (c *Cache) Keyword(ctx context.Context, kind Kind, query string, f Filter, 
 	}
 }
 
+// KeywordQuery is the FTS5 query Keyword runs for text: MatchQuery's words
+// minus those that occur in more than half of kind's documents (unless
+// that would leave none). BM25 gives such a word an inverse document
+// frequency of about zero, so it barely moves the ranking, while scoring
+// its matches is most of a query's cost: in a corpus where it occurs in
+// 70,000 of 100,000 memories, the query ran 43 ms with it.
+func (c *Cache) KeywordQuery(ctx context.Context, kind Kind, text string) (string, error) {
+	words := matchWords(text)
+	if len(words) < 2 {
+		return joinWords(words), nil
+	}
+	n, err := c.ftsCount(ctx, kind)
+	if err != nil {
+		return "", err
+	}
+	stems := make([]any, len(words))
+	byStem := map[string][]string{}
+	for i, w := range words {
+		st := string(porter.Stem([]byte(w)))
+		stems[i] = st
+		byStem[st] = append(byStem[st], w)
+	}
+	rows, err := c.db.QueryContext(ctx, `SELECT term, doc FROM `+FTSTable(kind)+`_vocab WHERE term IN (`+strings.TrimSuffix(strings.Repeat("?,", len(stems)), ",")+`)`, stems...)
+	if err != nil {
+		return "", fmt.Errorf("keyword search: %w", err)
+	}
+	defer rows.Close()
+	common := map[string]bool{}
+	for rows.Next() {
+		var term string
+		var df int64
+		if err := rows.Scan(&term, &df); err != nil {
+			return "", fmt.Errorf("keyword search: %w", err)
+		}
+		if 2*df > n {
+			for _, w := range byStem[term] {
+				common[w] = true
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return "", fmt.Errorf("keyword search: %w", err)
+	}
+	var keep []string
+	for _, w := range words {
+		if !common[w] {
+			keep = append(keep, w)
+		}
+	}
+	if len(keep) == 0 {
+		keep = words
+	}
+	return joinWords(keep), nil
+}
+
+// ftsCount returns the number of rows in kind's full-text table, cached
+// per generation of the kind.
+func (c *Cache) ftsCount(ctx context.Context, kind Kind) (int64, error) {
+	gen, _ := strconv.ParseInt(c.meta(ctx, c.db, "gen:"+strconv.Itoa(int(kind))), 10, 64)
+	c.mu.Lock()
+	v, ok := c.ftsDocs[kind]
+	c.mu.Unlock()
+	if ok && v[0] == gen {
+		return v[1], nil
+	}
+	var n int64
+	if err := c.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+FTSTable(kind)+`_docsize`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("keyword search: %w", err)
+	}
+	c.mu.Lock()
+	c.ftsDocs[kind] = [2]int64{gen, n}
+	c.mu.Unlock()
+	return n, nil
+}
+
 // FTSTable names the full-text table of kind's documents.
 func FTSTable(kind Kind) string { return "fts_" + strconv.Itoa(int(kind)) }
 
@@ -142,7 +221,9 @@ var stopwords = func() map[string]bool {
 // MatchQuery turns free text into an FTS5 query: every word, quoted so no
 // character is read as FTS5 syntax, OR-ed; stop words are dropped unless
 // nothing else is left.
-func MatchQuery(text string) string {
+func MatchQuery(text string) string { return joinWords(matchWords(text)) }
+
+func matchWords(text string) []string {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
 	})
@@ -150,19 +231,27 @@ func MatchQuery(text string) string {
 	seen := map[string]bool{}
 	for _, w := range words {
 		if !stopwords[w] && !seen[w] {
-			keep = append(keep, `"`+w+`"`)
+			keep = append(keep, w)
 			seen[w] = true
 		}
 	}
 	if len(keep) == 0 {
 		for _, w := range words {
 			if !seen[w] {
-				keep = append(keep, `"`+w+`"`)
+				keep = append(keep, w)
 				seen[w] = true
 			}
 		}
 	}
-	return strings.Join(keep, " OR ")
+	return keep
+}
+
+func joinWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = `"` + w + `"`
+	}
+	return strings.Join(q, " OR ")
 }
 
 // Semantic ranks documents of kind by cosine similarity to vec.

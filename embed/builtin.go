@@ -3,6 +3,7 @@ package embed
 import (
 	"context"
 	"fmt"
+	"github.com/contextfs/contextfs/internal/porter"
 	"math"
 	"slices"
 	"sync"
@@ -340,7 +341,7 @@ func (b *builtin) word(sc *scratch, w []byte) {
 		} else {
 			sc.stem = append(sc.stem[:0], w...)
 		}
-		s = stem(sc.stem)
+		s = porter.Stem(sc.stem)
 	}
 
 	i, known := lexicon.index[string(s)]
@@ -402,7 +403,7 @@ func (b *builtin) agentBase(sc *scratch, s []byte) (int32, bool) {
 	// Stemming base+"ing" restores what the suffix took: a final e
 	// ("rid" -> "ride") or a doubled consonant ("swimm" -> "swim").
 	sc.derive = append(append(sc.derive[:0], base...), "ing"...)
-	i, ok := lexicon.index[string(stem(sc.derive))]
+	i, ok := lexicon.index[string(porter.Stem(sc.derive))]
 	return i, ok
 }
 

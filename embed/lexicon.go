@@ -2,6 +2,7 @@ package embed
 
 import (
 	"fmt"
+	"github.com/contextfs/contextfs/internal/porter"
 	"slices"
 	"strings"
 )
@@ -56,7 +57,7 @@ func buildLexicon() (*lexiconTable, error) {
 			word = base
 		}
 		buf = append(buf[:0], word...)
-		return string(stem(buf))
+		return string(porter.Stem(buf))
 	}
 
 	// canon maps a stem to the stem of its canonical synonym.

@@ -162,7 +162,11 @@ func searchRow(ctx context.Context, n int, bin string, runs, nq int) (string, er
 	for i := 0; i < runs; i++ {
 		q := qs[i%len(qs)]
 		fts := cache.FTSTable(cache.KindMemory)
-		sql := fmt.Sprintf("SELECT rowid FROM %s WHERE %s MATCH '%s' ORDER BY bm25(%s, 10.0, 5.0, 1.0) LIMIT 10;", fts, fts, strings.ReplaceAll(cache.MatchQuery(q), "'", "''"), fts)
+		mq, err := s.Cache().KeywordQuery(ctx, cache.KindMemory, q)
+		if err != nil {
+			return "", err
+		}
+		sql := fmt.Sprintf("SELECT rowid FROM %s WHERE %s MATCH '%s' ORDER BY bm25(%s, 10.0, 5.0, 1.0) LIMIT 10;", fts, fts, strings.ReplaceAll(mq, "'", "''"), fts)
 		if d, _, err := timeCmd(dir, "sqlite3", db, sql); err == nil {
 			sq = append(sq, d)
 		}

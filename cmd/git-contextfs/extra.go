@@ -102,7 +102,7 @@ progress on a terminal.`,
 			} else {
 				p = &progressBar{}
 			}
-			res, err := s.Index(cmd.Context(), contextfs.IndexOptions{Full: full, Paths: relPaths(s, args), Progress: p.update})
+			res, err := s.Index(cmd.Context(), contextfs.IndexOptions{Full: full, Paths: relPaths(s, args), Progress: p.update, Touch: true, Summary: true})
 			p.done()
 			if err != nil {
 				return err

@@ -1,4 +1,4 @@
-package embed
+package porter
 
 import "testing"
 
@@ -52,8 +52,8 @@ func TestStem(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := string(stem([]byte(tt.in))); got != tt.want {
-				t.Errorf("stem(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := string(Stem([]byte(tt.in))); got != tt.want {
+				t.Errorf("Stem(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
@@ -63,7 +63,7 @@ func TestStemDoesNotAllocate(t *testing.T) {
 	buf := []byte("generalizations")
 	allocs := testing.AllocsPerRun(100, func() {
 		copy(buf, "generalizations")
-		stem(buf[:len("generalizations")])
+		Stem(buf[:len("generalizations")])
 	})
 	if allocs != 0 {
 		t.Errorf("stem allocates %v times, want 0", allocs)

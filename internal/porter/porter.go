@@ -1,15 +1,19 @@
-package embed
-
-// This file is a port of Martin Porter's reference implementation of his
+// Package porter is Martin Porter's English stemmer. The built-in embedder
+// stems words with it, and the cache stems query words with it to look up
+// their document frequency in SQLite's porter-tokenized full-text index.
+//
+// It is a port of Martin Porter's reference implementation of his
 // 1980 suffix-stripping algorithm ("An algorithm for suffix stripping",
 // Program 14(3)), with one addition from its successor, the Snowball English
 // stemmer: "-ly" adverbs lose their suffix ("quickly" -> "quick"), which the
-// original leaves as "quickli" and so never meets the adjective. It works in
-// place on lower-case ASCII so that stemming a token allocates nothing.
+// original leaves as "quickli" and so never meets the adjective (SQLite's
+// porter tokenizer does not have this addition). It works in place on
+// lower-case ASCII so that stemming a token allocates nothing.
+package porter
 
-// stem returns the stem of the lower-case ASCII word w, reusing w's storage.
+// Stem returns the stem of the lower-case ASCII word w, reusing w's storage.
 // Words of one or two letters are returned unchanged, as in the original.
-func stem(w []byte) []byte {
+func Stem(w []byte) []byte {
 	if len(w) <= 2 {
 		return w
 	}

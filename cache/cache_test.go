@@ -1,0 +1,299 @@
+package cache
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/contextfs/contextfs/embed"
+)
+
+// fixture is a folder of plain files indexed as memories by a trivial
+// analyzer: one document per file, its first line the type.
+type fixture struct {
+	t    *testing.T
+	root string
+	c    *Cache
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := &fixture{t: t, root: t.TempDir()}
+	c, err := Open(context.Background(), filepath.Join(t.TempDir(), "cache"), embed.NewBuiltin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	f.c = c
+	return f
+}
+
+func (f *fixture) write(name, content string) {
+	f.t.Helper()
+	if err := os.WriteFile(filepath.Join(f.root, name), []byte(content), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *fixture) entries() []FileEntry {
+	f.t.Helper()
+	ents, err := os.ReadDir(f.root)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var out []FileEntry
+	for _, e := range ents {
+		fi, _ := e.Info()
+		out = append(out, FileEntry{Path: e.Name(), Size: fi.Size(), MTime: fi.ModTime().UnixNano()})
+	}
+	return out
+}
+
+func analyze(path string, raw []byte) Analysis {
+	typ, body, _ := strings.Cut(string(raw), "\n")
+	if typ == "broken" {
+		return Analysis{Err: "broken on purpose", Line: 1}
+	}
+	return Analysis{Docs: []Doc{{MID: strings.TrimSuffix(path, ".md"), Type: typ, Title: path, Body: body}}}
+}
+
+func (f *fixture) sync() SyncStats {
+	f.t.Helper()
+	st, err := f.c.SyncFiles(context.Background(), KindMemory, f.root, f.entries(), analyze)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return st
+}
+
+func (f *fixture) keyword(q string, flt Filter) []string {
+	f.t.Helper()
+	hits, err := f.c.Keyword(context.Background(), KindMemory, q, flt, 10)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var rows []int64
+	for _, h := range hits {
+		rows = append(rows, h.Row)
+	}
+	got, _ := f.c.Rows(context.Background(), rows)
+	var out []string
+	for _, h := range hits {
+		out = append(out, got[h.Row].MID)
+	}
+	return out
+}
+
+func TestSyncSeesEveryChange(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.md", "fact\nthe quick brown fox")
+	f.write("b.md", "fact\nlazy dogs sleep")
+	if st := f.sync(); st.Analyzed != 2 || st.Stale != 2 {
+		t.Fatalf("first sync: %+v", st)
+	}
+	t.Run("an unchanged tree analyses nothing", func(t *testing.T) {
+		if st := f.sync(); st.Analyzed != 0 || st.Changed() {
+			t.Fatalf("%+v", st)
+		}
+	})
+	t.Run("a same-size rewrite in the same instant is seen", func(t *testing.T) {
+		// Same length, so only the content hash can tell; racily-clean
+		// entries are hashed again.
+		f.write("a.md", "fact\nthe quick brown cat")
+		if st := f.sync(); st.Analyzed != 1 {
+			t.Fatalf("%+v", st)
+		}
+		if got := f.keyword("cat", Filter{}); len(got) != 1 || got[0] != "a" {
+			t.Fatalf("new content not searchable: %v", got)
+		}
+		if got := f.keyword("fox", Filter{}); len(got) != 0 {
+			t.Fatalf("old content still found: %v", got)
+		}
+	})
+	t.Run("content seen before is never analysed again", func(t *testing.T) {
+		f.write("c.md", "fact\nlazy dogs sleep") // b's content under a new name
+		if st := f.sync(); st.Analyzed != 0 || st.Stale != 1 {
+			t.Fatalf("%+v", st)
+		}
+	})
+	t.Run("a removed file is gone from search", func(t *testing.T) {
+		os.Remove(filepath.Join(f.root, "a.md"))
+		if st := f.sync(); st.Removed != 1 {
+			t.Fatalf("%+v", st)
+		}
+		if got := f.keyword("cat", Filter{}); len(got) != 0 {
+			t.Fatalf("removed file found: %v", got)
+		}
+	})
+	t.Run("a file that fails analysis is remembered as a problem", func(t *testing.T) {
+		f.write("d.md", "broken\nx")
+		f.sync()
+		probs, err := f.c.Problems(context.Background(), KindMemory)
+		if err != nil || len(probs) != 1 || probs[0].Path != "d.md" || probs[0].Line != 1 {
+			t.Fatalf("%+v %v", probs, err)
+		}
+	})
+}
+
+func TestStatFastPath(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.md", "fact\nalpha")
+	f.sync()
+	// Age the file past the racy window so the stat sum is recorded.
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(f.root, "a.md"), old, old)
+	f.sync()
+	if f.c.meta(context.Background(), f.c.db, "stat:1") == "" {
+		t.Fatal("no stat sum recorded after a clean sync")
+	}
+	f.write("a.md", "fact\nomega")
+	os.Chtimes(filepath.Join(f.root, "a.md"), old.Add(time.Minute), old.Add(time.Minute))
+	if st := f.sync(); st.Analyzed != 1 {
+		t.Fatalf("a change behind the fast path was missed: %+v", st)
+	}
+}
+
+func TestKeywordWidensTheWindowForSelectiveFilters(t *testing.T) {
+	f := newFixture(t)
+	// 300 facts and one decision all match "shared"; the decision ranks
+	// last, far beyond the first window.
+	for i := 0; i < 300; i++ {
+		f.write(fmt.Sprintf("f%03d.md", i), "fact\nshared shared shared word")
+	}
+	f.write("zz.md", "decision\nshared and a very long body "+strings.Repeat("filler ", 200))
+	f.sync()
+	got := f.keyword("shared", Filter{Types: []string{"decision"}})
+	if len(got) != 1 || got[0] != "zz" {
+		t.Fatalf("got %v", got)
+	}
+}
+
+func TestOpenRebuildsABadCache(t *testing.T) {
+	tests := []struct {
+		name   string
+		damage func(t *testing.T, dir string)
+		notice string
+	}{
+		{"an old schema is rebuilt", func(t *testing.T, dir string) {
+			c, err := Open(context.Background(), dir, embed.NewBuiltin())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.db.Exec(`UPDATE meta SET value='0' WHERE key='schema'`)
+			c.Close()
+		}, "schema 0"},
+		{"a file that is not a database is rebuilt", func(t *testing.T, dir string) {
+			os.MkdirAll(dir, 0o755)
+			os.WriteFile(filepath.Join(dir, DBFile), []byte(strings.Repeat("not sqlite ", 500)), 0o644)
+		}, "cache rebuilt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "cache")
+			tt.damage(t, dir)
+			c, err := Open(context.Background(), dir, embed.NewBuiltin())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if !strings.Contains(c.Notice, tt.notice) {
+				t.Fatalf("notice %q, want %q", c.Notice, tt.notice)
+			}
+			var v string
+			if err := c.db.QueryRow(`SELECT value FROM meta WHERE key='schema'`).Scan(&v); err != nil || v != SchemaVersion {
+				t.Fatalf("schema after rebuild: %q %v", v, err)
+			}
+		})
+	}
+}
+
+func TestVectorSnapshotFollowsChanges(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.md", "fact\npostgres connection pooling")
+	f.write("b.md", "fact\nkubernetes cluster upgrade")
+	f.sync()
+	ctx := context.Background()
+	search := func(q string) string {
+		v, _ := embed.NewBuiltin().Embed(ctx, []string{q})
+		hits, err := f.c.Semantic(ctx, KindMemory, v[0], Filter{}, 1)
+		if err != nil || len(hits) == 0 {
+			t.Fatalf("%v %v", hits, err)
+		}
+		rows, _ := f.c.Rows(ctx, []int64{hits[0].Row})
+		return rows[hits[0].Row].MID
+	}
+	if got := search("database pool"); got != "a" {
+		t.Fatalf("got %s", got)
+	}
+	if _, err := os.Stat(f.c.snapshotPath(KindMemory)); err != nil {
+		t.Fatalf("no snapshot written: %v", err)
+	}
+	// A second process (a new Cache on the same files) must see changes
+	// made after the snapshot was written.
+	f.write("c.md", "fact\nterraform state locking in s3")
+	f.sync()
+	c2, err := Open(ctx, f.c.Dir(), embed.NewBuiltin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	v, _ := embed.NewBuiltin().Embed(ctx, []string{"terraform state"})
+	hits, err := c2.Semantic(ctx, KindMemory, v[0], Filter{}, 1)
+	if err != nil || len(hits) == 0 {
+		t.Fatal(hits, err)
+	}
+	rows, _ := c2.Rows(ctx, []int64{hits[0].Row})
+	if rows[hits[0].Row].MID != "c" {
+		t.Fatalf("stale snapshot: got %s", rows[hits[0].Row].MID)
+	}
+	// Repeated searches switch to the SIMD index; answers stay the same.
+	for i := 0; i < 3; i++ {
+		if got := search("kubernetes upgrade"); got != "b" {
+			t.Fatalf("search %d: %s", i, got)
+		}
+	}
+}
+
+func TestMatchQuery(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"how do we pool db connections", `"pool" OR "db" OR "connections"`},
+		{"the", `"the"`},
+		{`AND OR "NEAR(x)" -*`, `"near" OR "x"`},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := MatchQuery(tt.in); got != tt.want {
+			t.Errorf("MatchQuery(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestKeywordQueryDropsWordsInMostDocuments(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 10; i++ {
+		f.write(fmt.Sprintf("m%d.md", i), fmt.Sprintf("fact\nthe service retries uploads %d", i))
+	}
+	f.write("z.md", "fact\nthe service throttles billing")
+	f.sync()
+	ctx := context.Background()
+	tests := []struct{ text, want string }{
+		{"service billing", `"billing"`},                      // service is in every document
+		{"services", `"services"`},                            // one word is never dropped
+		{"service uploads", `"service" OR "uploads"`},         // all common: keep everything
+		{"throttled billing", `"throttled" OR "billing"`},     // rare words stay
+		{"quickly service billing", `"quickly" OR "billing"`}, // a stem SQLite spells otherwise is kept
+	}
+	for _, tt := range tests {
+		got, err := f.c.KeywordQuery(ctx, KindMemory, tt.text)
+		if err != nil || got != tt.want {
+			t.Errorf("KeywordQuery(%q) = %s, %v; want %s", tt.text, got, err, tt.want)
+		}
+	}
+	if got := f.keyword("service billing", Filter{}); len(got) != 1 || got[0] != "z" {
+		t.Fatalf("ranking after pruning: %v", got)
+	}
+}
