@@ -26,7 +26,7 @@ import (
 // SchemaVersion changes whenever the tables change; a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "7"
+const SchemaVersion = "8"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -203,7 +203,9 @@ END;
 CREATE TRIGGER docs_ad_3 AFTER DELETE ON docs WHEN old.kind=3 BEGIN
 	INSERT INTO fts_3(fts_3, rowid, title, tags, body) VALUES ('delete', old.rowid, old.title, old.tags, old.body);
 END;
-CREATE TABLE vectors(model TEXT NOT NULL, hash TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY(model, hash)) WITHOUT ROWID;
+-- A rowid table: WITHOUT ROWID suits small rows, and a vector is 1 KB.
+CREATE TABLE vectors(model TEXT NOT NULL, hash TEXT NOT NULL, vec BLOB NOT NULL);
+CREATE UNIQUE INDEX vectors_key ON vectors(model, hash);
 `
 
 // open returns why != "" when the cache must be rebuilt.
@@ -216,9 +218,10 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 	if err != nil {
 		return nil, "", err
 	}
-	// One connection: SQLite serialises writers anyway, and a single
-	// connection keeps temp state and prepared statements in one place.
-	db.SetMaxOpenConns(1)
+	// A few connections: with WAL, readers (the analysers checking which
+	// blobs are known) run beside the one writer; SQLite serialises
+	// writers itself (BEGIN IMMEDIATE, busy timeout).
+	db.SetMaxOpenConns(4)
 	c = &Cache{db: db, dir: dir, emb: emb, vecs: map[Kind]*vectorSet{}, ftsDocs: map[Kind][2]int64{}}
 	var v string
 	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema'`).Scan(&v)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -152,54 +153,140 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 		return st, nil
 	}
 	workers := max(o.Workers, 1)
-	changes, newBlobs, err := c.analyzeAll(ctx, root, stale, workers, o)
-	if err != nil {
+	racy := start.Add(-racyWindow).UnixNano()
+	clean := o.Only == nil
+
+	// A pipeline in batches: the analysers (parse, embed) work on the next
+	// batch while the writer stores the last one in its own transaction,
+	// so parsing and SQLite's inserts overlap, memory stays bounded by a
+	// couple of batches, and an interrupted index keeps what it finished.
+	type batch struct {
+		changes []change
+		stale   int
+		blobs   map[string]Analysis
+		vecs    map[string][]float32
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan batch, 1)
+	var prodErr error
+	analyzed := make(chan analyzedFile, 2*syncBatch)
+	go c.analyzeStream(pctx, root, stale, workers, o, analyzed)
+	go func() {
+		defer close(batches)
+		var b batch
+		flush := func() bool {
+			select {
+			case batches <- b:
+			case <-pctx.Done():
+				return false
+			}
+			b = batch{}
+			return true
+		}
+		for a := range analyzed {
+			if a.err != nil {
+				prodErr = a.err
+				cancel()
+				continue // drain
+			}
+			if prodErr != nil {
+				continue
+			}
+			b.stale++
+			if a.change.oid != "" {
+				b.changes = append(b.changes, a.change)
+			}
+			if a.analysis != nil {
+				if b.blobs == nil {
+					b.blobs = map[string]Analysis{}
+					b.vecs = map[string][]float32{}
+				}
+				b.blobs[a.change.oid] = *a.analysis
+				maps.Copy(b.vecs, a.vecs)
+			}
+			if b.stale == syncBatch && !flush() {
+				continue
+			}
+		}
+		if prodErr == nil && b.stale > 0 {
+			flush()
+		}
+	}()
+	write := func(b batch) error {
+		tx, err := c.db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+		defer tx.Rollback()
+		// Checkpoint the WAL every 64 MB instead of every 4 MB while
+		// indexing: each checkpoint is an fsync, and a full index writes
+		// about twice its source size.
+		if _, err := tx.ExecContext(ctx, `PRAGMA wal_autocheckpoint=16384`); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+		if err := insertBlobs(ctx, tx, kind, b.blobs); err != nil {
+			return err
+		}
+		if err := c.insertVectors(ctx, tx, b.vecs); err != nil {
+			return err
+		}
+		if len(b.changes) != b.stale {
+			clean = false // a file vanished while we read
+		}
+		batchChanged := false
+		for _, ch := range b.changes {
+			mt := ch.e.MTime
+			if mt >= racy {
+				mt = 0
+				clean = false // must be hashed again next time
+			}
+			if r, ok := known[ch.e.Path]; !ok || r.oid != ch.oid {
+				batchChanged = true
+				st.Stale++
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO paths(path, kind, size, mtime, ino, oid) VALUES (?, ?, ?, ?, ?, ?)
+				ON CONFLICT(kind, path) DO UPDATE SET size=excluded.size, mtime=excluded.mtime, ino=excluded.ino, oid=excluded.oid`,
+				ch.e.Path, int(kind), ch.e.Size, mt, int64(ch.e.Ino), ch.oid); err != nil {
+				return fmt.Errorf("cache: %w", err)
+			}
+		}
+		if batchChanged {
+			if err := bumpGen(ctx, tx, kind); err != nil {
+				return err
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+		st.Analyzed += len(b.blobs)
+		st.Embedded += len(b.vecs)
+		return nil
+	}
+	var writeErr error
+	for b := range batches {
+		if writeErr == nil {
+			if writeErr = write(b); writeErr != nil {
+				cancel()
+			}
+		}
+	}
+	if err := cmp.Or(writeErr, prodErr, ctx.Err()); err != nil {
 		return st, err
 	}
-	st.Analyzed = len(newBlobs)
-	vecs, n, err := c.embedMissing(ctx, newBlobs, workers)
-	if err != nil {
-		return st, err
-	}
-	st.Embedded = n
 
 	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return st, fmt.Errorf("cache: %w", err)
 	}
 	defer tx.Rollback()
-	if err := insertBlobs(ctx, tx, kind, newBlobs); err != nil {
-		return st, err
-	}
-	if err := c.insertVectors(ctx, tx, vecs); err != nil {
-		return st, err
-	}
-	racy := start.Add(-racyWindow).UnixNano()
-	changed := len(removed) > 0
-	clean := o.Only == nil && len(changes) == len(stale)
-	for _, ch := range changes {
-		mt := ch.e.MTime
-		if mt >= racy {
-			mt = 0
-			clean = false // must be hashed again next time
-		}
-		if r, ok := known[ch.e.Path]; !ok || r.oid != ch.oid {
-			changed = true
-			st.Stale++
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO paths(path, kind, size, mtime, ino, oid) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT(kind, path) DO UPDATE SET size=excluded.size, mtime=excluded.mtime, ino=excluded.ino, oid=excluded.oid`,
-			ch.e.Path, int(kind), ch.e.Size, mt, int64(ch.e.Ino), ch.oid); err != nil {
-			return st, fmt.Errorf("cache: %w", err)
-		}
-	}
 	for _, p := range removed {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM paths WHERE kind=? AND path=?`, int(kind), p); err != nil {
 			return st, fmt.Errorf("cache: %w", err)
 		}
 	}
 	st.Removed = len(removed)
-	if changed {
+	if len(removed) > 0 {
 		if err := bumpGen(ctx, tx, kind); err != nil {
 			return st, err
 		}
@@ -218,6 +305,10 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 	return st, nil
 }
 
+// syncBatch is the number of changed files analysed and stored per
+// transaction.
+const syncBatch = 256
+
 // statSum hashes a stat list (path, size, mtime, inode of every file).
 func statSum(entries []FileEntry) string {
 	h := fnv.New128a()
@@ -232,16 +323,25 @@ func statSum(entries []FileEntry) string {
 	return hex.EncodeToString(h.Sum(nil)) + ":" + strconv.Itoa(len(entries))
 }
 
-// analyzeAll reads and hashes the stale files and analyses content never
-// seen before, with workers in parallel.
-func (c *Cache) analyzeAll(ctx context.Context, root string, stale []FileEntry, workers int, o SyncOptions) ([]change, map[string]Analysis, error) {
-	changes := make([]change, len(stale))
-	results := make([]*Analysis, len(stale))
+// analyzedFile is one stale file after analysis: its change (empty oid if
+// it vanished) and the analysis of its content if never seen before.
+type analyzedFile struct {
+	change   change
+	analysis *Analysis
+	vecs     map[string][]float32
+	err      error
+}
+
+// analyzeStream reads and hashes the stale files and analyses content
+// never seen before, with workers in parallel, sending each file as it is
+// done (out is closed at the end). Content seen twice in one run is
+// analysed once.
+func (c *Cache) analyzeStream(ctx context.Context, root string, stale []FileEntry, workers int, o SyncOptions, out chan<- analyzedFile) {
+	defer close(out)
 	var (
-		mu       sync.Mutex
-		firstErr error
-		done     int
-		claimed  = map[string]bool{}
+		mu      sync.Mutex
+		done    int
+		claimed = map[string]bool{}
 	)
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -253,32 +353,31 @@ func (c *Cache) analyzeAll(ctx context.Context, root string, stale []FileEntry, 
 			defer release()
 			for i := range next {
 				e := stale[i]
+				res := analyzedFile{}
 				raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
-				if err != nil {
-					if !errors.Is(err, fs.ErrNotExist) {
-						mu.Lock()
-						firstErr = cmp.Or(firstErr, fmt.Errorf("read %s: %w", e.Path, err))
-						mu.Unlock()
-					}
-					continue
-				}
-				oid := gitstore.BlobOID(raw)
-				changes[i] = change{e: e, oid: oid}
-				mu.Lock()
-				mine := !claimed[oid]
-				claimed[oid] = true
-				mu.Unlock()
-				if mine {
-					has, err := c.hasBlob(ctx, oid)
-					if err != nil {
-						mu.Lock()
-						firstErr = cmp.Or(firstErr, err)
-						mu.Unlock()
-						continue
-					}
-					if !has {
-						a := analyze(e.Path, raw)
-						results[i] = &a
+				switch {
+				case errors.Is(err, fs.ErrNotExist):
+					// Vanished while we looked: not a change, not an error.
+				case err != nil:
+					res.err = fmt.Errorf("read %s: %w", e.Path, err)
+				default:
+					oid := gitstore.BlobOID(raw)
+					res.change = change{e: e, oid: oid}
+					mu.Lock()
+					mine := !claimed[oid]
+					claimed[oid] = true
+					mu.Unlock()
+					if mine {
+						has, err := c.hasBlob(ctx, oid)
+						if err != nil {
+							res.err = err
+						} else if !has {
+							a := analyze(e.Path, raw)
+							res.analysis = &a
+							// Embedding here, in the parallel workers, keeps
+							// the batching goroutine free to feed the writer.
+							res.vecs, _, res.err = c.embedMissing(ctx, map[string]Analysis{oid: a}, 1)
+						}
 					}
 				}
 				if o.Progress != nil {
@@ -287,32 +386,24 @@ func (c *Cache) analyzeAll(ctx context.Context, root string, stale []FileEntry, 
 					o.Progress(done, len(stale))
 					mu.Unlock()
 				}
+				select {
+				case out <- res:
+				case <-ctx.Done():
+				}
 			}
 		}()
 	}
 	for i := range stale {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+		}
 		if ctx.Err() != nil {
 			break
 		}
-		next <- i
 	}
 	close(next)
 	wg.Wait()
-	if err := cmp.Or(firstErr, ctx.Err()); err != nil {
-		return nil, nil, err
-	}
-	newBlobs := map[string]Analysis{}
-	var out []change
-	for i, ch := range changes {
-		if ch.oid == "" {
-			continue // vanished while we looked
-		}
-		out = append(out, ch)
-		if results[i] != nil {
-			newBlobs[ch.oid] = *results[i]
-		}
-	}
-	return out, newBlobs, nil
 }
 
 func (c *Cache) insertVectors(ctx context.Context, tx *sql.Tx, vecs map[string][]float32) error {
