@@ -1,10 +1,12 @@
 package contextfs
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -111,16 +113,24 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 		if k != cache.KindMemory {
 			kf.Types = nil
 		}
+		// The two rankers are independent: in hybrid mode they run at once,
+		// one per core.
 		var kw, sem []cache.Hit
+		var kwErr, semErr error
+		var wg sync.WaitGroup
 		if mode != ModeSemantic {
-			if kw, err = s.cache.Keyword(ctx, k, q.Text, kf, depth); err != nil {
-				return nil, err
-			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				kw, kwErr = s.cache.Keyword(ctx, k, q.Text, kf, depth)
+			}()
 		}
 		if mode != ModeKeyword {
-			if sem, err = s.cache.Semantic(ctx, k, qvec, kf, depth); err != nil {
-				return nil, err
-			}
+			sem, semErr = s.cache.Semantic(ctx, k, qvec, kf, depth)
+		}
+		wg.Wait()
+		if err := cmp.Or(kwErr, semErr); err != nil {
+			return nil, err
 		}
 		var fused []rank.Scored
 		switch mode {

@@ -16,7 +16,7 @@ import (
 // commits yet.
 func (ix *Indexer) Head(ctx context.Context) string {
 	if sha, ok := ix.repo.Head(); ok {
-		return sha
+		return sha // "" on an unborn branch
 	}
 	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--verify", "-q", "HEAD")
 	cmd.Dir = ix.repo.Root

@@ -26,7 +26,7 @@ import (
 // SchemaVersion changes whenever the tables change; a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "8"
+const SchemaVersion = "9"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -173,6 +173,9 @@ CREATE TABLE docs(
 CREATE INDEX docs_src ON docs(src, kind, type, lang);
 CREATE INDEX docs_mid ON docs(kind, mid);
 CREATE INDEX docs_superseded ON docs(kind) WHERE status='superseded';
+-- Covers filtering and listing (type, tag, date, hidden, current file):
+-- docs rows carry whole bodies, so scanning them costs far more.
+CREATE INDEX docs_list ON docs(kind, updated, mid, type, status, src, tags);
 CREATE TABLE supersedes(src TEXT NOT NULL, target TEXT NOT NULL);
 CREATE INDEX supersedes_src ON supersedes(src);
 -- One full-text table per kind: a memory search must not rank (or read)

@@ -312,7 +312,7 @@ func (c *Cache) Cosine(ctx context.Context, kind Kind, vec []float32, rows []int
 func (vs *vectorSet) score(q []float32, rows []int64, k int) []Hit {
 	hits := make([]Hit, 0, len(rows))
 	for _, r := range rows {
-		i, ok := vs.pos[r]
+		i, ok := vs.position(r)
 		if !ok {
 			continue
 		}
@@ -471,7 +471,7 @@ func (c *Cache) Rows(ctx context.Context, rows []int64) (map[int64]Row, error) {
 // List returns the current documents of kind that pass f, newest first.
 func (c *Cache) List(ctx context.Context, kind Kind, f Filter, limit int) ([]Row, error) {
 	cond, args := f.where(kind)
-	q := `SELECT ` + rowCols + ` FROM docs d WHERE ` + cond + ` ORDER BY d.updated DESC, d.mid`
+	q := `SELECT ` + rowCols + ` FROM docs d WHERE ` + cond + ` ORDER BY d.updated DESC, d.mid DESC`
 	if limit > 0 {
 		q += ` LIMIT ` + strconv.Itoa(limit)
 	}

@@ -26,13 +26,19 @@ type vectorSet struct {
 	model string
 	dim   int
 	rows  []int64
-	pos   map[int64]int
 	flat  []float32 // len(rows)*dim, unit length
 	// index is the SIMD index, built on a set's second search: building it
 	// normalises every vector again, which costs a one-shot CLI process
 	// more than scanning the (already unit-length) snapshot once.
 	index    *search.Index[int32]
 	searches int
+}
+
+// position returns the index of row in the set: rows are sorted (loaded
+// ORDER BY rowid, and snapshots keep that order), so no map is built per
+// process.
+func (vs *vectorSet) position(row int64) (int, bool) {
+	return slices.BinarySearch(vs.rows, row)
 }
 
 // topK returns the k best rows by cosine with unit-length q, skipping
@@ -122,10 +128,6 @@ func (c *Cache) vectors(ctx context.Context, kind Kind) (*vectorSet, error) {
 		}
 		// A snapshot that cannot be written only costs speed.
 		_ = writeSnapshot(c.snapshotPath(kind), vs)
-	}
-	vs.pos = make(map[int64]int, len(vs.rows))
-	for i, r := range vs.rows {
-		vs.pos[r] = i
 	}
 	c.vecs[kind] = vs
 	return vs, nil

@@ -3,9 +3,12 @@ package gitstore
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -274,5 +277,33 @@ func TestCreateFileExclusiveNeverOverwrites(t *testing.T) {
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 1 {
 		t.Fatalf("temp files left behind: %v", ents)
+	}
+}
+
+func TestListAgreesWithThePortableWalk(t *testing.T) {
+	dir := tempRepo(t)
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{".contextfs/memories/a.md", ".contextfs/x/y/b.md", ".contextfs/.hidden/c.md", ".contextfs/x/.d.md",
+		".contextfs/README.md", ".contextfs/x/README.md", ".contextfs/config.yaml", ".contextfs/x/e.txt"} {
+		WriteFileAtomic(r.Abs(p), []byte(p), 0o644)
+	}
+	for i := 0; i < 600; i++ { // more than one stat batch in a folder
+		WriteFileAtomic(r.Abs(fmt.Sprintf(".contextfs/memories/m%03d.md", i)), []byte("x"), 0o644)
+	}
+	os.Symlink("a.md", r.Abs(".contextfs/memories/link.md"))
+	fast, err := r.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, err := r.listPortable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Slice(slow, func(i, j int) bool { return slow[i].Path < slow[j].Path })
+	if len(fast) != 602 || !reflect.DeepEqual(fast, slow) {
+		t.Fatalf("List found %d, the portable walk %d; first: %+v / %+v", len(fast), len(slow), fast[:2], slow[:2])
 	}
 }

@@ -10,9 +10,13 @@ import (
 
 // Head returns the commit SHA that HEAD points to, read from the ref files
 // (HEAD, loose refs, packed-refs) without starting git: auto-indexing asks
-// on every search. ok is false when HEAD cannot be resolved this way (no
-// commits yet, or a ref backend other than files); callers then ask git.
+// on every search. An unborn branch (no commits yet) is sha "" with ok
+// true. ok is false when HEAD cannot be resolved this way (a ref backend
+// other than files, say); callers then ask git.
 func (r *Repo) Head() (sha string, ok bool) {
+	if _, err := os.Stat(filepath.Join(r.CommonDir, "reftable")); err == nil {
+		return "", false
+	}
 	b, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
 	if err != nil {
 		return "", false
@@ -37,7 +41,7 @@ func (r *Repo) Head() (sha string, ok bool) {
 			if sha, ok := r.packedRef(ref); ok {
 				return sha, true
 			}
-			return "", false
+			return "", strings.HasPrefix(ref, "refs/heads/") // an unborn branch
 		}
 		line = next
 	}

@@ -12,8 +12,8 @@ func TestHeadMatchesGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := r.Head(); ok {
-		t.Fatal("a repository without commits has no HEAD commit")
+	if sha, ok := r.Head(); !ok || sha != "" {
+		t.Fatalf("a repository without commits: Head() = %q, %v; want \"\", true", sha, ok)
 	}
 	os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644)
 	runGit(t, dir, "add", "f")

@@ -3,71 +3,97 @@
 package gitstore
 
 import (
-	"path/filepath"
+	"errors"
+	"io/fs"
+	"os"
 	"runtime"
+	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
 )
 
-// statAll stats the files with fstatat relative to an open descriptor of
-// their folder: no path walk per file and no FileInfo allocation. Every
-// command stats every memory file, so this is its hot path.
-func statAll(r *Repo, paths []string) []Entry {
-	type job struct {
-		dir   string
-		names []int // indexes into paths
+// list reads each folder of .contextfs/ once and stats its memory files
+// with fstatat relative to the folder's descriptor: no path walk per file,
+// no FileInfo, no joined paths. Every command does this for every memory
+// file, so it is the hot path of a command on a large memory.
+func (r *Repo) list() ([]Entry, error) {
+	type batch struct {
+		dir   string // absolute
+		rel   string // ".contextfs/…/" prefix of the entries
+		names []string
 	}
-	var jobs []job
-	for i, p := range paths {
-		d := filepath.Dir(p)
-		if len(jobs) == 0 || jobs[len(jobs)-1].dir != d {
-			jobs = append(jobs, job{dir: d})
-		}
-		jobs[len(jobs)-1].names = append(jobs[len(jobs)-1].names, i)
-	}
-	out := make([]Entry, len(paths))
-	ok := make([]bool, len(paths))
-	var next = make(chan job)
-	workers := min(runtime.NumCPU(), 1+len(paths)/512)
+	// Folders are read in this goroutine while the workers already stat
+	// the names found so far.
+	var (
+		mu      sync.Mutex
+		results [][]Entry
+	)
+	next := make(chan batch, 64)
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	for w := 0; w < runtime.NumCPU(); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var st unix.Stat_t
-			for j := range next {
-				fd, err := unix.Open(j.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			for b := range next {
+				fd, err := unix.Open(b.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 				if err != nil {
 					continue // the folder vanished: so did its files
 				}
-				for _, i := range j.names {
-					name := filepath.Base(paths[i])
-					if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-						continue
+				out := make([]Entry, 0, len(b.names))
+				for _, n := range b.names {
+					if unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+						continue // removed, or replaced by a link, while we looked
 					}
-					out[i] = Entry{Path: r.Rel(paths[i]), Size: st.Size, MTime: st.Mtim.Nano(), Ino: st.Ino}
-					ok[i] = true
+					out = append(out, Entry{Path: b.rel + n, Size: st.Size, MTime: st.Mtim.Nano(), Ino: st.Ino})
 				}
 				unix.Close(fd)
+				mu.Lock()
+				results = append(results, out)
+				mu.Unlock()
 			}
 		}()
 	}
-	// Split large folders so both workers share a flat .contextfs/memories.
-	for _, j := range jobs {
-		for len(j.names) > 256 {
-			next <- job{dir: j.dir, names: j.names[:256]}
-			j.names = j.names[256:]
+	queue := []batch{{dir: r.MemoryDir(), rel: Dir + "/"}}
+	var walkErr error
+	for len(queue) > 0 && walkErr == nil {
+		d := queue[0]
+		queue = queue[1:]
+		ents, err := os.ReadDir(d.dir)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) { // .contextfs/ absent, or removed while we looked
+				walkErr = err
+			}
+			continue
 		}
-		next <- j
+		var names []string
+		for _, e := range ents {
+			n := e.Name()
+			if strings.HasPrefix(n, ".") {
+				continue // hidden files and folders are never memories
+			}
+			switch t := e.Type(); {
+			case t.IsDir():
+				queue = append(queue, batch{dir: d.dir + "/" + n, rel: d.rel + n + "/"})
+			case t.IsRegular() && strings.HasSuffix(n, ".md") && n != "README.md":
+				names = append(names, n)
+			}
+		}
+		for len(names) > 0 {
+			k := min(len(names), 256)
+			next <- batch{dir: d.dir, rel: d.rel, names: names[:k]}
+			names = names[k:]
+		}
 	}
 	close(next)
 	wg.Wait()
-	kept := out[:0]
-	for i, e := range out {
-		if ok[i] {
-			kept = append(kept, e)
-		}
+	if walkErr != nil {
+		return nil, walkErr
 	}
-	return kept
+	var out []Entry
+	for _, r := range results {
+		out = append(out, r...)
+	}
+	return out, nil
 }

@@ -2,4 +2,4 @@
 
 package gitstore
 
-func statAll(r *Repo, paths []string) []Entry { return statPortable(r, paths) }
+func (r *Repo) list() ([]Entry, error) { return r.listPortable() }

@@ -54,8 +54,19 @@ type Entry struct {
 
 // List walks .contextfs/ and returns its memory files sorted by path. A
 // missing folder is an empty list. It runs on every command, so the
-// per-file lstat calls are spread over the CPUs.
+// per-file stat calls are spread over the CPUs (and, on Linux, made
+// relative to each folder's descriptor).
 func (r *Repo) List() ([]Entry, error) {
+	out, err := r.list()
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", r.MemoryDir(), err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// listPortable walks with filepath.WalkDir and stats with lstat.
+func (r *Repo) listPortable() ([]Entry, error) {
 	root := r.MemoryDir()
 	var paths []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -77,11 +88,9 @@ func (r *Repo) List() ([]Entry, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", root, err)
+		return nil, err
 	}
-	out := statAll(r, paths)
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
+	return statPortable(r, paths), nil
 }
 
 // statPortable stats absolute paths with lstat, spread over the CPUs;
