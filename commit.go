@@ -71,6 +71,7 @@ type VerifyError struct {
 	Secrets  []secrets.Finding
 }
 
+// Error lists the problems and secrets that stopped the commit.
 func (e *VerifyError) Error() string {
 	var parts []string
 	if n := len(e.Problems); n > 0 {

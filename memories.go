@@ -42,6 +42,7 @@ type InvalidError struct {
 	Issues []memory.Issue
 }
 
+// Error lists every validation issue, one per line.
 func (e *InvalidError) Error() string {
 	var b strings.Builder
 	what := e.Path
@@ -156,6 +157,7 @@ type AmbiguousError struct {
 	Matches []string // "ID path"
 }
 
+// Error lists the memories the prefix matches.
 func (e *AmbiguousError) Error() string {
 	return fmt.Sprintf("%q is ambiguous; it matches:\n  %s", e.Prefix, strings.Join(e.Matches, "\n  "))
 }
@@ -172,6 +174,9 @@ func (s *Store) Resolve(ctx context.Context, id string) (*memory.Memory, error) 
 	}
 	switch {
 	case id == "" || len(rows) == 0:
+		if err := s.brokenMatch(ctx, id); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%w %q", ErrNotFound, id)
 	case len(rows) > 1:
 		e := &AmbiguousError{Prefix: id}
@@ -181,6 +186,34 @@ func (s *Store) Resolve(ctx context.Context, id string) (*memory.Memory, error) 
 		return nil, e
 	}
 	return s.Read(rows[0].Path)
+}
+
+// brokenMatch explains a lookup that failed because the memory's file
+// cannot be read: broken files are not indexed, so without this the user
+// would be told the memory does not exist.
+func (s *Store) brokenMatch(ctx context.Context, id string) error {
+	probs, err := s.cache.Problems(ctx, cache.KindMemory)
+	if err != nil || id == "" {
+		return nil
+	}
+	id = strings.ToLower(id)
+	for _, p := range probs {
+		if p.Msg == "" {
+			continue // indexed with a note, not broken
+		}
+		raw, err := s.Repo.ReadFile(p.Path)
+		if err != nil {
+			continue
+		}
+		if qid := strings.ToLower(quickID(p.Path, raw)); qid != "" && strings.HasPrefix(qid, id) {
+			loc := p.Path
+			if p.Line > 0 {
+				loc = fmt.Sprintf("%s:%d", p.Path, p.Line)
+			}
+			return fmt.Errorf("memory %s is in %s, which cannot be read: %s (run git contextfs validate)", qid, loc, p.Msg)
+		}
+	}
+	return nil
 }
 
 // Read reads and decodes the memory file at a work-tree-relative path.

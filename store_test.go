@@ -247,6 +247,12 @@ func TestBadFilesAreReportedNeverRewritten(t *testing.T) {
 	if err != nil || len(st.Invalid) < 3 {
 		t.Fatalf("status: %+v %v", st, err)
 	}
+	t.Run("recall of a memory whose file is broken names the file and line", func(t *testing.T) {
+		_, err := s.Resolve(context.Background(), "brokenya")
+		if err == nil || !strings.Contains(err.Error(), ".contextfs/memories/broken-yaml.md:5") || errors.Is(err, contextfs.ErrNotFound) {
+			t.Fatalf("got %v", err)
+		}
+	})
 	for p, c := range bad {
 		b, _ := os.ReadFile(filepath.Join(dir, p))
 		if string(b) != c {

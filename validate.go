@@ -25,6 +25,7 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
+// String is "path:line: rule: message".
 func (p Problem) String() string {
 	loc := p.Path
 	if p.Line > 0 {

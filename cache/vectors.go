@@ -89,6 +89,7 @@ func (vs *vectorSet) topK(q []float32, k int, excluded map[int64]bool) []Hit {
 // hitHeap is a min-heap of hits by score.
 type hitHeap []Hit
 
+// Len, Less, Swap, Push and Pop implement heap.Interface.
 func (h hitHeap) Len() int           { return len(h) }
 func (h hitHeap) Less(i, j int) bool { return h[i].Score < h[j].Score }
 func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }

@@ -138,6 +138,7 @@ type SkipError struct {
 	Reason string
 }
 
+// Error says which file was skipped and why.
 func (e *SkipError) Error() string { return "skip " + e.Path + ": " + e.Reason }
 
 // A Chunker splits files into chunks. It keeps one tree-sitter parser per

@@ -47,6 +47,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error is "line N: message", or the message alone when the line is unknown.
 func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)

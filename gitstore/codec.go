@@ -29,6 +29,7 @@ type DecodeError struct {
 	Msg  string
 }
 
+// Error is "path:line: message", the form editors and CI annotators read.
 func (e *DecodeError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)

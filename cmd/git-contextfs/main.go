@@ -24,11 +24,13 @@ const (
 // exitError carries an exit code with an error already reported.
 type exitError struct{ code int }
 
+// Error names the exit code; the message itself was already printed.
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // usageError marks a command-line mistake (exit 2).
 type usageError struct{ err error }
 
+// Error is the underlying message.
 func (e *usageError) Error() string { return e.err.Error() }
 
 func main() {
