@@ -78,6 +78,10 @@ func Parse(src []byte) (*Document, error) {
 		return d, nil
 	}
 	doc := &Document{Body: body, BodyLine: bodyLine, CRLF: crlf, HasFront: true}
+	if crlf {
+		// yaml.v3 keeps the \r in comments; Format writes CRLF back itself.
+		yml = bytes.ReplaceAll(yml, []byte("\r\n"), []byte("\n"))
+	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(yml, &root); err != nil {
 		return nil, yamlError(err, 1)

@@ -60,6 +60,7 @@ func TestFormatIsStable(t *testing.T) {
 	srcs := []string{
 		"---\nid: a\n# a comment about tags\ntags:\n  - x\n  - y\nextra: {b: 1, a: 2}\n---\nbody *kept*  \n\n\n",
 		"---\r\nid: a\r\ntitle: \"quoted: colon\"\r\n---\r\nbody\r\n",
+		"---\r\nid: a\r\n# a comment in a CRLF file\r\ntags:\r\n  - x\r\n---\r\nbody\r\n",
 		"---\nid: a\nnote: |\n  multi\n  line\n---\n",
 		"---\n---\n",
 	}
@@ -83,8 +84,27 @@ func TestFormatIsStable(t *testing.T) {
 		if !bytes.HasSuffix(once, d.Body) {
 			t.Errorf("body changed: %q", once)
 		}
-		if strings.Contains(src, "comment") && !strings.Contains(string(once), "# a comment about tags") {
+		if strings.Contains(src, "# a comment about tags") && !strings.Contains(string(once), "# a comment about tags") {
 			t.Errorf("comment lost: %s", once)
+		}
+	}
+}
+
+func TestCanonicalFilesRoundTripByteForByte(t *testing.T) {
+	for _, src := range []string{
+		"---\nid: a\n# keep me\ntags:\n  - x\n---\nbody\n",
+		"---\r\nid: a\r\n# keep me\r\ntags:\r\n  - x\r\n---\r\nbody\r\n",
+	} {
+		d, err := Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := d.Format()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out) != src {
+			t.Errorf("round trip changed bytes:\n%q\n%q", src, out)
 		}
 	}
 }
