@@ -56,7 +56,15 @@ type Result struct {
 // kindWeight scales fused scores when memories, code and commits are
 // ranked together, so a team's memories are not drowned by the many code
 // chunks that mention the same words.
-var kindWeight = map[cache.Kind]float64{cache.KindMemory: 1.0, cache.KindCode: 0.8, cache.KindCommit: 0.7}
+func kindWeight(k cache.Kind) float64 {
+	switch k {
+	case cache.KindCode:
+		return 0.8
+	case cache.KindCommit:
+		return 0.7
+	}
+	return 1.0
+}
 
 // Search finds memories (and, when indexed, code and commits) matching q.
 func (s *Store) Search(ctx context.Context, q Query) ([]Result, error) {
@@ -157,7 +165,7 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 		}
 		for _, sc := range fused {
 			if len(kinds) > 1 {
-				sc.Score *= kindWeight[k]
+				sc.Score *= kindWeight(k)
 			}
 			all = append(all, scoredKind{sc, k})
 		}

@@ -62,6 +62,20 @@ func (a *app) open(cmd *cobra.Command) (*contextfs.Store, error) {
 	return contextfs.Open(cmd.Context(), contextfs.Options{Dir: a.dir, Notices: a.stderr})
 }
 
+// withStore adapts a command body that needs the store: it opens the store
+// for the repository around --repo or the current directory, and closes it
+// when the body returns.
+func (a *app) withStore(body func(cmd *cobra.Command, args []string, s *contextfs.Store) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		s, err := a.open(cmd)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		return body(cmd, args, s)
+	}
+}
+
 func (a *app) printJSON(v any) error {
 	enc := json.NewEncoder(a.stdout)
 	enc.SetIndent("", "  ")

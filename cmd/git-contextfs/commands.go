@@ -28,12 +28,7 @@ registers the memory merge driver in this clone's git config and in
 .gitattributes. Running it again changes nothing.`,
 		Example: "  git contextfs init",
 		Args:    argsRange(0, 0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
 			created, err := s.Init(cmd.Context())
 			if err != nil {
 				return err
@@ -50,7 +45,7 @@ registers the memory merge driver in this clone's git config and in
 			}
 			fmt.Fprintln(a.stdout, "Next: git contextfs save \"what the team should remember\"")
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was created as JSON")
 	return cmd
@@ -257,12 +252,7 @@ or a commit SHA prints the chunk or commit.`,
 		Example: `  git contextfs recall k3x9
   git contextfs recall --json k3x9m2abcd`,
 		Args: argsRange(1, 1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
 			if handled, err := a.recallIndexed(cmd, s, args[0], asJSON); handled || err != nil {
 				return err
 			}
@@ -280,7 +270,7 @@ or a commit SHA prints the chunk or commit.`,
 			fmt.Fprintf(a.stdout, "# %s\n", m.Path)
 			a.stdout.Write(raw)
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the memory as JSON")
 	return cmd
@@ -455,12 +445,7 @@ To retire a memory but keep it visible in history, save its replacement with
 --supersedes instead.`,
 		Example: "  git contextfs delete k3x9",
 		Args:    argsRange(1, 1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
 			m, err := s.Delete(cmd.Context(), args[0])
 			if err != nil {
 				return err
@@ -470,7 +455,7 @@ To retire a memory but keep it visible in history, save its replacement with
 			}
 			fmt.Fprintf(a.stdout, "deleted %s %s\n", m.ID, m.Path)
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the deleted ID and path as JSON")
 	return cmd
@@ -483,12 +468,7 @@ func (a *app) statusCmd() *cobra.Command {
 		Short:   "Show memory counts by type, invalid files and the cache state",
 		Example: "  git contextfs status\n  git contextfs status --json",
 		Args:    argsRange(0, 0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
 			st, err := s.Status(cmd.Context())
 			if err != nil {
 				return err
@@ -528,7 +508,7 @@ func (a *app) statusCmd() *cobra.Command {
 				}
 			}
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return cmd
@@ -544,12 +524,7 @@ git) and rebuilds the memory index. Commands rebuild a missing, corrupt or
 old-schema cache on their own; this is for doing it on demand.`,
 		Example: "  git contextfs reindex",
 		Args:    argsRange(0, 0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
 			start := time.Now()
 			st, err := s.Reindex(cmd.Context())
 			if err != nil {
@@ -560,7 +535,7 @@ old-schema cache on their own; this is for doing it on demand.`,
 			}
 			fmt.Fprintf(a.stdout, "reindexed %d memory files in %s\n", st.Files, time.Since(start).Round(time.Millisecond))
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary")
 	return cmd

@@ -90,12 +90,7 @@ progress on a terminal.`,
   git contextfs index internal/server
   git contextfs index --full
   git contextfs index status`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
 			var p *progressBar
 			if !asJSON {
 				p = a.progress("indexing")
@@ -121,7 +116,7 @@ progress on a terminal.`,
 				fmt.Fprintf(a.stdout, "%d files skipped; see git contextfs index status\n", res.Skipped)
 			}
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&full, "full", false, "forget the code and commit index and rebuild it")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary")
@@ -144,12 +139,7 @@ func (a *app) indexStatusCmd() *cobra.Command {
 		Short:   "Show indexed files and chunks by language, commits, last run and what is stale",
 		Example: "  git contextfs index status\n  git contextfs index status --json",
 		Args:    argsRange(0, 0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
 			st, err := s.IndexStatus(cmd.Context())
 			if err != nil {
 				return err
@@ -189,7 +179,7 @@ func (a *app) indexStatusCmd() *cobra.Command {
 				}
 			}
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return cmd

@@ -238,12 +238,7 @@ Exit status: 0 committed, or nothing to commit; 1 refused or failed.`,
   git contextfs commit --dry-run
   git contextfs commit --json`,
 		Args: argsRange(0, 0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
 			res, err := s.CommitMemories(cmd.Context(), contextfs.CommitOptions{Message: message, DryRun: dryRun, NoVerify: noVerify})
 			var ve *contextfs.VerifyError
 			if errors.As(err, &ve) {
@@ -270,7 +265,7 @@ Exit status: 0 committed, or nothing to commit; 1 refused or failed.`,
 				fmt.Fprintf(a.stderr, "[%.12s] %s (%d file(s))\n", res.SHA, subject, len(res.Files))
 			}
 			return nil
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVarP(&message, "message", "m", "", "commit `MESSAGE` (default: generated from the changes)")
