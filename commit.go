@@ -216,7 +216,7 @@ func (s *Store) CommitMemories(ctx context.Context, o CommitOptions) (*CommitRes
 		return nil, err
 	}
 	for _, t := range touched {
-		res.Secrets = append(res.Secrets, scanner.Scan(t.Path, t.Content)...)
+		res.Secrets = append(res.Secrets, ScanFile(scanner, t.Path, t.Content)...)
 	}
 	if (len(res.Problems) > 0 || len(res.Secrets) > 0) && !o.NoVerify {
 		return nil, &VerifyError{Problems: res.Problems, Secrets: res.Secrets}

@@ -107,7 +107,7 @@ func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error)
 		res.Warnings = append(res.Warnings, warn)
 	}
 	for _, f := range files {
-		res.Secrets = append(res.Secrets, sc.Scan(f.Path, f.Content)...)
+		res.Secrets = append(res.Secrets, ScanFile(sc, f.Path, f.Content)...)
 	}
 	return res, nil
 }

@@ -87,7 +87,17 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 		}
 		m.Supersedes[i] = r.ID
 	}
-	rel := path.Join(gitstore.Dir, MemoryFolder, memory.Slug(m.Title)+"-"+m.ID+".md")
+	scanner, err := s.secretScanner()
+	if err != nil {
+		return nil, err
+	}
+	// The file name is committed too: a title holding a secret must not
+	// become its slug.
+	slug := memory.Slug(m.Title)
+	if len(scanner.Scan("", []byte(m.Title))) > 0 {
+		slug = memory.Slug(m.Type)
+	}
+	rel := path.Join(gitstore.Dir, MemoryFolder, slug+"-"+m.ID+".md")
 	m.Path = rel
 	if issues := memory.Validate(m); len(issues) > 0 {
 		return nil, &InvalidError{Issues: issues}
@@ -96,11 +106,7 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	scanner, err := s.secretScanner()
-	if err != nil {
-		return nil, err
-	}
-	warn := scanner.Scan(rel, raw)
+	warn := ScanFile(scanner, rel, raw)
 	if err := gitstore.CreateFileExclusive(s.Repo.Abs(rel), raw); err != nil {
 		return nil, err
 	}
@@ -118,6 +124,18 @@ func (s *Store) secretScanner() (*secrets.Scanner, error) {
 		return nil, fmt.Errorf("%s/%s: secrets: %w", gitstore.Dir, gitstore.ConfigFile, err)
 	}
 	return sc, nil
+}
+
+// ScanFile scans a memory file for secrets: its content, and its path,
+// which is committed as well (a finding in the path has line 0).
+func ScanFile(sc *secrets.Scanner, path string, content []byte) []secrets.Finding {
+	out := sc.Scan(path, content)
+	for _, f := range sc.Scan(path, []byte(path)) {
+		f.Line, f.Column = 0, 0
+		f.Description += " in the file name"
+		out = append(out, f)
+	}
+	return out
 }
 
 // SecretScanner returns the scanner configured for this repository.

@@ -421,3 +421,26 @@ func (s *scaled) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	}
 	return vs, err
 }
+
+func TestASecretNeverReachesAFileName(t *testing.T) {
+	dir := testgit.Init(t)
+	s := open(t, dir)
+	key := "AKIA" + "Z7QWERTYUIOPASDF"
+	res, err := s.Save(context.Background(), contextfs.SaveRequest{Type: "fact", Body: "The deploy key is " + key + " for now."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.ToLower(res.Memory.Path), strings.ToLower(key)) {
+		t.Fatalf("secret in the file name: %s", res.Memory.Path)
+	}
+	if !strings.HasPrefix(filepath.Base(res.Memory.Path), "fact-") || len(res.Warnings) == 0 {
+		t.Fatalf("path %s, warnings %v", res.Memory.Path, res.Warnings)
+	}
+	// A file someone named after a secret is reported by its path.
+	sc, _ := s.SecretScanner()
+	named := ".contextfs/memories/key-" + key + ".md"
+	fs := contextfs.ScanFile(sc, named, []byte("---\nid: abcd1234\n---\nclean\n"))
+	if len(fs) != 1 || fs[0].Line != 0 || !strings.Contains(fs[0].Description, "file name") {
+		t.Fatalf("path finding: %+v", fs)
+	}
+}

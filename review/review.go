@@ -376,7 +376,7 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 	sort.Slice(touched, func(i, j int) bool { return touched[i].Path < touched[j].Path })
 	r.Problems = append(r.Problems, contextfs.CheckFiles(touched, others)...)
 	for _, f := range touched {
-		r.Secrets = append(r.Secrets, scanner.Scan(f.Path, f.Content)...)
+		r.Secrets = append(r.Secrets, contextfs.ScanFile(scanner, f.Path, f.Content)...)
 	}
 	slices.SortStableFunc(r.Secrets, func(x, y secrets.Finding) int {
 		return cmp.Or(cmp.Compare(x.Path, y.Path), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Column, y.Column))

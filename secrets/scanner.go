@@ -42,6 +42,9 @@ type Finding struct {
 // String formats f the way compilers report errors, so that editors and
 // terminals can jump to it: "path:line:col: rule: description (redacted)".
 func (f Finding) String() string {
+	if f.Line == 0 { // found in the path itself, not in the content
+		return fmt.Sprintf("%s: %s: %s (%s)", f.Path, f.Rule, f.Description, f.Redacted)
+	}
 	return fmt.Sprintf("%s:%d:%d: %s: %s (%s)", f.Path, f.Line, f.Column, f.Rule, f.Description, f.Redacted)
 }
 
