@@ -137,7 +137,7 @@ func TestCLIErrorsAndExitCodes(t *testing.T) {
 
 func TestCLIEveryCommandHasHelpWithExamples(t *testing.T) {
 	dir := testgit.Init(t)
-	for _, c := range []string{"init", "save", "search", "recall", "list", "update", "delete", "status", "reindex", "schema", "validate", "index"} {
+	for _, c := range []string{"init", "save", "search", "recall", "list", "update", "delete", "status", "reindex", "schema", "validate", "index", "hooks", "review", "commit", "doctor", "fmt", "mcp"} {
 		t.Run(c, func(t *testing.T) {
 			out := ok(t, dir, c, "-h")
 			if !strings.Contains(out, "Usage:") || !strings.Contains(out, "Examples:") {

@@ -1,0 +1,314 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// SaveInput is the argument of save_memory.
+type SaveInput struct {
+	Type       string         `json:"type" jsonschema:"the memory type, such as decision, fact, error or procedural (aliases like adr or note work too)"`
+	Content    string         `json:"content" jsonschema:"the memory's Markdown body; its first heading or sentence becomes the title unless title is given"`
+	Title      string         `json:"title,omitempty" jsonschema:"a short title (default: derived from content)"`
+	Tags       []string       `json:"tags,omitempty" jsonschema:"tags, such as the component or topic"`
+	Data       map[string]any `json:"data,omitempty" jsonschema:"structured fields of the type (for a decision, for example: decision, status, rationale); they are validated against the type's JSON Schema"`
+	Supersedes []string       `json:"supersedes,omitempty" jsonschema:"IDs (or unique prefixes) of memories this one replaces; they are then hidden from search"`
+}
+
+// MemoryRef names a memory written by a tool.
+type MemoryRef struct {
+	ID    string `json:"id" jsonschema:"the memory's ID, used by recall_memory, update_memory and delete_memory"`
+	Path  string `json:"path" jsonschema:"the memory's file, relative to the repository root"`
+	Type  string `json:"type"`
+	Title string `json:"title"`
+}
+
+// SaveOutput is the result of save_memory.
+type SaveOutput struct {
+	MemoryRef
+	// Warnings are possible secrets; the memory was written anyway, as the
+	// CLI does, because the pre-commit hook is what keeps them out of git.
+	Warnings []string `json:"warnings,omitempty" jsonschema:"possible secrets found in the memory: remove them with update_memory, the pre-commit hook will refuse the file"`
+}
+
+// SearchInput is the argument of search_memory.
+type SearchInput struct {
+	Query string   `json:"query" jsonschema:"what to look for, in words: matched by keyword and by meaning"`
+	Type  string   `json:"type,omitempty" jsonschema:"only this memory type; or code or commit for indexed source code and commits (default: memories, code and commits, memories ranked first)"`
+	Tags  []string `json:"tags,omitempty" jsonschema:"only memories with all of these tags"`
+	Limit int      `json:"limit,omitempty" jsonschema:"at most this many results (default 10)"`
+	Mode  string   `json:"mode,omitempty" jsonschema:"hybrid (default), keyword or semantic"`
+}
+
+// SearchOutput is the result of search_memory.
+type SearchOutput struct {
+	Results []contextfs.Result `json:"results" jsonschema:"best first; a memory's id is its ID, a code chunk's is path:start-end"`
+}
+
+// IDInput is the argument of the tools that take one memory.
+type IDInput struct {
+	ID string `json:"id" jsonschema:"the memory's ID or a unique prefix of it"`
+}
+
+// ListInput is the argument of list_memories.
+type ListInput struct {
+	Type  string `json:"type,omitempty" jsonschema:"only this memory type"`
+	Tag   string `json:"tag,omitempty" jsonschema:"only memories with this tag"`
+	Limit int    `json:"limit,omitempty" jsonschema:"at most this many memories (default: all)"`
+}
+
+// ListOutput is the result of list_memories.
+type ListOutput struct {
+	Memories []contextfs.Entry `json:"memories" jsonschema:"newest first; superseded memories are left out"`
+}
+
+// UpdateInput is the argument of update_memory. Title and Body are
+// pointers so that leaving them out differs from clearing them.
+type UpdateInput struct {
+	ID         string         `json:"id" jsonschema:"the memory's ID or a unique prefix of it"`
+	Title      *string        `json:"title,omitempty" jsonschema:"a new title"`
+	Body       *string        `json:"body,omitempty" jsonschema:"a new Markdown body, replacing the old one whole"`
+	AddTags    []string       `json:"add_tags,omitempty" jsonschema:"tags to add"`
+	RemoveTags []string       `json:"remove_tags,omitempty" jsonschema:"tags to remove"`
+	Data       map[string]any `json:"data,omitempty" jsonschema:"fields merged into the structured data; a null value deletes the field"`
+}
+
+// DeleteOutput is the result of delete_memory.
+type DeleteOutput struct {
+	ID   string `json:"id"`
+	Path string `json:"path" jsonschema:"the deleted file; git keeps its history"`
+}
+
+// StatusOutput is the result of memory_status.
+type StatusOutput struct {
+	Memories int                 `json:"memories" jsonschema:"the number of readable memories"`
+	ByType   map[string]int      `json:"by_type" jsonschema:"memories per type"`
+	Files    int                 `json:"files" jsonschema:"memory files, readable or not"`
+	Invalid  []contextfs.Problem `json:"invalid,omitempty" jsonschema:"memory files that cannot be read or fail validation, with the line and the reason"`
+	Code     map[string]int      `json:"code,omitempty" jsonschema:"indexed code chunks per language"`
+	Commits  int                 `json:"commits" jsonschema:"indexed commits"`
+}
+
+// register adds every tool to srv.
+func (sv *server) register(srv *mcp.Server) {
+	addTool(sv, srv, &mcp.Tool{
+		Name:        "save_memory",
+		Description: "Save a new memory for the team and future sessions: a decision, a fact, an error and its fix, a procedure… It is validated, scanned for secrets and written as a Markdown file under .contextfs/ (to be committed with the code). Types:\n" + typeList(),
+		Annotations: &mcp.ToolAnnotations{Title: "Save a memory", DestructiveHint: new(false)},
+	}, sv.save)
+	addTool(sv, srv, &mcp.Tool{
+		Name:        "search_memory",
+		Description: "Search the repository's memories (and its indexed code and commits) by keyword and by meaning. Describe what you need in words; results are ranked best first with a snippet. Call recall_memory with a memory's id to read it whole.",
+		Annotations: &mcp.ToolAnnotations{Title: "Search memories", ReadOnlyHint: true},
+	}, sv.search)
+	addTool(sv, srv, &mcp.Tool{
+		Name:        "recall_memory",
+		Description: "Read one memory whole, from its file: its frontmatter fields (type, title, tags, data, dates…) and its Markdown body.",
+		Annotations: &mcp.ToolAnnotations{Title: "Read a memory", ReadOnlyHint: true},
+	}, sv.recall)
+	addTool(sv, srv, &mcp.Tool{
+		Name:        "list_memories",
+		Description: "List memories, newest first, optionally of one type or with one tag.",
+		Annotations: &mcp.ToolAnnotations{Title: "List memories", ReadOnlyHint: true},
+	}, sv.list)
+	addTool(sv, srv, &mcp.Tool{
+		Name:        "update_memory",
+		Description: "Change a memory in place: its title, its body, its tags or its structured data (merged). Only the changed lines of the file change. To replace a memory with a different one, save the new one with supersedes instead.",
+		Annotations: &mcp.ToolAnnotations{Title: "Update a memory", DestructiveHint: new(false), IdempotentHint: true},
+	}, sv.update)
+	addTool(sv, srv, &mcp.Tool{
+		Name:        "delete_memory",
+		Description: "Delete a memory's file. Git keeps its history. Prefer update_memory, or save_memory with supersedes, when a memory is outdated rather than wrong.",
+		Annotations: &mcp.ToolAnnotations{Title: "Delete a memory", DestructiveHint: new(true), IdempotentHint: true},
+	}, sv.delete)
+	addTool(sv, srv, &mcp.Tool{
+		Name:        "memory_status",
+		Description: "Count the repository's memories by type and list memory files that cannot be read or are invalid.",
+		Annotations: &mcp.ToolAnnotations{Title: "Memory status", ReadOnlyHint: true},
+	}, sv.status)
+}
+
+// typeList describes the types an agent may save, one per line, from the
+// types' own schemas so that it never drifts from what Save accepts.
+func typeList() string {
+	var b strings.Builder
+	for _, t := range memory.Types() {
+		if t.Indexed {
+			continue // produced by indexing, not written by agents
+		}
+		fmt.Fprintf(&b, "- %s: %s\n", t.Name, t.Description)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func refOf(m *memory.Memory) MemoryRef {
+	return MemoryRef{ID: m.ID, Path: m.Path, Type: m.Type, Title: m.Title}
+}
+
+func (sv *server) save(ctx context.Context, in SaveInput) (SaveOutput, string, error) {
+	res, err := sv.store.Save(ctx, contextfs.SaveRequest{Type: in.Type, Title: in.Title, Tags: in.Tags,
+		Supersedes: in.Supersedes, Data: in.Data, Body: in.Content})
+	if err != nil {
+		return SaveOutput{}, "", err
+	}
+	out := SaveOutput{MemoryRef: refOf(res.Memory)}
+	text := fmt.Sprintf("saved %s %s (%s: %s)", out.ID, out.Path, out.Type, out.Title)
+	for _, w := range res.Warnings {
+		out.Warnings = append(out.Warnings, w.String())
+		text += "\nwarning: possible secret: " + w.String()
+	}
+	return out, text, nil
+}
+
+func (sv *server) search(ctx context.Context, in SearchInput) (SearchOutput, string, error) {
+	if strings.TrimSpace(in.Query) == "" {
+		return SearchOutput{}, "", errors.New("query is empty: say in words what to look for")
+	}
+	q := contextfs.Query{Text: in.Query, Tags: in.Tags, Limit: in.Limit, Mode: in.Mode}
+	if in.Type != "" {
+		q.Types = []string{in.Type}
+	}
+	sv.autoIndex(ctx, q)
+	res, err := sv.store.Search(ctx, q)
+	if err != nil {
+		return SearchOutput{}, "", err
+	}
+	if res == nil {
+		res = []contextfs.Result{}
+	}
+	if len(res) == 0 {
+		return SearchOutput{Results: res}, "no matches", nil
+	}
+	var b strings.Builder
+	for i, r := range res {
+		fmt.Fprintf(&b, "%d. [%s] %s %q (%s, score %.3f)\n", i+1, r.ID, r.Type, r.Title, r.Path, r.Score)
+		if r.Snippet != "" {
+			fmt.Fprintf(&b, "   %s\n", r.Snippet)
+		}
+	}
+	return SearchOutput{Results: res}, strings.TrimRight(b.String(), "\n"), nil
+}
+
+// autoIndex keeps the code index fresh before a search that may return
+// code or commits, as the CLI does. A failure only costs freshness, so it
+// is logged rather than returned: the memories are still searchable.
+func (sv *server) autoIndex(ctx context.Context, q contextfs.Query) {
+	if len(q.Types) > 0 && !slices.Contains(q.Types, "code") && !slices.Contains(q.Types, "commit") {
+		return
+	}
+	hint, err := sv.store.AutoIndex(ctx, nil)
+	switch {
+	case err != nil:
+		fmt.Fprintf(sv.log, "contextfs mcp: code index not refreshed: %v\n", err)
+	case hint != "":
+		fmt.Fprintln(sv.log, hint)
+	}
+}
+
+func (sv *server) recall(ctx context.Context, in IDInput) (*memory.Memory, string, error) {
+	m, err := sv.store.Resolve(ctx, in.ID)
+	if err != nil {
+		return nil, "", err
+	}
+	raw, err := sv.store.Repo.ReadFile(m.Path)
+	if err != nil {
+		return nil, "", fmt.Errorf("read %s: %w", m.Path, err)
+	}
+	return m, "# " + m.Path + "\n" + string(raw), nil
+}
+
+func (sv *server) list(ctx context.Context, in ListInput) (ListOutput, string, error) {
+	o := contextfs.ListOptions{Limit: in.Limit}
+	if in.Type != "" {
+		o.Types = []string{in.Type}
+	}
+	if in.Tag != "" {
+		o.Tags = []string{in.Tag}
+	}
+	es, err := sv.store.List(ctx, o)
+	if err != nil {
+		return ListOutput{}, "", err
+	}
+	if es == nil {
+		es = []contextfs.Entry{}
+	}
+	if len(es) == 0 {
+		return ListOutput{Memories: es}, "no memories", nil
+	}
+	var b strings.Builder
+	for _, e := range es {
+		fmt.Fprintf(&b, "%s  %s  %s  %s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), e.Title)
+	}
+	return ListOutput{Memories: es}, strings.TrimRight(b.String(), "\n"), nil
+}
+
+func (sv *server) update(ctx context.Context, in UpdateInput) (MemoryRef, string, error) {
+	m, err := sv.store.Update(ctx, in.ID, func(m *memory.Memory) error {
+		if in.Title != nil {
+			m.Title = *in.Title
+		}
+		if in.Body != nil {
+			m.Body = strings.TrimRight(*in.Body, "\n") + "\n"
+		}
+		m.Tags = append(m.Tags, in.AddTags...)
+		for _, t := range in.RemoveTags {
+			m.Tags = slices.DeleteFunc(m.Tags, func(x string) bool { return strings.EqualFold(x, t) })
+		}
+		if len(in.Data) > 0 && m.Data == nil {
+			m.Data = map[string]any{}
+		}
+		for k, v := range in.Data {
+			if v == nil {
+				delete(m.Data, k)
+			} else {
+				m.Data[k] = v
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return MemoryRef{}, "", err
+	}
+	out := refOf(m)
+	return out, fmt.Sprintf("updated %s %s", out.ID, out.Path), nil
+}
+
+func (sv *server) delete(ctx context.Context, in IDInput) (DeleteOutput, string, error) {
+	m, err := sv.store.Delete(ctx, in.ID)
+	if err != nil {
+		return DeleteOutput{}, "", err
+	}
+	return DeleteOutput{ID: m.ID, Path: m.Path}, fmt.Sprintf("deleted %s %s", m.ID, m.Path), nil
+}
+
+func (sv *server) status(ctx context.Context, _ struct{}) (StatusOutput, string, error) {
+	st, err := sv.store.Status(ctx)
+	if err != nil {
+		return StatusOutput{}, "", err
+	}
+	out := StatusOutput{Memories: st.Memories, ByType: st.ByType, Files: st.Files, Invalid: st.Invalid, Code: st.Code, Commits: st.Commits}
+	if out.ByType == nil {
+		out.ByType = map[string]int{}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d memories in %d files", st.Memories, st.Files)
+	for _, t := range slices.Sorted(maps.Keys(out.ByType)) {
+		fmt.Fprintf(&b, "\n  %-12s %d", t, out.ByType[t])
+	}
+	if len(st.Invalid) > 0 {
+		fmt.Fprintf(&b, "\n%d problem files:", len(st.Invalid))
+		for _, p := range st.Invalid {
+			b.WriteString("\n  " + p.String())
+		}
+	}
+	return out, b.String(), nil
+}
