@@ -10,22 +10,10 @@ import (
 	"testing"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/internal/testgit"
 	"github.com/contextfs/contextfs/memory"
 )
 
-// commitStore opens dir with the built-in embedder, so no test needs a
-// network or a model.
-func commitStore(t *testing.T, dir string) *contextfs.Store {
-	t.Helper()
-	s, err := contextfs.Open(context.Background(), contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
 
 func save(t *testing.T, s *contextfs.Store, typ, title string) *memory.Memory {
 	t.Helper()
@@ -60,7 +48,7 @@ func repoWithHistory(t *testing.T) (dir string, s *contextfs.Store, kept, doomed
 	t.Helper()
 	dir = testgit.Init(t)
 	write(t, dir, "main.go", "package main\n")
-	s = commitStore(t, dir)
+	s = open(t, dir)
 	kept = save(t, s, "fact", "Staging runs on Kubernetes")
 	doomed = save(t, s, "error", "Flaky port in tests")
 	testgit.Run(t, dir, "add", "-A")
@@ -174,7 +162,7 @@ func TestCommitMemoriesRefusesInvalidMemoriesUnlessNoVerify(t *testing.T) {
 
 func TestCommitMemoriesOnAnUnbornBranchMakesTheFirstCommit(t *testing.T) {
 	dir := testgit.Init(t)
-	s := commitStore(t, dir)
+	s := open(t, dir)
 	m := save(t, s, "decision", "Files are the source of truth")
 	write(t, dir, "main.go", "package main\n")
 	testgit.Run(t, dir, "add", "main.go")
