@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/contextfs/contextfs/autoindex"
 	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/chunker"
 )
 
 // IndexOptions tune Index.
@@ -47,8 +49,15 @@ func (s *Store) Indexer(progress func(done, total int)) *autoindex.Indexer {
 // content was never seen are parsed.
 func (s *Store) Index(ctx context.Context, o IndexOptions) (*IndexResult, error) {
 	start := time.Now()
-	if o.Full {
+	// Chunks are cached by content alone, but what a file yields also
+	// depends on the chunker and on index.languages: when those change,
+	// the code index is rebuilt rather than trusted.
+	fp := s.codeAnalysisFingerprint()
+	if o.Full || s.cache.Meta(ctx, "code:analysis") != fp {
 		if err := s.cache.ClearKinds(ctx, cache.KindCode, cache.KindCommit); err != nil {
+			return nil, err
+		}
+		if err := s.cache.SetMeta(ctx, "code:analysis", fp); err != nil {
 			return nil, err
 		}
 	}
@@ -83,6 +92,17 @@ func (s *Store) Index(ctx context.Context, o IndexOptions) (*IndexResult, error)
 	r.Duration = time.Since(start)
 	r.Seconds = r.Duration.Seconds()
 	return r, nil
+}
+
+// codeAnalysisFingerprint names everything besides a file's content that
+// decides its chunks.
+func (s *Store) codeAnalysisFingerprint() string {
+	langs := slices.Clone(s.Config.Index.Languages)
+	for i := range langs {
+		langs[i] = strings.ToLower(langs[i])
+	}
+	slices.Sort(langs)
+	return chunker.Version + ";languages=" + strings.Join(langs, ",")
 }
 
 // AutoIndexThreshold is the number of tracked files above which a first

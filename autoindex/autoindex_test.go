@@ -281,3 +281,38 @@ func TestFilesSkipsWhatItShould(t *testing.T) {
 		}
 	}
 }
+
+func TestChangingLanguagesRebuildsTheCodeIndex(t *testing.T) {
+	dir, s := setup(t)
+	index(t, s)
+	cfg := "index:\n  languages: [python]\n"
+	if err := os.MkdirAll(filepath.Join(dir, ".contextfs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".contextfs", "config.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := contextfs.Open(context.Background(), contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	index(t, s2)
+	st, err := s2.IndexStatus(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Languages) != 1 || st.Languages["python"].Files != 1 {
+		t.Fatalf("after restricting to python: %+v", st.Languages)
+	}
+	os.Remove(filepath.Join(dir, ".contextfs", "config.yaml"))
+	s3, err := contextfs.Open(context.Background(), contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s3.Close()
+	index(t, s3)
+	if st, _ := s3.IndexStatus(context.Background()); st.Languages["go"].Files != 2 {
+		t.Fatalf("after allowing every language again: %+v", st.Languages)
+	}
+}

@@ -96,6 +96,11 @@ func (c Chunk) Name() string {
 	}
 }
 
+// Version changes whenever the chunks a file yields change (new languages,
+// different boundaries, names or kinds): caches of chunks made by another
+// version are rebuilt.
+const Version = "chunker/1"
+
 // Options tune a Chunker. Zero values select the defaults.
 type Options struct {
 	// MaxChunkBytes bounds a chunk's size; larger declarations are split
@@ -107,7 +112,8 @@ type Options struct {
 	// MaxFileBytes is the size above which files are skipped. Default 1 MiB.
 	MaxFileBytes int64
 	// Languages lists the languages to chunk, by the names Language
-	// returns; files in other languages are skipped. Nil means all.
+	// returns; files in other languages are skipped. Empty (nil, or the
+	// "languages: []" of a config file) means all.
 	Languages []string
 }
 

@@ -153,7 +153,7 @@ func SkipReason(p string, content []byte, opts Options) string {
 			return "generated (minified: " + why + ")"
 		}
 	}
-	if opts.Languages != nil && !slices.Contains(opts.Languages, lang) {
+	if len(opts.Languages) > 0 && !slices.Contains(opts.Languages, lang) {
 		return "language " + lang + " not enabled"
 	}
 	return ""

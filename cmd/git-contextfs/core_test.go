@@ -223,3 +223,28 @@ func TestGitRunsTheSubcommand(t *testing.T) {
 		t.Fatalf("git contextfs save printed %q", out)
 	}
 }
+
+func TestIndexWorksWithTheConfigInitWrites(t *testing.T) {
+	dir := testgit.Init(t)
+	ok(t, dir, "init")
+	os.MkdirAll(filepath.Join(dir, "pool"), 0o755)
+	src := "package pool\n\n// Acquire takes a connection from the pool, waiting until one is free.\nfunc Acquire() {}\n"
+	if err := os.WriteFile(filepath.Join(dir, "pool", "pool.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testgit.Run(t, dir, "add", "-A")
+	testgit.Run(t, dir, "commit", "-qm", "pool")
+	var res struct {
+		Parsed int `json:"parsed"`
+		Chunks int `json:"chunks"`
+	}
+	decodeJSON(t, ok(t, dir, "index", "--json"), &res)
+	if res.Chunks == 0 {
+		t.Fatalf("init's config (languages: []) indexed no code: %+v", res)
+	}
+	var hits []map[string]any
+	decodeJSON(t, ok(t, dir, "search", "--type", "code", "--json", "Acquire"), &hits)
+	if len(hits) == 0 || hits[0]["symbol"] != "Acquire" {
+		t.Fatalf("search: %v", hits)
+	}
+}
