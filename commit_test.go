@@ -14,7 +14,6 @@ import (
 	"github.com/contextfs/contextfs/memory"
 )
 
-
 func save(t *testing.T, s *contextfs.Store, typ, title string) *memory.Memory {
 	t.Helper()
 	res, err := s.Save(context.Background(), contextfs.SaveRequest{Type: typ, Title: title, Body: title + ".\n"})
