@@ -26,13 +26,13 @@ before every call, so memories edited by people or the CLI meanwhile are
 seen. Standard output carries only the protocol; notices go to stderr.
 
 For Cursor and other clients configured with JSON (.cursor/mcp.json,
-.mcp.json, ...); Cursor may start servers outside the project, so name it:
+.mcp.json, ...); a client may start servers outside the project, so name it:
 
   {
     "mcpServers": {
       "contextfs": {
         "command": "git",
-        "args": ["contextfs", "mcp", "--repo", "${workspaceFolder}"]
+        "args": ["contextfs", "mcp", "--repo", "/absolute/path/to/your/repo"]
       }
     }
   }
