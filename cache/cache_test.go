@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -295,5 +296,41 @@ func TestKeywordQueryDropsWordsInMostDocuments(t *testing.T) {
 	}
 	if got := f.keyword("service billing", Filter{}); len(got) != 1 || got[0] != "z" {
 		t.Fatalf("ranking after pruning: %v", got)
+	}
+}
+
+// recording is the built-in embedder under another model name, recording
+// the texts it is given.
+type recording struct {
+	embed.Embedder
+	mu    sync.Mutex
+	texts []string
+}
+
+func (r *recording) Model() string { return "test/recording" }
+func (r *recording) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	r.mu.Lock()
+	r.texts = append(r.texts, texts...)
+	r.mu.Unlock()
+	return r.Embedder.Embed(ctx, texts)
+}
+
+func TestAModelChangeReembedsTheSameTextAsIndexing(t *testing.T) {
+	f := newFixture(t)
+	f.write("long.md", "fact\n"+strings.Repeat("a long body about connection pools ", 200))
+	f.sync()
+	f.c.Close()
+	rec := &recording{Embedder: embed.NewBuiltin()}
+	c2, err := Open(context.Background(), f.c.Dir(), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	if n, err := c2.EnsureModel(context.Background()); err != nil || n != 1 {
+		t.Fatalf("EnsureModel = %d, %v", n, err)
+	}
+	want := embedText(Doc{Title: "long.md", Body: strings.Repeat("a long body about connection pools ", 200)})
+	if len(rec.texts) != 1 || rec.texts[0] != want || len(want) > maxEmbedBytes {
+		t.Fatalf("re-embedded %d texts, first %d bytes; want the %d-byte text indexing embeds", len(rec.texts), len(rec.texts[0]), len(want))
 	}
 }

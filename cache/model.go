@@ -14,32 +14,27 @@ func (c *Cache) EnsureModel(ctx context.Context) (int, error) {
 	if c.meta(ctx, c.db, "model") == model {
 		return 0, nil
 	}
-	rows, err := c.db.QueryContext(ctx, `SELECT d.vhash, d.title, d.tags, d.summary, d.body, d.kind FROM docs d
+	rows, err := c.db.QueryContext(ctx, `SELECT d.vhash, d.title, d.tags, d.summary, d.body FROM docs d
 		WHERE EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind)
 		AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model=? AND v.hash=d.vhash)`, model)
 	if err != nil {
 		return 0, fmt.Errorf("cache: %w", err)
 	}
-	blobs := map[string]Analysis{}
+	// The stored hash names the text the document was embedded from, a
+	// function of the stored columns: re-embedding files the new vector
+	// under the same hash.
+	want := map[string]string{}
 	for rows.Next() {
 		var h, title, tags, summary, body string
-		var kind int
-		if err := rows.Scan(&h, &title, &tags, &summary, &body, &kind); err != nil {
+		if err := rows.Scan(&h, &title, &tags, &summary, &body); err != nil {
 			rows.Close()
 			return 0, fmt.Errorf("cache: %w", err)
 		}
-		_ = kind
-		blobs[h] = Analysis{Docs: []Doc{{EmbedText: storedEmbedText(title, tags, summary, body), Title: h}}}
+		want[h] = embedInput(title, tags, summary, body)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("cache: %w", err)
-	}
-	// The stored hash names the text the document was embedded from;
-	// re-embedding must file the new vector under the same hash.
-	want := map[string]string{}
-	for h, a := range blobs {
-		want[h] = a.Docs[0].EmbedText
 	}
 	vecs, err := c.embedTexts(ctx, want, 2)
 	if err != nil {

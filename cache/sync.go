@@ -42,8 +42,6 @@ type Doc struct {
 	StartLine  int
 	EndLine    int
 	Supersedes []string
-	// EmbedText is what the embedder sees; Body when empty.
-	EmbedText string
 }
 
 // Analysis is what an Analyzer makes of one file's content.
@@ -66,7 +64,7 @@ type Analyzer func(path string, content []byte) Analysis
 // SyncStats counts what a sync did.
 type SyncStats struct {
 	Files    int // files in the set
-	Stale    int // files whose stat changed and were hashed
+	Stale    int // files new or with new content
 	Analyzed int // files parsed (content never seen before)
 	Removed  int // files gone from the set
 	Embedded int // vectors computed
@@ -112,7 +110,6 @@ func (c *Cache) SyncFiles(ctx context.Context, kind Kind, root string, entries [
 type change struct {
 	e   FileEntry
 	oid string
-	raw []byte
 }
 
 // SyncFilesWith is SyncFiles with parallel analysis and progress.
@@ -574,7 +571,7 @@ func (w *blobWriter) insert(ctx context.Context, kind Kind, oid string, a Analys
 	}
 	for _, d := range a.Docs {
 		if _, err := w.doc.ExecContext(ctx, oid, int(kind), d.MID, d.Type, d.Title, joinTags(d.Tags), d.Body, d.Summary, unix(d.Created), unix(d.Updated),
-			d.Author, d.Status, d.Symbol, d.Lang, d.StartLine, d.EndLine, vhash(d)); err != nil {
+			d.Author, d.Status, d.Symbol, d.Lang, d.StartLine, d.EndLine, textHash(embedText(d))); err != nil {
 			return fmt.Errorf("cache: index %s: %w", d.MID, err)
 		}
 		for _, t := range d.Supersedes {
@@ -609,7 +606,8 @@ func (c *Cache) embedMissing(ctx context.Context, blobs map[string]Analysis, wor
 	want := map[string]string{}
 	for _, a := range blobs {
 		for _, d := range a.Docs {
-			want[vhash(d)] = embedText(d)
+			t := embedText(d)
+			want[textHash(t)] = t
 		}
 	}
 	out, err := c.embedTexts(ctx, want, workers)
@@ -682,19 +680,25 @@ func (c *Cache) embedTexts(ctx context.Context, want map[string]string, workers 
 // a chunk (its title, doc comment and signature) says what it is about.
 const maxEmbedBytes = 2000
 
+// embedText is what the embedder sees for d.
 func embedText(d Doc) string {
-	t := d.EmbedText
-	if t == "" {
-		t = storedEmbedText(d.Title, strings.ToLower(strings.Join(d.Tags, " ")), d.Summary, d.Body)
-	}
+	return embedInput(d.Title, joinTags(d.Tags), d.Summary, d.Body)
+}
+
+// embedInput is the text embedded for a document, a function of its stored
+// columns (title, tags as stored, summary, body) so that EnsureModel can
+// re-embed from the cache alone, capped at maxEmbedBytes.
+func embedInput(title, tags, summary, body string) string {
+	t := strings.TrimSpace(title + "\n" + strings.TrimSpace(tags) + "\n" + summary + "\n" + body)
 	if len(t) > maxEmbedBytes {
 		t = strings.ToValidUTF8(t[:maxEmbedBytes], "")
 	}
 	return t
 }
 
-func vhash(d Doc) string {
-	s := sha256.Sum256([]byte(embedText(d)))
+// textHash keys a vector by the text it was embedded from.
+func textHash(t string) string {
+	s := sha256.Sum256([]byte(t))
 	return hex.EncodeToString(s[:12])
 }
 
@@ -720,11 +724,4 @@ func bumpGen(ctx context.Context, tx *sql.Tx, kind Kind) error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
-}
-
-// storedEmbedText is the default text embedded for a document: the same
-// function of the stored columns, so EnsureModel can re-embed from the
-// cache alone.
-func storedEmbedText(title, tags, summary, body string) string {
-	return strings.TrimSpace(title + "\n" + strings.TrimSpace(tags) + "\n" + summary + "\n" + body)
 }
