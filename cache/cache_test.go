@@ -212,7 +212,7 @@ func TestOpenRebuildsABadCache(t *testing.T) {
 	}
 }
 
-func TestVectorSnapshotFollowsChanges(t *testing.T) {
+func TestDocSetFilesFollowChanges(t *testing.T) {
 	f := newFixture(t)
 	f.write("a.md", "fact\npostgres connection pooling")
 	f.write("b.md", "fact\nkubernetes cluster upgrade")
@@ -230,7 +230,7 @@ func TestVectorSnapshotFollowsChanges(t *testing.T) {
 	if got := search("database pool"); got != "a" {
 		t.Fatalf("got %s", got)
 	}
-	if _, err := os.Stat(f.c.snapshotPath(KindMemory)); err != nil {
+	if _, err := os.Stat(f.c.docSetPath(KindMemory, "base")); err != nil {
 		t.Fatalf("no snapshot written: %v", err)
 	}
 	// A second process (a new Cache on the same files) must see changes
@@ -270,32 +270,6 @@ func TestMatchQuery(t *testing.T) {
 		if got := MatchQuery(tt.in); got != tt.want {
 			t.Errorf("MatchQuery(%q) = %s, want %s", tt.in, got, tt.want)
 		}
-	}
-}
-
-func TestKeywordQueryDropsWordsInMostDocuments(t *testing.T) {
-	f := newFixture(t)
-	for i := 0; i < 10; i++ {
-		f.write(fmt.Sprintf("m%d.md", i), fmt.Sprintf("fact\nthe service retries uploads %d", i))
-	}
-	f.write("z.md", "fact\nthe service throttles billing")
-	f.sync()
-	ctx := context.Background()
-	tests := []struct{ text, want string }{
-		{"service billing", `"billing"`},                      // service is in every document
-		{"services", `"services"`},                            // one word is never dropped
-		{"service uploads", `"service" OR "uploads"`},         // all common: keep everything
-		{"throttled billing", `"throttled" OR "billing"`},     // rare words stay
-		{"quickly service billing", `"quickly" OR "billing"`}, // a stem SQLite spells otherwise is kept
-	}
-	for _, tt := range tests {
-		got, err := f.c.KeywordQuery(ctx, KindMemory, tt.text)
-		if err != nil || got != tt.want {
-			t.Errorf("KeywordQuery(%q) = %s, %v; want %s", tt.text, got, err, tt.want)
-		}
-	}
-	if got := f.keyword("service billing", Filter{}); len(got) != 1 || got[0] != "z" {
-		t.Fatalf("ranking after pruning: %v", got)
 	}
 }
 

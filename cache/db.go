@@ -12,7 +12,9 @@ package cache
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -26,7 +28,7 @@ import (
 // SchemaVersion changes whenever the tables change; a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "9"
+const SchemaVersion = "10"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -61,17 +63,19 @@ type Embedder interface {
 // Cache is an open cache. It is safe for concurrent use by one process;
 // several processes share it through SQLite's locking.
 type Cache struct {
-	db   *sql.DB
-	dir  string
-	emb  Embedder
-	mu   sync.Mutex
-	vecs map[Kind]*vectorSet // loaded lazily, per kind
+	db  *sql.DB
+	dir string
+	emb Embedder
+	mu  sync.Mutex
 	// retiredSet caches the hidden memories of generation retiredGen.
 	retiredGen string
 	retiredSet map[int64]bool
-	// ftsDocs caches the number of rows of each full-text table, by the
-	// kind's generation.
-	ftsDocs map[Kind][2]int64
+	// docsMu guards sets, each kind's docSet at its latest generation,
+	// and simd, each kind's SIMD index of its base file's vectors, which
+	// outlives generations: a base changes only when compacted.
+	docsMu sync.Mutex
+	sets   map[Kind]*docSet
+	simd   map[Kind]*simdIndex
 	// Notice says why the cache was rebuilt on open ("" if it was not).
 	Notice string
 }
@@ -83,12 +87,23 @@ const DBFile = "cache.db"
 // opened, fails its integrity probe or has another schema version is
 // deleted and created afresh; Notice then says why in one line.
 func Open(ctx context.Context, dir string, emb Embedder) (*Cache, error) {
+	if err := registerRankFunctions(); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
 	c, why, err := open(ctx, dir, emb)
 	if err == nil && why == "" {
 		return c, nil
+	}
+	// A database another process holds locked past the busy timeout is
+	// busy, not broken: deleting it would pull it from under that process.
+	if isBusy(err) {
+		if c != nil {
+			c.db.Close()
+		}
+		return nil, fmt.Errorf("cache %s: %w", dir, err)
 	}
 	if c != nil {
 		c.db.Close()
@@ -122,7 +137,7 @@ func Remove(dir string) error {
 	}
 	for _, e := range ents {
 		n := e.Name()
-		if strings.HasPrefix(n, DBFile) || strings.HasPrefix(n, "vectors-") {
+		if strings.HasPrefix(n, DBFile) || strings.HasPrefix(n, "docs-") || strings.HasPrefix(n, "vectors-") {
 			if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return fmt.Errorf("remove cache: %w", err)
 			}
@@ -206,6 +221,11 @@ END;
 CREATE TRIGGER docs_ad_3 AFTER DELETE ON docs WHEN old.kind=3 BEGIN
 	INSERT INTO fts_3(fts_3, rowid, title, tags, body) VALUES ('delete', old.rowid, old.title, old.tags, old.body);
 END;
+-- Which documents entered (live=1) or left (live=0) the current set of
+-- their kind at each generation: the docSet files are brought up to date
+-- by replaying it (see docset.go). Syncs keep the last logKeep generations.
+CREATE TABLE doclog(gen INTEGER NOT NULL, kind INTEGER NOT NULL, row INTEGER NOT NULL, live INTEGER NOT NULL);
+CREATE INDEX doclog_gen ON doclog(kind, gen);
 -- A rowid table: WITHOUT ROWID suits small rows, and a vector is 1 KB.
 CREATE TABLE vectors(model TEXT NOT NULL, hash TEXT NOT NULL, vec BLOB NOT NULL);
 CREATE UNIQUE INDEX vectors_key ON vectors(model, hash);
@@ -225,7 +245,7 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 	// blobs are known) run beside the one writer; SQLite serialises
 	// writers itself (BEGIN IMMEDIATE, busy timeout).
 	db.SetMaxOpenConns(4)
-	c = &Cache{db: db, dir: dir, emb: emb, vecs: map[Kind]*vectorSet{}, ftsDocs: map[Kind][2]int64{}}
+	c = &Cache{db: db, dir: dir, emb: emb, sets: map[Kind]*docSet{}, simd: map[Kind]*simdIndex{}}
 	var v string
 	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema'`).Scan(&v)
 	switch {
@@ -235,6 +255,8 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 		return c, fmt.Sprintf("schema %s, want %s", v, SchemaVersion), nil
 	case isCorrupt(err):
 		return c, "corrupt: " + err.Error(), nil
+	case isBusy(err):
+		return c, "", err
 	case !fresh && !strings.Contains(err.Error(), "no such table"):
 		return c, "unreadable: " + err.Error(), nil
 	}
@@ -257,7 +279,13 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 		}
 		return c, "", fmt.Errorf("create schema: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('schema', ?)`, SchemaVersion); err != nil {
+	// dbid ties the docSet files to this database: a new database
+	// restarts the generations, and must not take an old file as current.
+	var id [16]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return c, "", err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('schema', ?), ('dbid', ?)`, SchemaVersion, hex.EncodeToString(id[:8])); err != nil {
 		return c, "", err
 	}
 	if err := tx.Commit(); err != nil {
@@ -275,6 +303,16 @@ func isCorrupt(err error) bool {
 	var se sqlite3.Error
 	if errors.As(err, &se) {
 		return se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB
+	}
+	return false
+}
+
+// isBusy reports whether err says another connection held the database
+// locked for longer than the busy timeout.
+func isBusy(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked || se.Code == sqlite3.ErrProtocol
 	}
 	return false
 }

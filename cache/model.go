@@ -51,7 +51,7 @@ func (c *Cache) EnsureModel(ctx context.Context) (int, error) {
 		}
 	}
 	for _, k := range []Kind{KindMemory, KindCode, KindCommit} {
-		if err := bumpGen(ctx, tx, k); err != nil {
+		if _, err := bumpGen(ctx, tx, k); err != nil {
 			return 0, err
 		}
 	}

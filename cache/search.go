@@ -14,7 +14,6 @@ import (
 	"unicode"
 
 	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/internal/porter"
 )
 
 // Filter narrows a search. The zero value means: current documents,
@@ -36,9 +35,14 @@ type Hit struct {
 	Score float64
 }
 
-// where returns the SQL condition (over docs aliased d) and its arguments.
-func (f Filter) where(kind Kind) (string, []any) {
-	conds := []string{"d.kind=?", "EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind)"}
+// where returns the SQL condition (over docs aliased d) and its
+// arguments. The rankers leave out the test that the document is current
+// (the docSet knows); listing needs it.
+func (f Filter) where(kind Kind, current bool) (string, []any) {
+	conds := []string{"d.kind=?"}
+	if current {
+		conds = append(conds, "EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind)")
+	}
 	args := []any{int(kind)}
 	if len(f.Types) > 0 {
 		conds = append(conds, "d.type IN ("+strings.TrimSuffix(strings.Repeat("?,", len(f.Types)), ",")+")")
@@ -66,137 +70,6 @@ const retiredCond = `d.mid NOT IN (SELECT s.target FROM supersedes s WHERE EXIST
 func likeEscape(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 	return r.Replace(s)
-}
-
-// bm25 column weights: title, tags, body. A word in a title says more
-// about what a memory is than the same word in its body.
-const bm25Weights = "10.0, 5.0, 1.0"
-
-// Keyword ranks documents of kind by BM25 over title, tags and body.
-// Scores are positive, higher is better.
-//
-// The full-text table is ranked on its own first and the filters (current
-// files, hidden memories, type, tag, date) are applied to the best
-// candidates only: joining every match with its document row before
-// ranking reads thousands of rows a query. If too few candidates pass, the
-// window widens until it covers every match.
-func (c *Cache) Keyword(ctx context.Context, kind Kind, query string, f Filter, k int) ([]Hit, error) {
-	q, err := c.KeywordQuery(ctx, kind, query)
-	if err != nil {
-		return nil, err
-	}
-	if q == "" || k <= 0 {
-		return nil, nil
-	}
-	cond, args := f.where(kind)
-	fts := FTSTable(kind)
-	for window := max(4*k, 64); ; window *= 8 {
-		rows, err := c.db.QueryContext(ctx, `SELECT d.rowid, c.s FROM (SELECT rowid, -bm25(`+fts+`, `+bm25Weights+`) AS s FROM `+fts+`
-			WHERE `+fts+` MATCH ? ORDER BY s DESC LIMIT ?) c CROSS JOIN docs d ON d.rowid=c.rowid
-			WHERE `+cond+` ORDER BY c.s DESC, d.rowid LIMIT ?`, append(append([]any{q, window}, args...), k)...)
-		if err != nil {
-			return nil, fmt.Errorf("keyword search: %w", err)
-		}
-		var out []Hit
-		for rows.Next() {
-			var h Hit
-			if err := rows.Scan(&h.Row, &h.Score); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("keyword search: %w", err)
-			}
-			out = append(out, h)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("keyword search: %w", err)
-		}
-		if len(out) >= k {
-			return out, nil
-		}
-		// Fewer than k passed: done if the window already held every match.
-		var matches int
-		if err := c.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+fts+` WHERE `+fts+` MATCH ?`, q).Scan(&matches); err != nil {
-			return nil, fmt.Errorf("keyword search: %w", err)
-		}
-		if window >= matches {
-			return out, nil
-		}
-	}
-}
-
-// KeywordQuery is the FTS5 query Keyword runs for text: MatchQuery's words
-// minus those that occur in more than half of kind's documents (unless
-// that would leave none). BM25 gives such a word an inverse document
-// frequency of about zero, so it barely moves the ranking, while scoring
-// its matches is most of a query's cost: in a corpus where it occurs in
-// 70,000 of 100,000 memories, the query ran 43 ms with it.
-func (c *Cache) KeywordQuery(ctx context.Context, kind Kind, text string) (string, error) {
-	words := matchWords(text)
-	if len(words) < 2 {
-		return joinWords(words), nil
-	}
-	n, err := c.ftsCount(ctx, kind)
-	if err != nil {
-		return "", err
-	}
-	stems := make([]any, len(words))
-	byStem := map[string][]string{}
-	for i, w := range words {
-		st := string(porter.Stem([]byte(w)))
-		stems[i] = st
-		byStem[st] = append(byStem[st], w)
-	}
-	rows, err := c.db.QueryContext(ctx, `SELECT term, doc FROM `+FTSTable(kind)+`_vocab WHERE term IN (`+strings.TrimSuffix(strings.Repeat("?,", len(stems)), ",")+`)`, stems...)
-	if err != nil {
-		return "", fmt.Errorf("keyword search: %w", err)
-	}
-	defer rows.Close()
-	common := map[string]bool{}
-	for rows.Next() {
-		var term string
-		var df int64
-		if err := rows.Scan(&term, &df); err != nil {
-			return "", fmt.Errorf("keyword search: %w", err)
-		}
-		if 2*df > n {
-			for _, w := range byStem[term] {
-				common[w] = true
-			}
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return "", fmt.Errorf("keyword search: %w", err)
-	}
-	var keep []string
-	for _, w := range words {
-		if !common[w] {
-			keep = append(keep, w)
-		}
-	}
-	if len(keep) == 0 {
-		keep = words
-	}
-	return joinWords(keep), nil
-}
-
-// ftsCount returns the number of rows in kind's full-text table, cached
-// per generation of the kind.
-func (c *Cache) ftsCount(ctx context.Context, kind Kind) (int64, error) {
-	gen, _ := strconv.ParseInt(c.meta(ctx, c.db, "gen:"+strconv.Itoa(int(kind))), 10, 64)
-	c.mu.Lock()
-	v, ok := c.ftsDocs[kind]
-	c.mu.Unlock()
-	if ok && v[0] == gen {
-		return v[1], nil
-	}
-	var n int64
-	if err := c.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+FTSTable(kind)+`_docsize`).Scan(&n); err != nil {
-		return 0, fmt.Errorf("keyword search: %w", err)
-	}
-	c.mu.Lock()
-	c.ftsDocs[kind] = [2]int64{gen, n}
-	c.mu.Unlock()
-	return n, nil
 }
 
 // FTSTable names the full-text table of kind's documents.
@@ -254,94 +127,9 @@ func joinWords(words []string) string {
 	return strings.Join(q, " OR ")
 }
 
-// Semantic ranks documents of kind by cosine similarity to vec.
-func (c *Cache) Semantic(ctx context.Context, kind Kind, vec []float32, f Filter, k int) ([]Hit, error) {
-	if k <= 0 || len(vec) == 0 {
-		return nil, nil
-	}
-	vs, err := c.vectors(ctx, kind)
-	if err != nil {
-		return nil, err
-	}
-	if len(vs.rows) == 0 || len(vec) != vs.dim {
-		return nil, nil
-	}
-	q := append([]float32(nil), vec...)
-	if !normalize(q) {
-		return nil, nil
-	}
-	if f.restrictive() {
-		cand, err := c.candidates(ctx, kind, f)
-		if err != nil {
-			return nil, err
-		}
-		return vs.score(q, cand, k), nil
-	}
-	// Unfiltered but for retired memories, which are few: ask the index for
-	// enough extra results to drop them.
-	excluded := map[int64]bool{}
-	if kind == KindMemory && !f.All {
-		if excluded, err = c.retired(ctx); err != nil {
-			return nil, err
-		}
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return vs.topK(q, k, excluded), nil
-}
-
-// Cosine returns the cosine similarity of vec with each of rows that has a
-// vector: the fusion fills in the semantic score of keyword hits that were
-// not in the semantic top k.
-func (c *Cache) Cosine(ctx context.Context, kind Kind, vec []float32, rows []int64) (map[int64]float64, error) {
-	vs, err := c.vectors(ctx, kind)
-	if err != nil {
-		return nil, err
-	}
-	q := append([]float32(nil), vec...)
-	if len(q) != vs.dim || !normalize(q) {
-		return nil, nil
-	}
-	out := make(map[int64]float64, len(rows))
-	for _, h := range vs.score(q, rows, len(rows)) {
-		out[h.Row] = h.Score
-	}
-	return out, nil
-}
-
-func (vs *vectorSet) score(q []float32, rows []int64, k int) []Hit {
-	hits := make([]Hit, 0, len(rows))
-	for _, r := range rows {
-		i, ok := vs.position(r)
-		if !ok {
-			continue
-		}
-		hits = append(hits, Hit{Row: r, Score: float64(dot(q, vs.flat[i*vs.dim:(i+1)*vs.dim]))})
-	}
-	sort.Slice(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
-	if len(hits) > k {
-		hits = hits[:k]
-	}
-	return hits
-}
-
-func dot(a, b []float32) float32 {
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
-}
-
+// candidates returns the rows of kind that pass f, current or not.
 func (c *Cache) candidates(ctx context.Context, kind Kind, f Filter) ([]int64, error) {
-	cond, args := f.where(kind)
+	cond, args := f.where(kind, false)
 	rows, err := c.db.QueryContext(ctx, `SELECT d.rowid FROM docs d WHERE `+cond, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -470,7 +258,7 @@ func (c *Cache) Rows(ctx context.Context, rows []int64) (map[int64]Row, error) {
 
 // List returns the current documents of kind that pass f, newest first.
 func (c *Cache) List(ctx context.Context, kind Kind, f Filter, limit int) ([]Row, error) {
-	cond, args := f.where(kind)
+	cond, args := f.where(kind, true)
 	q := `SELECT ` + rowCols + ` FROM docs d WHERE ` + cond + ` ORDER BY d.updated DESC, d.mid DESC`
 	if limit > 0 {
 		q += ` LIMIT ` + strconv.Itoa(limit)
@@ -590,7 +378,7 @@ func (c *Cache) ClearKinds(ctx context.Context, kinds ...Kind) error {
 				return fmt.Errorf("cache: %w", err)
 			}
 		}
-		if err := bumpGen(ctx, tx, k); err != nil {
+		if err := logChanges(ctx, tx, k, nil, nil, false); err != nil {
 			return err
 		}
 	}

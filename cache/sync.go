@@ -128,6 +128,9 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 	if err != nil {
 		return st, err
 	}
+	// Changes to the current set are logged for the docSet files, except
+	// on a first index, which no docSet can predate.
+	logging := len(known) > 0
 	var stale []FileEntry
 	seen := make(map[string]bool, len(entries))
 	for _, e := range entries {
@@ -222,7 +225,8 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 		if _, err := tx.ExecContext(ctx, `PRAGMA wal_autocheckpoint=16384`); err != nil {
 			return fmt.Errorf("cache: %w", err)
 		}
-		if err := insertBlobs(ctx, tx, kind, b.blobs); err != nil {
+		dead, err := insertBlobs(ctx, tx, kind, b.blobs)
+		if err != nil {
 			return err
 		}
 		if err := c.insertVectors(ctx, tx, b.vecs); err != nil {
@@ -231,7 +235,12 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 		if len(b.changes) != b.stale {
 			clean = false // a file vanished while we read
 		}
-		batchChanged := false
+		// New content is logged whatever its path did: its documents are
+		// new rows (logChanges asks the paths whether they are current).
+		touched := map[string]bool{}
+		for oid := range b.blobs {
+			touched[oid] = true
+		}
 		for _, ch := range b.changes {
 			mt := ch.e.MTime
 			if mt >= racy {
@@ -239,7 +248,10 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 				clean = false // must be hashed again next time
 			}
 			if r, ok := known[ch.e.Path]; !ok || r.oid != ch.oid {
-				batchChanged = true
+				touched[ch.oid] = true
+				if ok {
+					touched[r.oid] = true
+				}
 				st.Stale++
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO paths(path, kind, size, mtime, ino, oid) VALUES (?, ?, ?, ?, ?, ?)
@@ -248,8 +260,8 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 				return fmt.Errorf("cache: %w", err)
 			}
 		}
-		if batchChanged {
-			if err := bumpGen(ctx, tx, kind); err != nil {
+		if len(touched) > 0 || len(dead) > 0 {
+			if err := logChanges(ctx, tx, kind, touched, dead, logging); err != nil {
 				return err
 			}
 		}
@@ -277,14 +289,16 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 		return st, fmt.Errorf("cache: %w", err)
 	}
 	defer tx.Rollback()
+	gone := map[string]bool{}
 	for _, p := range removed {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM paths WHERE kind=? AND path=?`, int(kind), p); err != nil {
 			return st, fmt.Errorf("cache: %w", err)
 		}
+		gone[known[p].oid] = true
 	}
 	st.Removed = len(removed)
 	if len(removed) > 0 {
-		if err := bumpGen(ctx, tx, kind); err != nil {
+		if err := logChanges(ctx, tx, kind, gone, nil, logging); err != nil {
 			return st, err
 		}
 	}
@@ -463,7 +477,8 @@ func (c *Cache) SetCommits(ctx context.Context, docs []Doc) (SyncStats, error) {
 		return st, fmt.Errorf("cache: %w", err)
 	}
 	defer tx.Rollback()
-	if err := insertBlobs(ctx, tx, KindCommit, newBlobs); err != nil {
+	dead, err := insertBlobs(ctx, tx, KindCommit, newBlobs)
+	if err != nil {
 		return st, err
 	}
 	if err := c.insertVectors(ctx, tx, vecs); err != nil {
@@ -478,13 +493,20 @@ func (c *Cache) SetCommits(ctx context.Context, docs []Doc) (SyncStats, error) {
 			return st, fmt.Errorf("cache: %w", err)
 		}
 	}
+	touched := map[string]bool{}
+	for _, d := range docs {
+		if _, ok := known[d.MID]; !ok {
+			touched[d.MID] = true
+		}
+	}
 	for _, p := range removed {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM paths WHERE kind=? AND path=?`, int(KindCommit), p); err != nil {
 			return st, fmt.Errorf("cache: %w", err)
 		}
+		touched[p] = true
 	}
 	st.Removed = len(removed)
-	if err := bumpGen(ctx, tx, KindCommit); err != nil {
+	if err := logChanges(ctx, tx, KindCommit, touched, dead, len(known) > 0); err != nil {
 		return st, err
 	}
 	return st, tx.Commit()
@@ -535,7 +557,7 @@ func newBlobWriter(ctx context.Context, tx *sql.Tx) (*blobWriter, error) {
 		q   string
 	}{
 		{&w.blob, `INSERT OR REPLACE INTO blobs(oid, kind, error, line, note) VALUES (?, ?, ?, ?, ?)`},
-		{&w.delDocs, `DELETE FROM docs WHERE src=?`},
+		{&w.delDocs, `DELETE FROM docs WHERE src=? RETURNING rowid`},
 		{&w.delSup, `DELETE FROM supersedes WHERE src=?`},
 		{&w.doc, `INSERT INTO docs(src, kind, mid, type, title, tags, body, summary, created, updated, author, status, symbol, lang, start_line, end_line, vhash)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
@@ -559,45 +581,65 @@ func (w *blobWriter) close() {
 	}
 }
 
-func (w *blobWriter) insert(ctx context.Context, kind Kind, oid string, a Analysis) error {
+// insert stores a blob's analysis, replacing documents stored for it
+// before, whose rows it returns (they are gone from the current set).
+func (w *blobWriter) insert(ctx context.Context, kind Kind, oid string, a Analysis) (dead []int64, err error) {
 	if _, err := w.blob.ExecContext(ctx, oid, int(kind), a.Err, a.Line, a.Note); err != nil {
-		return fmt.Errorf("cache: %w", err)
+		return nil, fmt.Errorf("cache: %w", err)
 	}
-	if _, err := w.delDocs.ExecContext(ctx, oid); err != nil {
-		return fmt.Errorf("cache: %w", err)
+	rs, err := w.delDocs.QueryContext(ctx, oid)
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	for rs.Next() {
+		var r int64
+		if err := rs.Scan(&r); err != nil {
+			rs.Close()
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		dead = append(dead, r)
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
 	}
 	if _, err := w.delSup.ExecContext(ctx, oid); err != nil {
-		return fmt.Errorf("cache: %w", err)
+		return nil, fmt.Errorf("cache: %w", err)
 	}
 	for _, d := range a.Docs {
 		if _, err := w.doc.ExecContext(ctx, oid, int(kind), d.MID, d.Type, d.Title, joinTags(d.Tags), d.Body, d.Summary, unix(d.Created), unix(d.Updated),
 			d.Author, d.Status, d.Symbol, d.Lang, d.StartLine, d.EndLine, textHash(embedText(d))); err != nil {
-			return fmt.Errorf("cache: index %s: %w", d.MID, err)
+			return nil, fmt.Errorf("cache: index %s: %w", d.MID, err)
 		}
 		for _, t := range d.Supersedes {
 			if _, err := w.sup.ExecContext(ctx, oid, t); err != nil {
-				return fmt.Errorf("cache: %w", err)
+				return nil, fmt.Errorf("cache: %w", err)
 			}
 		}
 	}
-	return nil
+	return dead, nil
 }
 
-func insertBlobs(ctx context.Context, tx *sql.Tx, kind Kind, blobs map[string]Analysis) error {
+// insertBlobs stores analysed blobs and returns the rows of documents
+// they replaced.
+func insertBlobs(ctx context.Context, tx *sql.Tx, kind Kind, blobs map[string]Analysis) ([]int64, error) {
 	if len(blobs) == 0 {
-		return nil
+		return nil, nil
 	}
 	w, err := newBlobWriter(ctx, tx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer w.close()
+	var dead []int64
 	for oid, a := range blobs {
-		if err := w.insert(ctx, kind, oid, a); err != nil {
-			return err
+		d, err := w.insert(ctx, kind, oid, a)
+		if err != nil {
+			return nil, err
 		}
+		dead = append(dead, d...)
 	}
-	return nil
+	return dead, nil
 }
 
 // embedMissing embeds the documents of blobs whose vector is not cached
@@ -716,12 +758,16 @@ func unix(t time.Time) int64 {
 	return t.Unix()
 }
 
-func bumpGen(ctx context.Context, tx *sql.Tx, kind Kind) error {
+// bumpGen increments kind's generation, which names the current set of
+// documents (in-process caches and the docSet files are keyed by it), and
+// returns the new value.
+func bumpGen(ctx context.Context, tx *sql.Tx, kind Kind) (int64, error) {
 	key := "gen:" + strconv.Itoa(int(kind))
-	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES (?, '1')
-		ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`, key)
+	var v string
+	err := tx.QueryRowContext(ctx, `INSERT INTO meta(key, value) VALUES (?, '1')
+		ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) RETURNING value`, key).Scan(&v)
 	if err != nil {
-		return fmt.Errorf("cache: %w", err)
+		return 0, fmt.Errorf("cache: %w", err)
 	}
-	return nil
+	return strconv.ParseInt(v, 10, 64)
 }

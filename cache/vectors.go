@@ -1,89 +1,209 @@
 package cache
 
 import (
-	"bytes"
 	"container/heap"
 	"context"
 	"encoding/binary"
-	"errors"
-	"fmt"
 	"math"
-	"os"
-	"path/filepath"
+	"runtime"
 	"slices"
-	"strconv"
-	"unsafe"
+	"sort"
+	"sync"
 
 	"github.com/kelindar/search"
-
-	"github.com/contextfs/contextfs/gitstore"
 )
 
-// vectorSet holds the vectors of one kind's current documents, ready for
-// exact cosine search.
-type vectorSet struct {
-	gen   string
-	model string
-	dim   int
-	rows  []int64
-	flat  []float32 // len(rows)*dim, unit length
-	// index is the SIMD index, built on a set's second search: building it
-	// normalises every vector again, which costs a one-shot CLI process
-	// more than scanning the (already unit-length) snapshot once.
-	index    *search.Index[int32]
+// Semantic ranks kind's current documents that pass f by cosine
+// similarity to vec and returns the best k. The search is exact.
+func (c *Cache) Semantic(ctx context.Context, kind Kind, vec []float32, f Filter, k int) ([]Hit, error) {
+	if k <= 0 || len(vec) == 0 {
+		return nil, nil
+	}
+	ds, err := c.docs(ctx, kind)
+	if err != nil {
+		return nil, err
+	}
+	if len(ds.rows) == 0 || len(vec) != ds.dim {
+		return nil, nil
+	}
+	q := append([]float32(nil), vec...)
+	if !normalize(q) {
+		return nil, nil
+	}
+	if f.restrictive() {
+		cand, err := c.candidates(ctx, kind, f)
+		if err != nil {
+			return nil, err
+		}
+		return ds.score(q, cand, k), nil
+	}
+	// Unfiltered but for retired memories, which are few: ask for enough
+	// extra results to drop them.
+	var excluded map[int64]bool
+	if kind == KindMemory && !f.All {
+		if excluded, err = c.retired(ctx); err != nil {
+			return nil, err
+		}
+	}
+	hits := c.nearest(ds, q, k+len(excluded))
+	out := hits[:0]
+	for _, h := range hits {
+		if !excluded[h.Row] && len(out) < k {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// Cosine returns the cosine similarity of vec with each of rows that is
+// current and has a vector: the fusion fills in the semantic score of
+// keyword hits that were not in the semantic top k.
+func (c *Cache) Cosine(ctx context.Context, kind Kind, vec []float32, rows []int64) (map[int64]float64, error) {
+	ds, err := c.docs(ctx, kind)
+	if err != nil {
+		return nil, err
+	}
+	q := append([]float32(nil), vec...)
+	if len(q) != ds.dim || !normalize(q) {
+		return nil, nil
+	}
+	out := make(map[int64]float64, len(rows))
+	for _, h := range ds.score(q, rows, len(rows)) {
+		out[h.Row] = h.Score
+	}
+	return out, nil
+}
+
+// score ranks the given rows (those current) by cosine with unit q.
+func (ds *docSet) score(q []float32, rows []int64, k int) []Hit {
+	hits := make([]Hit, 0, len(rows))
+	for _, r := range rows {
+		if v := ds.vector(r); v != nil {
+			hits = append(hits, Hit{Row: r, Score: float64(dot(q, v))})
+		}
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].Row < hits[j].Row
+	})
+	return hits[:min(k, len(hits))]
+}
+
+// simdIndex is kelindar/search's SIMD index over a base file's vectors.
+// Building it copies and normalises every vector, which costs a one-shot
+// process more than scanning the mapped file once, so it is built on a
+// base's second search; it then serves every generation until the base is
+// compacted.
+type simdIndex struct {
+	baseID   [16]byte
 	searches int
+	index    *search.Index[int32] // values: positions in the base segment
 }
 
-// position returns the index of row in the set: rows are sorted (loaded
-// ORDER BY rowid, and snapshots keep that order), so no map is built per
-// process.
-func (vs *vectorSet) position(row int64) (int, bool) {
-	return slices.BinarySearch(vs.rows, row)
+// nearest returns the k current documents of ds closest to unit q, best
+// first, ties broken by row.
+func (c *Cache) nearest(ds *docSet, q []float32, k int) []Hit {
+	c.docsMu.Lock()
+	si := c.simd[ds.kind]
+	if si == nil || si.baseID != ds.baseID {
+		si = &simdIndex{baseID: ds.baseID}
+		c.simd[ds.kind] = si
+	}
+	si.searches++
+	if si.index == nil && si.searches >= 2 {
+		si.index = search.NewIndex[int32]()
+		for i := range ds.base.rows {
+			v := ds.base.vecs[i*ds.dim : (i+1)*ds.dim]
+			if slices.ContainsFunc(v, func(x float32) bool { return x != 0 }) {
+				si.index.Add(slices.Clone(v), int32(i))
+			}
+		}
+	}
+	index := si.index
+	c.docsMu.Unlock()
+
+	var hits []Hit
+	if index != nil {
+		dead := 0
+		for _, d := range ds.base.dead {
+			if d {
+				dead++
+			}
+		}
+		for _, r := range index.Search(slices.Clone(q), k+dead) {
+			if ds.base.dead == nil || !ds.base.dead[r.Value] {
+				hits = append(hits, Hit{Row: ds.base.rows[r.Value], Score: r.Relevance})
+			}
+		}
+	} else {
+		hits = scan(&ds.base, ds.dim, q, k)
+	}
+	hits = append(hits, scan(&ds.added, ds.dim, q, k)...)
+	sortHits(hits)
+	return hits[:min(k, len(hits))]
 }
 
-// topK returns the k best rows by cosine with unit-length q, skipping
-// excluded rows.
-func (vs *vectorSet) topK(q []float32, k int, excluded map[int64]bool) []Hit {
-	vs.searches++
-	if vs.index == nil && vs.searches >= 2 {
-		vs.index = search.NewIndex[int32]()
-		for i := range vs.rows {
-			vs.index.Add(append([]float32(nil), vs.flat[i*vs.dim:(i+1)*vs.dim]...), int32(i))
+func sortHits(hits []Hit) {
+	slices.SortFunc(hits, func(a, b Hit) int {
+		if c := cmpFloat(b.Score, a.Score); c != 0 {
+			return c
 		}
+		return cmpInt(a.Row, b.Row)
+	})
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
 	}
-	out := make([]Hit, 0, k)
-	if vs.index != nil {
-		res := vs.index.Search(append([]float32(nil), q...), k+len(excluded))
-		for _, r := range res {
-			row := vs.rows[r.Value]
-			if excluded[row] {
-				continue
-			}
-			out = append(out, Hit{Row: row, Score: r.Relevance})
-			if len(out) == k {
-				break
-			}
-		}
-		return out
+	return 0
+}
+
+// scanParallelAt is the segment size from which a scan is split across
+// the CPUs: below it, starting goroutines costs more than it saves.
+const scanParallelAt = 16384
+
+// scan returns the k rows of seg (skipping dead ones) closest to unit q.
+func scan(seg *segment, dim int, q []float32, k int) []Hit {
+	n := len(seg.rows)
+	parts := min(runtime.GOMAXPROCS(0), 1+n/scanParallelAt)
+	if parts <= 1 {
+		return scanRange(seg, dim, q, k, 0, n)
 	}
-	h := &hitHeap{}
-	for i, row := range vs.rows {
-		if excluded[row] {
+	res := make([][]Hit, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[p] = scanRange(seg, dim, q, k, p*n/parts, (p+1)*n/parts)
+		}()
+	}
+	wg.Wait()
+	return slices.Concat(res...)
+}
+
+func scanRange(seg *segment, dim int, q []float32, k int, from, to int) []Hit {
+	h := make(hitHeap, 0, k)
+	for i := from; i < to; i++ {
+		if seg.dead != nil && seg.dead[i] {
 			continue
 		}
-		sc := float64(dot(q, vs.flat[i*vs.dim:(i+1)*vs.dim]))
-		if len(*h) < k {
-			heap.Push(h, Hit{Row: row, Score: sc})
-		} else if sc > (*h)[0].Score {
-			(*h)[0] = Hit{Row: row, Score: sc}
-			heap.Fix(h, 0)
+		sc := float64(dot(q, seg.vecs[i*dim:(i+1)*dim]))
+		switch {
+		case len(h) < k:
+			heap.Push(&h, Hit{Row: seg.rows[i], Score: sc})
+		case sc > h[0].Score:
+			h[0] = Hit{Row: seg.rows[i], Score: sc}
+			heap.Fix(&h, 0)
 		}
 	}
-	for h.Len() > 0 {
-		out = append(out, heap.Pop(h).(Hit))
-	}
-	slices.Reverse(out)
-	return out
+	return h
 }
 
 // hitHeap is a min-heap of hits by score.
@@ -101,64 +221,26 @@ func (h *hitHeap) Pop() any {
 	return x
 }
 
-// snapshotMagic starts a vector snapshot file. The snapshot exists so a
-// short-lived CLI process loads every vector with one read instead of one
-// SQLite row per document.
-const snapshotMagic = "CFSVEC2\n"
-
-func (c *Cache) snapshotPath(kind Kind) string {
-	return filepath.Join(c.dir, "vectors-"+kind.String()+".bin")
-}
-
-// vectors returns the vector set of kind, loading it from the snapshot
-// file when that matches the cache's generation and model, and otherwise
-// from SQLite (writing a new snapshot).
-func (c *Cache) vectors(ctx context.Context, kind Kind) (*vectorSet, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	gen := c.meta(ctx, c.db, "gen:"+strconv.Itoa(int(kind)))
-	model := c.emb.Model()
-	if vs := c.vecs[kind]; vs != nil && vs.gen == gen && vs.model == model {
-		return vs, nil
+// dot is the inner product; eight accumulators keep the loop free of a
+// serial dependency on one sum.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	i := 0
+	for ; i+8 <= len(a); i += 8 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+		s4 += a[i+4] * b[i+4]
+		s5 += a[i+5] * b[i+5]
+		s6 += a[i+6] * b[i+6]
+		s7 += a[i+7] * b[i+7]
 	}
-	vs, err := readSnapshot(c.snapshotPath(kind), gen, model)
-	if err != nil {
-		vs, err = c.loadVectors(ctx, kind, gen, model)
-		if err != nil {
-			return nil, err
-		}
-		// A snapshot that cannot be written only costs speed.
-		_ = writeSnapshot(c.snapshotPath(kind), vs)
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
 	}
-	c.vecs[kind] = vs
-	return vs, nil
-}
-
-func (c *Cache) loadVectors(ctx context.Context, kind Kind, gen, model string) (*vectorSet, error) {
-	rows, err := c.db.QueryContext(ctx, `SELECT d.rowid, v.vec FROM docs d JOIN vectors v ON v.model=? AND v.hash=d.vhash
-		WHERE d.kind=? AND EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind) ORDER BY d.rowid`, model, int(kind))
-	if err != nil {
-		return nil, fmt.Errorf("cache: load vectors: %w", err)
-	}
-	defer rows.Close()
-	vs := &vectorSet{gen: gen, model: model}
-	for rows.Next() {
-		var id int64
-		var b []byte
-		if err := rows.Scan(&id, &b); err != nil {
-			return nil, fmt.Errorf("cache: load vectors: %w", err)
-		}
-		v := decodeVec(b)
-		if vs.dim == 0 {
-			vs.dim = len(v)
-		}
-		if len(v) != vs.dim || !normalize(v) {
-			continue // a vector of another shape or all zeros cannot be compared
-		}
-		vs.rows = append(vs.rows, id)
-		vs.flat = append(vs.flat, v...)
-	}
-	return vs, rows.Err()
+	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }
 
 // normalize scales v to unit length in place; false for a zero or
@@ -186,80 +268,12 @@ func encodeVec(v []float32) []byte {
 	return b
 }
 
-func decodeVec(b []byte) []float32 {
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
 	}
-	return v
-}
-
-// Snapshot layout: magic, then little-endian uint32 header words
-// (len(gen), len(model), dim, n), gen, model, padding to 8 bytes, n int64
-// rows, n*dim float32.
-func writeSnapshot(path string, vs *vectorSet) error {
-	var buf bytes.Buffer
-	buf.WriteString(snapshotMagic)
-	for _, x := range []int{len(vs.gen), len(vs.model), vs.dim, len(vs.rows)} {
-		binary.Write(&buf, binary.LittleEndian, uint32(x))
-	}
-	buf.WriteString(vs.gen)
-	buf.WriteString(vs.model)
-	for buf.Len()%8 != 0 {
-		buf.WriteByte(0)
-	}
-	binary.Write(&buf, binary.LittleEndian, vs.rows)
-	binary.Write(&buf, binary.LittleEndian, vs.flat)
-	return gitstore.WriteFileAtomic(path, buf.Bytes(), 0o644)
-}
-
-var errStale = errors.New("stale snapshot")
-
-func readSnapshot(path, gen, model string) (*vectorSet, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	h := len(snapshotMagic)
-	if len(b) < h+16 || string(b[:h]) != snapshotMagic {
-		return nil, errStale
-	}
-	lg := int(binary.LittleEndian.Uint32(b[h:]))
-	lm := int(binary.LittleEndian.Uint32(b[h+4:]))
-	dim := int(binary.LittleEndian.Uint32(b[h+8:]))
-	n := int(binary.LittleEndian.Uint32(b[h+12:]))
-	off := h + 16
-	if len(b) < off+lg+lm || string(b[off:off+lg]) != gen || string(b[off+lg:off+lg+lm]) != model {
-		return nil, errStale
-	}
-	off += lg + lm
-	off = (off + 7) &^ 7
-	if len(b) != off+8*n+4*n*dim {
-		return nil, errStale
-	}
-	vs := &vectorSet{gen: gen, model: model, dim: dim}
-	if n == 0 {
-		return vs, nil
-	}
-	if littleEndian() {
-		// Alias the file's bytes rather than copy them: ReadFile's buffer
-		// is 8-byte aligned and off is too, and nothing else holds b.
-		vs.rows = unsafe.Slice((*int64)(unsafe.Pointer(&b[off])), n)
-		vs.flat = unsafe.Slice((*float32)(unsafe.Pointer(&b[off+8*n])), n*dim)
-		return vs, nil
-	}
-	vs.rows = make([]int64, n)
-	vs.flat = make([]float32, n*dim)
-	if err := binary.Read(bytes.NewReader(b[off:]), binary.LittleEndian, vs.rows); err != nil {
-		return nil, err
-	}
-	if err := binary.Read(bytes.NewReader(b[off+8*n:]), binary.LittleEndian, vs.flat); err != nil {
-		return nil, err
-	}
-	return vs, nil
-}
-
-func littleEndian() bool {
-	x := uint16(1)
-	return *(*byte)(unsafe.Pointer(&x)) == 1
+	return 0
 }

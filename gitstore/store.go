@@ -142,6 +142,15 @@ func BlobOID(content []byte) string {
 // old content or the new, never a mix: a temporary file in the same folder,
 // fsynced, renamed over the target, and the folder fsynced.
 func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
+	return WriteAtomic(name, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteAtomic is WriteFileAtomic for content produced by write, for files
+// too large to build in memory first (the cache's vector files).
+func WriteAtomic(name string, perm os.FileMode, write func(io.Writer) error) error {
 	dir := filepath.Dir(name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
@@ -159,7 +168,7 @@ func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", name, err)
 	}
-	if _, err := f.Write(data); err != nil {
+	if err := write(f); err != nil {
 		return fail(err)
 	}
 	if err := f.Chmod(perm); err != nil {

@@ -148,9 +148,7 @@ func searchRow(ctx context.Context, n int, bin string, runs, nq int) (string, er
 	}
 	mqs := make([]string, len(qs))
 	for i, q := range qs {
-		if mqs[i], err = s.Cache().KeywordQuery(ctx, cache.KindMemory, q); err != nil {
-			return "", err
-		}
+		mqs[i] = cache.MatchQuery(q)
 	}
 	// A CLI process is measured as users run it: with no other process
 	// holding the cache open (an open connection pins the WAL, and every
@@ -173,7 +171,7 @@ func searchRow(ctx context.Context, n int, bin string, runs, nq int) (string, er
 		q := qs[i%len(qs)]
 		fts := cache.FTSTable(cache.KindMemory)
 		mq := mqs[i%len(qs)]
-		sql := fmt.Sprintf("SELECT rowid FROM %s WHERE %s MATCH '%s' ORDER BY bm25(%s, 10.0, 5.0, 1.0) LIMIT 10;", fts, fts, strings.ReplaceAll(mq, "'", "''"), fts)
+		sql := fmt.Sprintf("SELECT rowid FROM %s WHERE %s MATCH '%s' ORDER BY bm25(%s, %s) LIMIT 10;", fts, fts, strings.ReplaceAll(mq, "'", "''"), fts, cache.BM25Weights)
 		if d, _, err := timeCmd(dir, "sqlite3", db, sql); err == nil {
 			sq = append(sq, d)
 		}

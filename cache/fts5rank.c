@@ -1,0 +1,343 @@
+/*
+** contextfs's FTS5 ranking function; see rankfn.go for why it exists.
+**
+**   cfs_topk(fts, docs, window, w_1..w_C)
+**     Called on the first row of a full-text query whose expression is the
+**     OR of the query's phrases, it ranks every current document that
+**     matches any phrase by the BM25 score FTS5's bm25() defines (k1 = 1.2,
+**     b = 0.75, column weights w_c, inverse document frequency
+**     log((N-n+0.5)/(n+0.5)) floored at 1e-6), with N, n, the row lengths
+**     and their average taken over the document set `docs` (the kind's
+**     current documents) rather than over every row of the index. It
+**     returns the best `window` as a blob of (rowid int64, score float64)
+**     pairs in machine byte order, best first, ties by rowid.
+**
+** It scores term at a time: each phrase's matches are read once, in rowid
+** order, through xQueryPhrase (the call bm25() uses to count them), and
+** their contributions summed per document in an array. That is one pass
+** per phrase with no per-row SQL, instead of bm25()'s count pass per
+** phrase, a per-row length lookup and a per-row trip through the SQL
+** engine and its sorter.
+**
+** A document set is registered from Go (cfs_docs_new) and released when Go
+** no longer needs it (cfs_docs_release); a running query holds a reference,
+** so release never frees a set in use.
+*/
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fts5rank.h"
+
+/*
+** SQLite's functions, resolved when the binary is linked against the SQLite
+** that github.com/mattn/go-sqlite3 compiles in. They are weak so that this
+** package's own cgo link check, which does not include that object, passes;
+** cfs_register reports whether they resolved.
+*/
+extern int sqlite3_auto_extension(void (*)(void)) __attribute__((weak));
+extern int sqlite3_prepare_v2(sqlite3*, const char*, int, sqlite3_stmt**, const char**) __attribute__((weak));
+extern int sqlite3_bind_pointer(sqlite3_stmt*, int, void*, const char*, void (*)(void*)) __attribute__((weak));
+extern int sqlite3_step(sqlite3_stmt*) __attribute__((weak));
+extern int sqlite3_finalize(sqlite3_stmt*) __attribute__((weak));
+extern int sqlite3_busy_timeout(sqlite3*, int) __attribute__((weak));
+extern char *sqlite3_mprintf(const char*, ...) __attribute__((weak));
+extern double sqlite3_value_double(sqlite3_value*) __attribute__((weak));
+extern sqlite3_int64 sqlite3_value_int64(sqlite3_value*) __attribute__((weak));
+extern void sqlite3_result_blob(sqlite3_context*, const void*, int, void (*)(void*)) __attribute__((weak));
+extern void sqlite3_result_error(sqlite3_context*, const char*, int) __attribute__((weak));
+extern void sqlite3_result_error_nomem(sqlite3_context*) __attribute__((weak));
+
+typedef struct cfs_docs cfs_docs;
+struct cfs_docs {
+  long long id;
+  long long *rows;     /* sorted rowids of the current documents */
+  unsigned int *lens;  /* their lengths in tokens, all columns */
+  long long n;
+  double avgdl;
+  int refs;            /* the owner (until released) and running queries */
+  cfs_docs *next;
+};
+
+static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
+static cfs_docs *reg_head;
+static long long reg_next = 1;
+
+static void docs_free(cfs_docs *d) {
+  free(d->rows);
+  free(d->lens);
+  free(d);
+}
+
+long long cfs_docs_new(const long long *rows, const unsigned int *lens, long long n, double avgdl) {
+  cfs_docs *d = calloc(1, sizeof *d);
+  if (!d) return 0;
+  d->rows = malloc(sizeof *d->rows * (size_t)(n ? n : 1));
+  d->lens = malloc(sizeof *d->lens * (size_t)(n ? n : 1));
+  if (!d->rows || !d->lens) {
+    docs_free(d);
+    return 0;
+  }
+  if (n) {
+    memcpy(d->rows, rows, sizeof *d->rows * (size_t)n);
+    memcpy(d->lens, lens, sizeof *d->lens * (size_t)n);
+  }
+  d->n = n;
+  d->avgdl = avgdl > 0 ? avgdl : 1;
+  d->refs = 1;
+  pthread_mutex_lock(&reg_mu);
+  d->id = reg_next++;
+  d->next = reg_head;
+  reg_head = d;
+  pthread_mutex_unlock(&reg_mu);
+  return d->id;
+}
+
+/* cfs_docs_release drops the owner's reference and unregisters the set, so
+** no new query can find it; the last running query frees it. */
+void cfs_docs_release(long long id) {
+  cfs_docs *d = 0, **p;
+  pthread_mutex_lock(&reg_mu);
+  for (p = &reg_head; *p; p = &(*p)->next) {
+    if ((*p)->id == id) {
+      d = *p;
+      *p = d->next;
+      break;
+    }
+  }
+  if (d && --d->refs > 0) d = 0;
+  pthread_mutex_unlock(&reg_mu);
+  if (d) docs_free(d);
+}
+
+static cfs_docs *docs_acquire(long long id) {
+  cfs_docs *d;
+  pthread_mutex_lock(&reg_mu);
+  for (d = reg_head; d && d->id != id; d = d->next) {
+  }
+  if (d) d->refs++;
+  pthread_mutex_unlock(&reg_mu);
+  return d;
+}
+
+static void docs_unref(cfs_docs *d) {
+  int last;
+  pthread_mutex_lock(&reg_mu);
+  last = --d->refs == 0;
+  pthread_mutex_unlock(&reg_mu);
+  if (last) docs_free(d);
+}
+
+/* FTS5's bm25() constants. */
+static const double K1 = 1.2, B = 0.75;
+
+/* A phrase's match as the scan finds it: the position in the set and the
+** term-frequency part of the score, before the phrase's idf is known. */
+typedef struct match {
+  int pos;
+  double part;
+} match;
+
+typedef struct scan {
+  const cfs_docs *docs;
+  const double *weight;
+  int ncol;
+  long long next; /* the set's position to search from: rows come in order */
+  match *m;
+  long long n, cap;
+  int oom;
+} scan;
+
+/* seek returns the position of row in the set, searching forward from
+** s->next (a phrase's rows come in ascending order), or -1. */
+static long long seek(scan *s, long long row) {
+  const long long *rows = s->docs->rows;
+  long long n = s->docs->n, lo = s->next, hi, step = 1;
+  if (lo >= n || rows[lo] > row) return -1;
+  /* Gallop to bracket the row, then bisect. */
+  hi = lo;
+  while (hi < n && rows[hi] < row) {
+    lo = hi;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > n) hi = n;
+  while (lo < hi) {
+    long long mid = lo + (hi - lo) / 2;
+    if (rows[mid] < row) lo = mid + 1;
+    else hi = mid;
+  }
+  s->next = lo;
+  return lo < n && rows[lo] == row ? lo : -1;
+}
+
+static int on_match(const Fts5ExtensionApi *api, Fts5Context *fts, void *user) {
+  scan *s = user;
+  long long at = seek(s, api->xRowid(fts));
+  Fts5PhraseIter it;
+  int col, off;
+  double f = 0;
+  if (at < 0) return CFS_SQLITE_OK; /* an old version, not current */
+  if (api->xPhraseFirst(fts, 0, &it, &col, &off) != CFS_SQLITE_OK) return CFS_SQLITE_OK;
+  for (; col >= 0; api->xPhraseNext(fts, &it, &col, &off)) {
+    if (col < s->ncol) f += s->weight[col];
+  }
+  if (f <= 0) return CFS_SQLITE_OK;
+  if (s->n == s->cap) {
+    long long cap = s->cap ? 2 * s->cap : 1024;
+    match *m = realloc(s->m, sizeof *m * (size_t)cap);
+    if (!m) {
+      s->oom = 1;
+      return CFS_SQLITE_NOMEM;
+    }
+    s->m = m;
+    s->cap = cap;
+  }
+  s->m[s->n].pos = (int)at;
+  /* The same expression, in the same order, as bm25(). */
+  s->m[s->n].part =
+      (f * (K1 + 1.0)) / (f + K1 * (1 - B + B * (double)s->docs->lens[at] / s->docs->avgdl));
+  s->n++;
+  return CFS_SQLITE_OK;
+}
+
+/* better orders documents best first, ties by rowid. */
+static int better(const double *acc, const long long *rows, int a, int b) {
+  return acc[a] > acc[b] || (acc[a] == acc[b] && rows[a] < rows[b]);
+}
+
+/* sift restores the heap property (the worst document on top) from i. */
+static void sift(int *h, long long n, long long i, const double *acc, const long long *rows) {
+  for (;;) {
+    long long w = i, l = 2 * i + 1, r = l + 1;
+    int t;
+    if (l < n && better(acc, rows, h[w], h[l])) w = l;
+    if (r < n && better(acc, rows, h[w], h[r])) w = r;
+    if (w == i) return;
+    t = h[i], h[i] = h[w], h[w] = t;
+    i = w;
+  }
+}
+
+static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int nVal,
+                     sqlite3_value **val) {
+  int ncol = api->xColumnCount(fts), nphrase = api->xPhraseCount(fts), i, rc = CFS_SQLITE_OK;
+  long long window, ntouched = 0, j, k = 0;
+  double weight[16], *acc = 0;
+  int *touched = 0, *heap = 0;
+  unsigned char *out = 0;
+  cfs_docs *docs;
+  scan s;
+  if (nVal != 2 + ncol || ncol > 16) {
+    sqlite3_result_error(ctx, "cfs_topk: want the document set, the window and a weight per column", -1);
+    return;
+  }
+  docs = docs_acquire(sqlite3_value_int64(val[0]));
+  if (!docs) {
+    sqlite3_result_error(ctx, "cfs_topk: unknown document set", -1);
+    return;
+  }
+  window = sqlite3_value_int64(val[1]);
+  if (window < 1) window = 1;
+  for (i = 0; i < ncol; i++) weight[i] = sqlite3_value_double(val[2 + i]);
+  memset(&s, 0, sizeof s);
+  s.docs = docs;
+  s.weight = weight;
+  s.ncol = ncol;
+  acc = calloc((size_t)(docs->n ? docs->n : 1), sizeof *acc);
+  touched = malloc(sizeof *touched * (size_t)(docs->n ? docs->n : 1));
+  if (!acc || !touched) goto nomem;
+  for (i = 0; i < nphrase; i++) {
+    double idf;
+    s.n = 0;
+    s.next = 0;
+    rc = api->xQueryPhrase(fts, i, &s, on_match);
+    if (s.oom) goto nomem;
+    if (rc != CFS_SQLITE_OK) break;
+    idf = log(((double)docs->n - (double)s.n + 0.5) / ((double)s.n + 0.5));
+    if (idf <= 0.0) idf = 1e-6;
+    for (j = 0; j < s.n; j++) {
+      int p = s.m[j].pos;
+      if (acc[p] == 0) touched[ntouched++] = p;
+      acc[p] += idf * s.m[j].part;
+    }
+  }
+  if (rc != CFS_SQLITE_OK) {
+    sqlite3_result_error(ctx, "cfs_topk: reading the full-text index failed", -1);
+    goto done;
+  }
+  /* The best `window`: a heap with the worst document kept on top. */
+  if (window > ntouched) window = ntouched;
+  heap = malloc(sizeof *heap * (size_t)(window ? window : 1));
+  out = malloc((size_t)(16 * (window ? window : 1)));
+  if (!heap || !out) goto nomem;
+  for (j = 0; j < ntouched; j++) {
+    int p = touched[j];
+    if (k < window) {
+      heap[k++] = p;
+      if (k == window) {
+        for (i = (int)(window / 2) - 1; i >= 0; i--) sift(heap, window, i, acc, docs->rows);
+      }
+    } else if (better(acc, docs->rows, p, heap[0])) {
+      heap[0] = p;
+      sift(heap, window, 0, acc, docs->rows);
+    }
+  }
+  /* Pop the worst first into the back of the output. */
+  for (j = window; j > 0; j--) {
+    int p = heap[0];
+    long long row = docs->rows[p];
+    double sc = acc[p];
+    memcpy(out + 16 * (j - 1), &row, 8);
+    memcpy(out + 16 * (j - 1) + 8, &sc, 8);
+    heap[0] = heap[j - 1];
+    sift(heap, j - 1, 0, acc, docs->rows);
+  }
+  sqlite3_result_blob(ctx, out, (int)(16 * window), free);
+  out = 0;
+  goto done;
+nomem:
+  sqlite3_result_error_nomem(ctx);
+done:
+  free(s.m);
+  free(acc);
+  free(touched);
+  free(heap);
+  free(out);
+  docs_unref(docs);
+}
+
+/* cfs_init runs for every new SQLite connection (an auto-extension),
+** inside sqlite3_open and so before the opener sets a busy timeout: it sets
+** one of its own, since another connection may hold the database's lock.
+** The opener's own setting replaces it afterwards. A connection without
+** the function would fail every search, so failing to register fails the
+** open instead. */
+static int cfs_init(sqlite3 *db, char **err, const void *thunk) {
+  fts5_api *api = 0;
+  sqlite3_stmt *st = 0;
+  int rc;
+  (void)thunk;
+  sqlite3_busy_timeout(db, 10000);
+  rc = sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, 0);
+  if (rc == CFS_SQLITE_OK) {
+    sqlite3_bind_pointer(st, 1, (void *)&api, "fts5_api_ptr", 0);
+    sqlite3_step(st);
+    rc = sqlite3_finalize(st);
+  }
+  if (rc == CFS_SQLITE_OK && (!api || api->iVersion < 2)) rc = CFS_SQLITE_ERROR;
+  if (rc == CFS_SQLITE_OK) rc = api->xCreateFunction(api, "cfs_topk", 0, cfs_topk, 0);
+  if (rc != CFS_SQLITE_OK && err) *err = sqlite3_mprintf("contextfs: cannot register cfs_topk with FTS5 (error %d)", rc);
+  return rc;
+}
+
+/* cfs_register makes every connection opened from now on know the
+** functions; -1 if SQLite's functions were not linked in. */
+int cfs_register(void) {
+  if (!sqlite3_auto_extension || !sqlite3_prepare_v2 || !sqlite3_bind_pointer || !sqlite3_step ||
+      !sqlite3_finalize || !sqlite3_busy_timeout || !sqlite3_mprintf || !sqlite3_value_double || !sqlite3_value_int64 || !sqlite3_result_blob ||
+      !sqlite3_result_error || !sqlite3_result_error_nomem)
+    return -1;
+  return sqlite3_auto_extension((void (*)(void))cfs_init);
+}

@@ -1,0 +1,145 @@
+package cache
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/contextfs/contextfs/internal/porter"
+)
+
+// bm25Weights are the column weights of title, tags and body: a word in a
+// title says more about what a memory is than the same word in its body.
+var bm25Weights = [3]float64{10, 5, 1}
+
+// BM25Weights is bm25Weights as the argument list of FTS5's bm25(), for
+// tools that run the same ranking outside contextfs (the benchmark's
+// sqlite3 baseline).
+const BM25Weights = "10.0, 5.0, 1.0"
+
+// maxQueryWords caps the words of a keyword query: a pasted paragraph is
+// still ranked by its first words.
+const maxQueryWords = 32
+
+// Keyword ranks kind's current documents that pass f by BM25 over title,
+// tags and body, best first, and returns the best k. Scores are what
+// FTS5's bm25() gives (negated, so higher is better) with the statistics
+// (document count, lengths, document frequencies) taken over the current
+// documents only: old versions of files still in the index change
+// neither which documents match nor how they score, so a rebuilt cache
+// ranks exactly as the one it replaces.
+//
+// The ranking runs in cfs_topk (fts5rank.c), term at a time over each
+// word's matches, called once per query. The filters (type, tag, date,
+// hidden memories) are applied to the best candidates only; if too few
+// pass, the window widens until it holds every match.
+func (c *Cache) Keyword(ctx context.Context, kind Kind, query string, f Filter, k int) ([]Hit, error) {
+	words := matchWords(query)
+	if len(words) == 0 || k <= 0 {
+		return nil, nil
+	}
+	ds, err := c.docs(ctx, kind)
+	if err != nil {
+		return nil, err
+	}
+	if len(ds.rows) == 0 {
+		return nil, nil
+	}
+	match := joinWords(ds.weighty(words[:min(len(words), maxQueryWords)]))
+	fts := FTSTable(kind)
+	cond, cargs := f.where(kind, false)
+	for window := max(4*k, 64); ; window *= 8 {
+		var blob []byte
+		err := c.db.QueryRowContext(ctx, `SELECT cfs_topk(`+fts+`, ?, ?, ?, ?, ?) FROM `+fts+` WHERE `+fts+` MATCH ? LIMIT 1`,
+			ds.rank.id, window, bm25Weights[0], bm25Weights[1], bm25Weights[2], match).Scan(&blob)
+		runtime.KeepAlive(ds)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		cand := decodeHits(blob)
+		out, err := c.passing(ctx, cand, cond, cargs, k)
+		if err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		if len(out) >= k || len(cand) < window {
+			return out, nil
+		}
+	}
+}
+
+// weighty drops the words whose stems more than half of the documents
+// contain (BM25 gives them no weight, and they are most of the postings a
+// query reads), unless that would leave none; see commonTerms.
+func (ds *docSet) weighty(words []string) []string {
+	if len(ds.common) == 0 {
+		return words
+	}
+	var keep []string
+	for _, w := range words {
+		if !ds.common[string(porter.Stem([]byte(w)))] {
+			keep = append(keep, w)
+		}
+	}
+	if len(keep) == 0 {
+		return words
+	}
+	return keep
+}
+
+// decodeHits reads cfs_topk's (rowid, score) pairs.
+func decodeHits(b []byte) []Hit {
+	out := make([]Hit, len(b)/16)
+	for i := range out {
+		out[i] = Hit{
+			Row:   int64(binary.NativeEndian.Uint64(b[16*i:])),
+			Score: math.Float64frombits(binary.NativeEndian.Uint64(b[16*i+8:])),
+		}
+	}
+	return out
+}
+
+// passing returns, in order, the first k of cand whose documents pass
+// cond (over docs d).
+func (c *Cache) passing(ctx context.Context, cand []Hit, cond string, args []any, k int) ([]Hit, error) {
+	if len(cand) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(cand))
+	for i, h := range cand {
+		ids[i] = "(" + strconv.FormatInt(h.Row, 10) + ")"
+	}
+	// CROSS JOIN keeps the candidates driving: left to itself the planner
+	// reads the kind's whole index for "d.kind=?" instead.
+	rs, err := c.db.QueryContext(ctx, `SELECT d.rowid FROM (VALUES `+strings.Join(ids, ",")+`) v CROSS JOIN docs d ON d.rowid=v.column1 WHERE `+cond, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	ok := map[int64]bool{}
+	for rs.Next() {
+		var r int64
+		if err := rs.Scan(&r); err != nil {
+			return nil, err
+		}
+		ok[r] = true
+	}
+	if err := rs.Err(); err != nil {
+		return nil, err
+	}
+	var out []Hit
+	for _, h := range cand {
+		if ok[h.Row] && len(out) < k {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
