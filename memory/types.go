@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Type describes one memory type. Types are schemas: every memory names a
@@ -85,7 +83,7 @@ var typeDefs = []typeDef{
 type registry struct {
 	types []Type         // sorted by Name
 	index map[string]int // typeKey of every name and alias → index in types
-	docs  []any          // each type's schema, decoded, for compiling and for error messages
+	docs  []any          // each type's schema, decoded, for compiling
 }
 
 // types returns the registry, building it on first use so that programs
@@ -99,8 +97,7 @@ var types = sync.OnceValue(func() *registry {
 		if err != nil {
 			panic(fmt.Sprintf("memory: type %s has no schema: %v", d.name, err))
 		}
-		// UnmarshalJSON keeps numbers as json.Number, as the compiler wants.
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		doc, err := decodeSchema(raw)
 		if err != nil {
 			panic(fmt.Sprintf("memory: schema of %s: %v", d.name, err))
 		}

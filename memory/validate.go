@@ -2,25 +2,19 @@ package memory
 
 import (
 	"bytes"
-	"cmp"
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 // Issue is one problem with a memory, found by Validate or ValidateData.
@@ -179,250 +173,25 @@ func validateData(i int, data map[string]any) []Issue {
 	if v == nil {
 		v = map[string]any{}
 	}
-	err := compiled()[i].Validate(v)
-	if err == nil {
-		return nil
-	}
-	var verr *jsonschema.ValidationError
-	if !errors.As(err, &verr) {
-		return []Issue{{Field: "data", Message: err.Error()}}
-	}
-	var issues []Issue
-	collect(verr, v, types().docs[i], &issues)
-	// The validator walks maps in random order; sort for stable output.
-	slices.SortFunc(issues, func(a, b Issue) int {
-		return cmp.Or(strings.Compare(a.Field, b.Field), strings.Compare(a.Message, b.Message))
-	})
-	return slices.Compact(issues)
+	return compiled()[i].check(v)
 }
 
-// schemaURL is the address a type's schema is compiled under. A URN needs
-// neither a loader nor the network.
-func schemaURL(name string) string { return "urn:contextfs:schema:" + name }
-
 // compiled returns every type's compiled schema, indexed as types().types.
-// Compiling all of them takes a few milliseconds, paid on the first
+// Compiling them all takes tens of microseconds, paid on the first
 // validation only.
-var compiled = sync.OnceValue(func() []*jsonschema.Schema {
+var compiled = sync.OnceValue(func() []*schema {
 	r := types()
-	c := newCompiler()
-	out := make([]*jsonschema.Schema, len(r.types))
+	out := make([]*schema, len(r.types))
 	for i, t := range r.types {
-		if err := c.AddResource(schemaURL(t.Name), r.docs[i]); err != nil {
-			panic(fmt.Sprintf("memory: schema of %s: %v", t.Name, err))
-		}
-	}
-	for i, t := range r.types {
-		s, err := c.Compile(schemaURL(t.Name))
+		s, err := compileSchema(r.docs[i])
 		if err != nil {
+			// The schemas are part of the program; tests compile each.
 			panic(fmt.Sprintf("memory: schema of %s: %v", t.Name, err))
 		}
 		out[i] = s
 	}
 	return out
 })
-
-// newCompiler returns a compiler set up as contextfs validates: draft
-// 2020-12, with formats asserted (the draft treats them as annotations by
-// default, which would let "date: tomorrow" through).
-func newCompiler() *jsonschema.Compiler {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	c.RegisterFormat(&jsonschema.Format{Name: "date-time", Validate: validateDateTime})
-	return c
-}
-
-// validateDateTime accepts an RFC 3339 date and time, as "date-time" does,
-// and also a bare date. YAML reads "2024-05-01T00:00:00Z" as a timestamp
-// that NormalizeData cannot tell from the date "2024-05-01", so refusing
-// dates would reject a time written at midnight UTC.
-func validateDateTime(v any) error {
-	s, ok := v.(string)
-	if !ok {
-		return nil
-	}
-	if _, err := time.Parse("2006-01-02", s); err == nil {
-		return nil
-	}
-	if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
-		return errors.New("not an RFC 3339 date and time")
-	}
-	return nil
-}
-
-// collect turns the validation error tree under e into issues, one per
-// leaf cause: the inner nodes only say "validation failed" and which
-// keyword led there, which helps no one fix a file.
-func collect(e *jsonschema.ValidationError, data any, doc any, issues *[]Issue) {
-	switch k := e.ErrorKind.(type) {
-	case *kind.AnyOf, *kind.OneOf:
-		// The branches' own failures describe schemas the author did not
-		// pick; say what they have in common instead.
-		field, _ := locate(data, e.InstanceLocation)
-		msg := "does not match any of the allowed forms"
-		if o, ok := k.(*kind.OneOf); ok && o.Subschemas != nil {
-			msg = "matches more than one of the allowed forms"
-		}
-		*issues = append(*issues, Issue{Field: field, Message: msg})
-		return
-	}
-	if len(e.Causes) > 0 {
-		for _, c := range e.Causes {
-			collect(c, data, doc, issues)
-		}
-		return
-	}
-	field, v := locate(data, e.InstanceLocation)
-	add := func(field, msg string) { *issues = append(*issues, Issue{Field: field, Message: msg}) }
-	got := "; got " + describe(v)
-
-	switch k := e.ErrorKind.(type) {
-	case *kind.Required:
-		for _, p := range k.Missing {
-			add(field+"."+p, "is required")
-		}
-		return
-	case *kind.DependentRequired:
-		for _, p := range k.Missing {
-			add(field+"."+p, fmt.Sprintf("is required when %q is set", k.Prop))
-		}
-		return
-	case *kind.AdditionalProperties:
-		for _, p := range k.Properties {
-			add(field+"."+p, "is not allowed")
-		}
-		return
-	}
-
-	// A schema may word its own message, for rules such as patterns that
-	// mean nothing to a reader when quoted.
-	if msg, ok := customMessage(doc, e.SchemaURL); ok {
-		add(field, msg+got)
-		return
-	}
-
-	var msg string
-	switch k := e.ErrorKind.(type) {
-	case *kind.Type:
-		want := make([]string, len(k.Want))
-		for i, w := range k.Want {
-			want[i] = article(w)
-		}
-		msg = "must be " + orList(want) + got
-	case *kind.Enum:
-		msg = "must be " + oneOf(k.Want) + got
-	case *kind.Const:
-		msg = "must be " + plain(k.Want) + got
-	case *kind.Format:
-		msg = formatMessage(k.Want) + got
-	case *kind.Minimum:
-		msg = "must be at least " + ratString(k.Want) + got
-	case *kind.Maximum:
-		msg = "must be at most " + ratString(k.Want) + got
-	case *kind.ExclusiveMinimum:
-		msg = "must be greater than " + ratString(k.Want) + got
-	case *kind.ExclusiveMaximum:
-		msg = "must be less than " + ratString(k.Want) + got
-	case *kind.MultipleOf:
-		msg = "must be a multiple of " + ratString(k.Want) + got
-	case *kind.MinLength:
-		if k.Want == 1 {
-			msg = "must not be empty"
-		} else {
-			msg = fmt.Sprintf("must be at least %d characters long", k.Want)
-		}
-	case *kind.MaxLength:
-		msg = fmt.Sprintf("must be at most %d characters long; got %d", k.Want, k.Got)
-	case *kind.MinItems:
-		if k.Want == 1 {
-			msg = "must not be empty"
-		} else {
-			msg = fmt.Sprintf("must have at least %d items; got %d", k.Want, k.Got)
-		}
-	case *kind.MaxItems:
-		msg = fmt.Sprintf("must have at most %d items; got %d", k.Want, k.Got)
-	case *kind.UniqueItems:
-		msg = fmt.Sprintf("must not repeat items; [%d] and [%d] are equal", k.Duplicates[0], k.Duplicates[1])
-	case *kind.Pattern:
-		msg = fmt.Sprintf("must match the pattern %s%s", k.Want, got)
-	case *kind.FalseSchema:
-		msg = "is not allowed"
-	case *kind.InvalidJsonValue:
-		if f, ok := k.Value.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-			msg = "must be a finite number" + got
-		} else {
-			msg = fmt.Sprintf("must be a JSON value; got a Go %T", k.Value)
-		}
-	default:
-		// Rare keywords: name the rule, which the schema's reader can find.
-		rule := strings.Join(k.KeywordPath(), "/")
-		if rule == "" { // kinds such as Not leave the path out; their type names the keyword
-			_, rule, _ = strings.Cut(fmt.Sprintf("%T", k), ".")
-			rule = strings.ToLower(rule[:1]) + rule[1:]
-		}
-		msg = fmt.Sprintf("fails the schema's %q rule", rule)
-	}
-	add(field, msg)
-}
-
-// locate returns the field name of the value at the JSON pointer tokens in
-// data, and the value. Arrays are indexed as "steps[0]" rather than
-// "steps.0", because that is how people write them.
-func locate(data any, tokens []string) (string, any) {
-	var b strings.Builder
-	b.WriteString("data")
-	v := data
-	for _, tok := range tokens {
-		switch x := v.(type) {
-		case []any:
-			b.WriteString("[" + tok + "]")
-			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(x) {
-				v = x[i]
-			} else {
-				v = nil
-			}
-		case map[string]any:
-			b.WriteString("." + tok)
-			v = x[tok]
-		default:
-			b.WriteString("." + tok)
-			v = nil
-		}
-	}
-	return b.String(), v
-}
-
-// customMessage returns the "x-message" of the schema object at the
-// fragment of the keyword location u, if it has one.
-func customMessage(doc any, u string) (string, bool) {
-	_, frag, ok := strings.Cut(u, "#")
-	if !ok {
-		return "", false
-	}
-	v := doc
-	for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
-		if tok == "" {
-			continue
-		}
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[tok]
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(x) {
-				return "", false
-			}
-			v = x[i]
-		default:
-			return "", false
-		}
-	}
-	obj, _ := v.(map[string]any)
-	msg, ok := obj["x-message"].(string)
-	return msg, ok
-}
 
 // article returns a JSON type name with its indefinite article.
 func article(t string) string {

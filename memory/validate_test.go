@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -575,47 +574,6 @@ func BenchmarkValidateInvalid(b *testing.B) {
 		Validate(m)
 	}
 }
-
-func TestCollectSummarisesFailedAlternatives(t *testing.T) {
-	const schema = `{
-		"type": "object",
-		"properties": {
-			"any": {"anyOf": [{"type": "string"}, {"type": "array"}]},
-			"one": {"oneOf": [{"type": "number"}, {"type": "integer"}]},
-			"not": {"not": {"type": "string"}}
-		}
-	}`
-	doc, err := jsonschemaDoc(schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := newCompiler()
-	if err := c.AddResource("urn:test", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("urn:test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	data := map[string]any{"any": int64(1), "one": int64(2), "not": "s"}
-	verr, ok := s.Validate(data).(*jsonschema.ValidationError)
-	if !ok {
-		t.Fatal("no validation error")
-	}
-	var got []Issue
-	collect(verr, data, doc, &got)
-	slices.SortFunc(got, func(a, b Issue) int { return strings.Compare(a.Field, b.Field) })
-	want := []Issue{
-		{"data.any", "does not match any of the allowed forms"},
-		{"data.not", `fails the schema's "not" rule`},
-		{"data.one", "matches more than one of the allowed forms"},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %q\nwant %q", got, want)
-	}
-}
-
-func jsonschemaDoc(s string) (any, error) { return jsonschema.UnmarshalJSON(strings.NewReader(s)) }
 
 func TestValidateIsSafeForConcurrentUse(t *testing.T) {
 	var wg sync.WaitGroup
