@@ -1,0 +1,155 @@
+package watch
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// Errors callers branch on.
+var (
+	// ErrNotRunning means no daemon listens on the socket (the file is
+	// missing or nobody accepts on it). The caller scans in full and may
+	// start a daemon for next time.
+	ErrNotRunning = errors.New("watch: daemon not running")
+
+	// ErrAlreadyRunning is returned by Serve when another daemon serves
+	// the socket. Starting daemons blindly is thus harmless.
+	ErrAlreadyRunning = errors.New("watch: daemon already running")
+
+	// ErrUnsupported is returned by Serve and Spawn on systems without
+	// inotify; there, callers simply always scan.
+	ErrUnsupported = errors.New("watch: not supported on this system")
+)
+
+// Client timeouts. A caller on the hot path of every command falls back to
+// a full scan on any error, so a slow or wedged daemon must cost it at most
+// a fraction of what the scan would.
+const (
+	connectTimeout = 50 * time.Millisecond
+	queryTimeout   = 200 * time.Millisecond
+	// stopTimeout is longer: the daemon answers a stop only once it has
+	// released the socket, so that a new daemon can start right after.
+	stopTimeout = 2 * time.Second
+)
+
+// Changes is the daemon's answer to "what changed since my token?".
+type Changes struct {
+	// Token is to be stored with the state the caller builds from this
+	// answer and sent with the next query.
+	Token string
+	// Full means the daemon cannot tell (first query, foreign or old
+	// token, lost events, too many changes): the caller must rescan
+	// everything, after receiving this answer.
+	Full bool
+	// Paths are files, relative to the work-tree root with '/', whose
+	// directory entry or content may have changed: re-stat each; a missing
+	// one was deleted. Unordered; may include paths that did not really
+	// change, or that are not memory files.
+	Paths []string
+	// Prefixes are folders, relative to the work-tree root, that were
+	// removed or moved away (or whose watch was lost): forget everything
+	// cached under prefix+"/" and list the folder again if it exists.
+	Prefixes []string
+}
+
+// DaemonStatus describes a running daemon, for `watch status`.
+type DaemonStatus struct {
+	Instance    string    // random per daemon start; the first part of tokens
+	PID         int       // process id of the daemon
+	Root        string    // absolute work-tree root
+	Dir         string    // watched folder, relative to Root
+	Started     time.Time // when the daemon started
+	LastRequest time.Time // last client request; the idle timeout counts from it
+	Seq         uint64    // number of the newest recorded change
+	Dirs        int       // folders under inotify watch
+	Changes     int       // distinct changed paths remembered
+	Degraded    string    // why every answer is "full", if it is; "" when healthy
+}
+
+// Query asks the daemon on socket which paths changed since token (""
+// for none yet). It gives up within about 200 ms; on any error the caller
+// scans in full, and errors.Is(err, ErrNotRunning) says that no daemon is
+// there to be asked. A token that cannot be sent (it contains spaces, say)
+// is replaced by "", so that a damaged stored token heals with one full
+// answer instead of failing forever.
+func Query(ctx context.Context, socket, token string) (Changes, error) {
+	if !validToken(token) {
+		token = ""
+	}
+	req := opQuery
+	if token != "" {
+		req += " " + token
+	}
+	lines, err := roundTrip(ctx, socket, req, queryTimeout)
+	if err != nil {
+		return Changes{}, err
+	}
+	c, err := parseChanges(lines)
+	if err != nil {
+		return Changes{}, fmt.Errorf("watch: query %s: %w", socket, err)
+	}
+	return c, nil
+}
+
+// Status asks the daemon on socket to describe itself.
+func Status(ctx context.Context, socket string) (DaemonStatus, error) {
+	lines, err := roundTrip(ctx, socket, opStatus, queryTimeout)
+	if err != nil {
+		return DaemonStatus{}, err
+	}
+	s, err := parseStatus(lines)
+	if err != nil {
+		return DaemonStatus{}, fmt.Errorf("watch: status %s: %w", socket, err)
+	}
+	return s, nil
+}
+
+// Stop asks the daemon on socket to exit. It returns once the daemon has
+// removed its socket and released its lock, so a new daemon can be
+// started at once.
+func Stop(ctx context.Context, socket string) error {
+	_, err := roundTrip(ctx, socket, opStop, stopTimeout)
+	return err
+}
+
+// roundTrip sends one request and reads its answer, all within timeout
+// (or ctx's deadline, if sooner).
+func roundTrip(ctx context.Context, socket, req string, timeout time.Duration) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	conn, err := dial(ctx, socket)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	if d, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(d)
+	}
+	// Cancelling ctx interrupts a blocked read or write at once.
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+
+	op, _, _ := strings.Cut(req, " ")
+	if _, err := conn.Write([]byte(protoVersion + " " + req + "\n")); err != nil {
+		return nil, fmt.Errorf("watch: %s %s: %w", op, socket, ctxErr(ctx, err))
+	}
+	lines, err := readAnswer(bufio.NewReader(conn))
+	if err != nil {
+		return nil, fmt.Errorf("watch: %s %s: %w", op, socket, ctxErr(ctx, err))
+	}
+	return lines, nil
+}
+
+// ctxErr names the context's reason for a deadline error it caused, so
+// that a cancelled caller sees context.Canceled.
+func ctxErr(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("%w: %w", cerr, err)
+	}
+	return err
+}

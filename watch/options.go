@@ -1,0 +1,39 @@
+package watch
+
+import "time"
+
+// Defaults of ServeOptions.
+const (
+	// DefaultIdle is how long a daemon waits for a request before it
+	// exits: long enough to span a working session's pauses, short enough
+	// that forgotten repositories do not keep daemons and watches.
+	DefaultIdle = 30 * time.Minute
+	// DefaultMaxPaths is the number of changed paths above which an
+	// answer is "full rescan": beyond it, re-statting each path costs
+	// about as much as the scan.
+	DefaultMaxPaths = 10000
+)
+
+// ServeOptions configures a daemon.
+type ServeOptions struct {
+	// Root is the absolute path of the work tree. The daemon exits when
+	// it is removed or moved, since every path it knows is relative to it.
+	Root string
+	// Dir is the watched folder, a single name inside Root (normally
+	// ".contextfs"); it may be absent, and may come and go.
+	Dir string
+	// Socket is where clients reach the daemon, normally
+	// <git-dir>/contextfs/watch.sock. Its folder is created if missing.
+	// A lock file Socket+".lock" is kept beside it.
+	Socket string
+	// Idle is how long the daemon runs without a request; 0 means
+	// DefaultIdle.
+	Idle time.Duration
+	// MaxPaths is the number of changed paths above which an answer is
+	// "full rescan"; 0 means DefaultMaxPaths. The daemon remembers at most
+	// about twice as many.
+	MaxPaths int
+	// Logf, if set, receives a line for each notable event: start, stop
+	// and why, lost events, degraded mode.
+	Logf func(format string, args ...any)
+}
