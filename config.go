@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -17,6 +18,19 @@ type Config struct {
 	Search   SearchConfig   `yaml:"search"`
 	Index    IndexConfig    `yaml:"index"`
 	Secrets  SecretsConfig  `yaml:"secrets"`
+	Watch    WatchConfig    `yaml:"watch"`
+}
+
+// WatchConfig controls the change watcher: a background process that
+// tells commands which memory files changed, so that they need not stat
+// every file (see package watch). CONTEXTFS_WATCH overrides Mode.
+type WatchConfig struct {
+	// Mode is auto (a watcher for repositories of WatchAutoFiles memory
+	// files or more), on or off.
+	Mode string `yaml:"mode"`
+	// Idle is how long a watcher waits for a command before it exits,
+	// as a Go duration ("30m"); empty means watch.DefaultIdle.
+	Idle string `yaml:"idle"`
 }
 
 // EmbedderConfig chooses the embedder. Environment variables
@@ -86,6 +100,13 @@ secrets:
   allow: []             # regular expressions of accepted false positives
   fingerprints: []      # fingerprints printed by the scanner to accept
   paths: []             # globs of memory files never scanned
+
+watch:
+  # A background process that tells commands which memory files changed,
+  # instead of each command checking every file (Linux).
+  # auto: started for repositories of 10,000 memory files or more; on; off.
+  mode: auto
+  idle: 30m             # it exits after this long without a command
 `
 
 // LoadConfig reads the repository's config; a missing file gives the
@@ -109,6 +130,16 @@ func LoadConfig(repo *gitstore.Repo) (Config, error) {
 	case "", "hybrid", "keyword", "semantic":
 	default:
 		return c, fmt.Errorf("%s: search.mode must be hybrid, keyword or semantic, not %q", repo.Rel(p), c.Search.Mode)
+	}
+	switch c.Watch.Mode {
+	case "", WatchAuto, WatchOn, WatchOff:
+	default:
+		return c, fmt.Errorf("%s: watch.mode must be auto, on or off, not %q", repo.Rel(p), c.Watch.Mode)
+	}
+	if c.Watch.Idle != "" {
+		if d, err := time.ParseDuration(c.Watch.Idle); err != nil || d <= 0 {
+			return c, fmt.Errorf("%s: watch.idle must be a positive duration such as 30m, not %q", repo.Rel(p), c.Watch.Idle)
+		}
 	}
 	return c, nil
 }

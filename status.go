@@ -4,8 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/watch"
 )
 
 // Status describes the repository's memories and cache.
@@ -20,6 +22,27 @@ type Status struct {
 	Commits   int            `json:"commits"`
 	Embedder  string         `json:"embedder"`
 	Initiated bool           `json:"initialized"`
+	Watcher   WatcherStatus  `json:"watcher"`
+}
+
+// WatcherStatus describes the change watcher of the work tree.
+type WatcherStatus struct {
+	Mode    string    `json:"mode"`
+	Running bool      `json:"running"`
+	PID     int       `json:"pid,omitempty"`
+	Started time.Time `json:"started,omitzero"`
+	// Degraded says why the watcher answers "check everything" to every
+	// command (for example, the system's inotify watches ran out).
+	Degraded string `json:"degraded,omitempty"`
+}
+
+// WatcherStatus asks the work tree's change watcher how it is.
+func (s *Store) WatcherStatus(ctx context.Context) WatcherStatus {
+	w := WatcherStatus{Mode: s.WatchMode()}
+	if d, err := watch.Status(ctx, s.WatchSocket()); err == nil {
+		w.Running, w.PID, w.Started, w.Degraded = true, d.PID, d.Started, d.Degraded
+	}
+	return w
 }
 
 // CacheStatus describes the cache.
@@ -73,5 +96,6 @@ func (s *Store) Status(ctx context.Context) (*Status, error) {
 	}
 	_, err = os.Stat(filepath.Join(s.Repo.MemoryDir(), "config.yaml"))
 	st.Initiated = err == nil
+	st.Watcher = s.WatcherStatus(ctx)
 	return st, nil
 }

@@ -40,6 +40,11 @@ type Options struct {
 	Notices io.Writer
 	// Now returns the time used for created/updated; nil means time.Now.
 	Now func() time.Time
+	// StartWatcher starts, in the background, a change watcher for the
+	// work tree at root (package watch) when the watch mode asks for one
+	// and none is running; nil never starts one. Only the program that
+	// can serve it knows how: the CLI runs itself as `watch run`.
+	StartWatcher func(root string) error
 }
 
 // Store is an open contextfs repository: its memory files and its cache.
@@ -50,6 +55,8 @@ type Store struct {
 	cache  *cache.Cache
 	notes  io.Writer
 	now    func() time.Time
+
+	startWatcher func(root string) error
 }
 
 // ErrNotFound is returned when no memory has the given ID or prefix.
@@ -89,7 +96,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if now == nil {
 		now = time.Now
 	}
-	s := &Store{Repo: repo, Config: cfg, emb: emb, notes: notes, now: now}
+	s := &Store{Repo: repo, Config: cfg, emb: emb, notes: notes, now: now, startWatcher: opts.StartWatcher}
 	if err := s.openCache(ctx); err != nil {
 		return nil, err
 	}
@@ -142,16 +149,24 @@ func (s *Store) Sync(ctx context.Context) (cache.SyncStats, error) {
 }
 
 func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
-	entries, err := s.Repo.List()
+	entries, only, token, err := s.memoryFiles(ctx)
 	if err != nil {
 		return cache.SyncStats{}, err
 	}
 	st, err := s.cache.SyncFilesWith(ctx, cache.KindMemory, s.Repo.Root, entries, cache.SyncOptions{
 		Workers:     runtime.NumCPU(),
 		NewAnalyzer: func() (cache.Analyzer, func()) { return analyzeMemory, func() {} },
+		Only:        only,
 	})
 	if err != nil {
 		return st, err
+	}
+	// The watcher's token goes with the state its answer built; a change
+	// since then is numbered after it and reported next time.
+	if token != "" && token != s.cache.Meta(ctx, watchTokenKey) {
+		if err := s.cache.SetMeta(ctx, watchTokenKey, token); err != nil {
+			return st, err
+		}
 	}
 	if _, err := s.cache.EnsureModel(ctx); err != nil {
 		return st, err

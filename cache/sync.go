@@ -14,6 +14,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -95,7 +96,9 @@ type SyncOptions struct {
 	// Progress, when set, is called as files are analysed.
 	Progress func(done, total int)
 	// Only restricts the sync to these paths (plus removals among them);
-	// nil means all of entries is the whole set.
+	// nil means all of entries is the whole set. Only what the cache knows
+	// of these paths is read, so a sync of the few files a change watcher
+	// reports costs nothing like a full one.
 	Only map[string]bool
 }
 
@@ -124,13 +127,24 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 	if o.Only == nil && c.meta(ctx, c.db, statKey) == sum {
 		return st, nil
 	}
-	known, err := c.paths(ctx, kind)
+	var known map[string]pathRow
+	var err error
+	if o.Only != nil {
+		known, err = c.pathsFor(ctx, kind, o.Only)
+	} else {
+		known, err = c.paths(ctx, kind)
+	}
 	if err != nil {
 		return st, err
 	}
 	// Changes to the current set are logged for the docSet files, except
 	// on a first index, which no docSet can predate.
 	logging := len(known) > 0
+	if !logging && o.Only != nil {
+		if err := c.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM paths WHERE kind=?)`, int(kind)).Scan(&logging); err != nil {
+			return st, fmt.Errorf("cache: %w", err)
+		}
+	}
 	var stale []FileEntry
 	seen := make(map[string]bool, len(entries))
 	for _, e := range entries {
@@ -513,23 +527,64 @@ func (c *Cache) SetCommits(ctx context.Context, docs []Doc) (SyncStats, error) {
 }
 
 func (c *Cache) paths(ctx context.Context, kind Kind) (map[string]pathRow, error) {
-	rows, err := c.db.QueryContext(ctx, `SELECT path, size, mtime, ino, oid FROM paths WHERE kind=?`, int(kind))
+	out := map[string]pathRow{}
+	return out, c.readPaths(ctx, out, `SELECT path, size, mtime, ino, oid FROM paths WHERE kind=?`, int(kind))
+}
+
+// pathsFor is paths restricted to the given paths.
+func (c *Cache) pathsFor(ctx context.Context, kind Kind, only map[string]bool) (map[string]pathRow, error) {
+	out := map[string]pathRow{}
+	batch := make([]any, 0, 501)
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		q := `SELECT path, size, mtime, ino, oid FROM paths WHERE kind=? AND path IN (` + strings.TrimSuffix(strings.Repeat("?,", len(batch)), ",") + `)`
+		err := c.readPaths(ctx, out, q, append([]any{int(kind)}, batch...)...)
+		batch = batch[:0]
+		return err
+	}
+	for p := range only {
+		if batch = append(batch, p); len(batch) == 500 {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, flush()
+}
+
+// KnownUnder returns the paths of kind the cache has under the folder
+// prefix (with its trailing slash): a change watcher reports a folder
+// removed or moved away as a whole.
+func (c *Cache) KnownUnder(ctx context.Context, kind Kind, prefix string) ([]string, error) {
+	m := map[string]pathRow{}
+	// The primary key orders paths: "/" + 1 is "0".
+	err := c.readPaths(ctx, m, `SELECT path, size, mtime, ino, oid FROM paths WHERE kind=? AND path >= ? AND path < ?`,
+		int(kind), prefix, strings.TrimSuffix(prefix, "/")+"0")
+	return slices.Sorted(maps.Keys(m)), err
+}
+
+func (c *Cache) readPaths(ctx context.Context, out map[string]pathRow, q string, args ...any) error {
+	rows, err := c.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("cache: %w", err)
+		return fmt.Errorf("cache: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]pathRow{}
 	for rows.Next() {
 		var p string
 		var r pathRow
 		var ino int64
 		if err := rows.Scan(&p, &r.size, &r.mtime, &ino, &r.oid); err != nil {
-			return nil, fmt.Errorf("cache: %w", err)
+			return fmt.Errorf("cache: %w", err)
 		}
 		r.ino = uint64(ino)
 		out[p] = r
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	return nil
 }
 
 func (c *Cache) hasBlob(ctx context.Context, oid string) (bool, error) {

@@ -298,7 +298,7 @@ func TestListAgreesWithThePortableWalk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slow, err := r.listPortable()
+	slow, err := r.listPortable(r.MemoryDir())
 	if err != nil {
 		t.Fatal(err)
 	}

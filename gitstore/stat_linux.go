@@ -17,7 +17,11 @@ import (
 // with fstatat relative to the folder's descriptor: no path walk per file,
 // no FileInfo, no joined paths. Every command does this for every memory
 // file, so it is the hot path of a command on a large memory.
-func (r *Repo) list() ([]Entry, error) {
+func (r *Repo) list() ([]Entry, error) { return r.listFrom(r.MemoryDir(), Dir+"/") }
+
+// listFrom lists the memory files under the folder abs, whose
+// work-tree-relative path with a trailing slash is rel.
+func (r *Repo) listFrom(abs, rel string) ([]Entry, error) {
 	type batch struct {
 		dir   string // absolute
 		rel   string // ".contextfs/…/" prefix of the entries
@@ -55,7 +59,7 @@ func (r *Repo) list() ([]Entry, error) {
 			}
 		}()
 	}
-	queue := []batch{{dir: r.MemoryDir(), rel: Dir + "/"}}
+	queue := []batch{{dir: abs, rel: rel}}
 	var walkErr error
 	for len(queue) > 0 && walkErr == nil {
 		d := queue[0]

@@ -2,4 +2,6 @@
 
 package gitstore
 
-func (r *Repo) list() ([]Entry, error) { return r.listPortable() }
+func (r *Repo) list() ([]Entry, error) { return r.listPortable(r.MemoryDir()) }
+
+func (r *Repo) listFrom(abs, rel string) ([]Entry, error) { return r.listPortable(abs) }

@@ -65,9 +65,8 @@ func (r *Repo) List() ([]Entry, error) {
 	return out, nil
 }
 
-// listPortable walks with filepath.WalkDir and stats with lstat.
-func (r *Repo) listPortable() ([]Entry, error) {
-	root := r.MemoryDir()
+// listPortable walks root with filepath.WalkDir and stats with lstat.
+func (r *Repo) listPortable(root string) ([]Entry, error) {
 	var paths []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -122,6 +121,40 @@ func statPortable(r *Repo, paths []string) []Entry {
 		}
 	}
 	return kept
+}
+
+// ListUnder returns the memory files under the work-tree-relative folder
+// rel (for a change watcher's report of a folder that changed wholesale);
+// a folder that does not exist has none.
+func (r *Repo) ListUnder(rel string) ([]Entry, error) {
+	rel = strings.TrimSuffix(path.Clean(rel), "/")
+	if rel != Dir && !strings.HasPrefix(rel, Dir+"/") {
+		return nil, fmt.Errorf("list %s: not under %s/", rel, Dir)
+	}
+	out, err := r.listFrom(r.Abs(rel), rel+"/")
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", rel, err)
+	}
+	kept := out[:0]
+	for _, e := range out {
+		if IsMemoryPath(e.Path) {
+			kept = append(kept, e)
+		}
+	}
+	return kept, nil
+}
+
+// StatPaths returns, for the work-tree-relative paths that name memory
+// files and exist as regular files, what stat says about them; the others
+// are left out (deleted, or never memories).
+func (r *Repo) StatPaths(rels []string) []Entry {
+	var abs []string
+	for _, p := range rels {
+		if IsMemoryPath(p) {
+			abs = append(abs, r.Abs(p))
+		}
+	}
+	return statPortable(r, abs)
 }
 
 // ReadFile reads a work-tree-relative file.

@@ -59,7 +59,7 @@ into "git help contextfs") or as "git-contextfs COMMAND".`,
 // open opens the store for the repository around --repo or the current
 // directory, printing notices (such as a cache rebuild) to stderr.
 func (a *app) open(cmd *cobra.Command) (*contextfs.Store, error) {
-	return contextfs.Open(cmd.Context(), contextfs.Options{Dir: a.dir, Notices: a.stderr})
+	return contextfs.Open(cmd.Context(), contextfs.Options{Dir: a.dir, Notices: a.stderr, StartWatcher: spawnWatcher})
 }
 
 // withStore adapts a command body that needs the store: it opens the store

@@ -501,6 +501,7 @@ func (a *app) statusCmd() *cobra.Command {
 			}
 			fmt.Fprintf(a.stdout, "embedder    %s\n", st.Embedder)
 			fmt.Fprintf(a.stdout, "cache       %s (%.1f MB, schema %s, fresh)\n", st.Cache.Path, float64(st.Cache.Bytes)/1e6, st.Cache.Schema)
+			fmt.Fprintf(a.stdout, "watcher     %s\n", describeWatcher(st.Watcher))
 			if len(st.Invalid) > 0 {
 				fmt.Fprintf(a.stdout, "problems    %d file(s); run git contextfs validate\n", len(st.Invalid))
 				for _, p := range st.Invalid {

@@ -15,7 +15,7 @@ import (
 
 // addExtra adds the commands of the auto-index and the git workflow.
 func (a *app) addExtra(root *cobra.Command) {
-	root.AddCommand(a.indexCmd(), a.hooksCmd(), a.hookCmd(), a.doctorCmd(), a.fmtCmd(), a.mergeDriverCmd(), a.reviewCmd(), a.commitCmd(), a.mcpCmd())
+	root.AddCommand(a.indexCmd(), a.hooksCmd(), a.hookCmd(), a.doctorCmd(), a.fmtCmd(), a.mergeDriverCmd(), a.reviewCmd(), a.commitCmd(), a.mcpCmd(), a.watchCmd())
 }
 
 // beforeSearch keeps the code index fresh when auto-indexing is on and the
