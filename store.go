@@ -192,7 +192,12 @@ func (s *Store) Reindex(ctx context.Context) (cache.SyncStats, error) {
 	if err := s.resetCache(ctx); err != nil {
 		return cache.SyncStats{}, err
 	}
-	return s.Sync(ctx)
+	st, err := s.Sync(ctx)
+	if err != nil {
+		return st, err
+	}
+	// Build the rankers' files too, so that the first search does not.
+	return st, s.cache.Prepare(ctx, cache.KindMemory)
 }
 
 // analyzeMemory is the cache's view of a memory file.

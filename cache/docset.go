@@ -119,6 +119,13 @@ func (c *Cache) docs(ctx context.Context, kind Kind) (*docSet, error) {
 	return ds, nil
 }
 
+// Prepare builds (or brings up to date) kind's docSet files now rather
+// than at the next search.
+func (c *Cache) Prepare(ctx context.Context, kind Kind) error {
+	_, err := c.docs(ctx, kind)
+	return err
+}
+
 func cmpOr(s, def string) string {
 	if s == "" {
 		return def
