@@ -16,12 +16,12 @@ import (
 // fixture is a folder of plain files indexed as memories by a trivial
 // analyzer: one document per file, its first line the type.
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	root string
 	c    *Cache
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	f := &fixture{t: t, root: t.TempDir()}
 	c, err := Open(context.Background(), filepath.Join(t.TempDir(), "cache"), embed.NewBuiltin())

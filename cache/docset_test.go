@@ -411,13 +411,8 @@ func TestConcurrentSearchesWhileSyncing(t *testing.T) {
 // FuzzDocSetFiles feeds damaged base and delta files to a cache: loading
 // must never panic, and whatever it accepts must be a consistent set.
 func FuzzDocSetFiles(f *testing.F) {
-	fx := &fixture{t: &testing.T{}, root: f.TempDir()}
-	c, err := Open(context.Background(), filepath.Join(f.TempDir(), "cache"), embed.NewBuiltin())
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer c.Close()
-	fx.c = c
+	fx := newFixture(f)
+	c := fx.c
 	corpus(fx, rand.New(rand.NewPCG(8, 8)), 20, 0)
 	if _, err := c.SyncFiles(context.Background(), KindMemory, fx.root, fx.entries(), analyze); err != nil {
 		f.Fatal(err)

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"encoding/binary"
@@ -147,21 +148,11 @@ func (c *Cache) nearest(ds *docSet, q []float32, k int) []Hit {
 
 func sortHits(hits []Hit) {
 	slices.SortFunc(hits, func(a, b Hit) int {
-		if c := cmpFloat(b.Score, a.Score); c != 0 {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
-		return cmpInt(a.Row, b.Row)
+		return cmp.Compare(a.Row, b.Row)
 	})
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // scanParallelAt is the segment size from which a scan is split across
@@ -266,14 +257,4 @@ func encodeVec(v []float32) []byte {
 		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
 	}
 	return b
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
