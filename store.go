@@ -78,6 +78,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkWatchEnv(); err != nil {
+		return nil, err
+	}
 	emb := opts.Embedder
 	if emb == nil {
 		ec := embed.Config{Provider: cfg.Embedder.Provider, Model: cfg.Embedder.Model, BaseURL: cfg.Embedder.URL}
@@ -163,7 +166,7 @@ func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
 	}
 	// The watcher's token goes with the state its answer built; a change
 	// since then is numbered after it and reported next time.
-	if token != "" && token != s.cache.Meta(ctx, watchTokenKey) {
+	if token != "" {
 		if err := s.cache.SetMeta(ctx, watchTokenKey, token); err != nil {
 			return st, err
 		}

@@ -35,15 +35,25 @@ const watchTokenKey = "watch:token"
 func (s *Store) WatchSocket() string { return filepath.Join(s.CacheDir(), "watch.sock") }
 
 // WatchMode is the effective watch mode: CONTEXTFS_WATCH, else the config,
-// else auto.
+// else auto. Open has checked both.
 func (s *Store) WatchMode() string {
-	if m := strings.ToLower(strings.TrimSpace(os.Getenv("CONTEXTFS_WATCH"))); m == WatchAuto || m == WatchOn || m == WatchOff {
+	if m := strings.ToLower(strings.TrimSpace(os.Getenv("CONTEXTFS_WATCH"))); m != "" {
 		return m
 	}
 	if s.Config.Watch.Mode != "" {
 		return s.Config.Watch.Mode
 	}
 	return WatchAuto
+}
+
+// checkWatchEnv rejects a CONTEXTFS_WATCH the config would not accept.
+func checkWatchEnv() error {
+	switch m := strings.ToLower(strings.TrimSpace(os.Getenv("CONTEXTFS_WATCH"))); m {
+	case "", WatchAuto, WatchOn, WatchOff:
+		return nil
+	default:
+		return fmt.Errorf("CONTEXTFS_WATCH must be auto, on or off, not %q", m)
+	}
 }
 
 // WatchIdle is how long a watcher started for this repository waits for a
@@ -62,16 +72,21 @@ func (s *Store) WatchOptions() watch.ServeOptions {
 
 // memoryFiles returns the memory files to sync and, when a watcher says
 // which files may have changed, only those (with only naming every path
-// the sync must consider, including the deleted), and the watcher's token
-// to store once the sync succeeded. Without a watcher, or when it cannot
-// vouch for its answer, it lists every file (only is nil).
+// the sync must consider, including the deleted), and the watcher's new
+// token to store once the sync succeeded ("" if there is none, or it is
+// the one stored). Without a watcher, or when it cannot vouch for its
+// answer, it lists every file (only is nil).
 func (s *Store) memoryFiles(ctx context.Context) (entries []gitstore.Entry, only map[string]bool, token string, err error) {
 	mode := s.WatchMode()
 	if mode == WatchOff {
 		entries, err = s.Repo.List()
 		return entries, nil, "", err
 	}
-	ch, qerr := watch.Query(ctx, s.WatchSocket(), s.cache.Meta(ctx, watchTokenKey))
+	stored := s.cache.Meta(ctx, watchTokenKey)
+	ch, qerr := watch.Query(ctx, s.WatchSocket(), stored)
+	if ch.Token == stored {
+		ch.Token = ""
+	}
 	if qerr != nil || ch.Full {
 		// Everything, listed after the answer: changes made from now on
 		// are numbered after its token.

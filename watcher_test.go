@@ -181,3 +181,12 @@ func TestTheAutoModeStartsNoWatcherForASmallRepository(t *testing.T) {
 		t.Fatalf("mode on started %d watchers (%v)", started, err)
 	}
 }
+
+func TestABadWatchModeInTheEnvironmentIsAnError(t *testing.T) {
+	dir := testgit.Init(t)
+	t.Setenv("CONTEXTFS_WATCH", "sometimes")
+	_, err := contextfs.Open(context.Background(), contextfs.Options{Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), `CONTEXTFS_WATCH must be auto, on or off, not "sometimes"`) {
+		t.Fatalf("Open with CONTEXTFS_WATCH=sometimes: %v", err)
+	}
+}

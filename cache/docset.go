@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -52,6 +53,7 @@ type docSet struct {
 
 	baseID [16]byte
 	base   segment // the base file's documents; dead marks those no longer current
+	dead   int     // how many base rows are dead
 	added  segment // documents current since the base was written
 
 	rank *rankDocs
@@ -83,9 +85,6 @@ func (ds *docSet) vector(row int64) []float32 {
 	return nil
 }
 
-// position returns the index of row among the current rows.
-func (ds *docSet) position(row int64) (int, bool) { return slices.BinarySearch(ds.rows, row) }
-
 // compactAt is when the delta is folded into a new base: a delta is read
 // whole by every process, and dead base rows still cost a scan.
 func compactAt(n int) int { return max(1024, n/16) }
@@ -103,7 +102,7 @@ func (c *Cache) docSetPath(kind Kind, ext string) string {
 func (c *Cache) docs(ctx context.Context, kind Kind) (*docSet, error) {
 	c.docsMu.Lock()
 	defer c.docsMu.Unlock()
-	gen, err := strconv.ParseInt(cmpOr(c.meta(ctx, c.db, "gen:"+strconv.Itoa(int(kind))), "0"), 10, 64)
+	gen, err := strconv.ParseInt(cmp.Or(c.meta(ctx, c.db, "gen:"+strconv.Itoa(int(kind))), "0"), 10, 64)
 	if err != nil {
 		return nil, fmt.Errorf("cache: generation: %w", err)
 	}
@@ -124,13 +123,6 @@ func (c *Cache) docs(ctx context.Context, kind Kind) (*docSet, error) {
 func (c *Cache) Prepare(ctx context.Context, kind Kind) error {
 	_, err := c.docs(ctx, kind)
 	return err
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // loadDocSet reads the files, replays the change log since them, and
@@ -651,8 +643,9 @@ func (st *dsState) assemble(base *baseFile, d *deltaFile) (*docSet, error) {
 	if len(d.removed) > 0 {
 		ds.base.dead = make([]bool, len(base.seg.rows))
 		for _, r := range d.removed {
-			if i, ok := slices.BinarySearch(base.seg.rows, r); ok {
+			if i, ok := slices.BinarySearch(base.seg.rows, r); ok && !ds.base.dead[i] {
 				ds.base.dead[i] = true
+				ds.dead++
 			}
 		}
 	}

@@ -14,7 +14,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -558,11 +557,22 @@ func (c *Cache) pathsFor(ctx context.Context, kind Kind, only map[string]bool) (
 // prefix (with its trailing slash): a change watcher reports a folder
 // removed or moved away as a whole.
 func (c *Cache) KnownUnder(ctx context.Context, kind Kind, prefix string) ([]string, error) {
-	m := map[string]pathRow{}
 	// The primary key orders paths: "/" + 1 is "0".
-	err := c.readPaths(ctx, m, `SELECT path, size, mtime, ino, oid FROM paths WHERE kind=? AND path >= ? AND path < ?`,
+	rows, err := c.db.QueryContext(ctx, `SELECT path FROM paths WHERE kind=? AND path >= ? AND path < ? ORDER BY path`,
 		int(kind), prefix, strings.TrimSuffix(prefix, "/")+"0")
-	return slices.Sorted(maps.Keys(m)), err
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
 }
 
 func (c *Cache) readPaths(ctx context.Context, out map[string]pathRow, q string, args ...any) error {

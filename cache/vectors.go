@@ -127,13 +127,7 @@ func (c *Cache) nearest(ds *docSet, q []float32, k int) []Hit {
 
 	var hits []Hit
 	if index != nil {
-		dead := 0
-		for _, d := range ds.base.dead {
-			if d {
-				dead++
-			}
-		}
-		for _, r := range index.Search(slices.Clone(q), k+dead) {
+		for _, r := range index.Search(slices.Clone(q), k+ds.dead) {
 			if ds.base.dead == nil || !ds.base.dead[r.Value] {
 				hits = append(hits, Hit{Row: ds.base.rows[r.Value], Score: r.Relevance})
 			}

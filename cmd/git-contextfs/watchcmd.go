@@ -73,6 +73,9 @@ func (a *app) watchRunCmd() *cobra.Command {
   git contextfs watch run --idle 8h`,
 		Args: argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("idle") && idle <= 0 {
+				return &usageError{fmt.Errorf("--idle must be a positive duration such as 30m, not %s", idle)}
+			}
 			o, s, err := a.watchOptions(cmd)
 			if err != nil {
 				return err
