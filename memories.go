@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/search"
 	"github.com/contextfs/contextfs/secrets"
 )
 
@@ -87,7 +89,7 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 		}
 		m.Supersedes[i] = r.ID
 	}
-	scanner, err := s.secretScanner()
+	scanner, err := s.SecretScanner()
 	if err != nil {
 		return nil, err
 	}
@@ -115,31 +117,6 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 	}
 	return &SaveResult{Memory: m, Warnings: warn}, nil
 }
-
-func (s *Store) secretScanner() (*secrets.Scanner, error) {
-	sc, err := secrets.NewScanner(secrets.Allow{
-		Patterns: s.Config.Secrets.Allow, Fingerprints: s.Config.Secrets.Fingerprints, Paths: s.Config.Secrets.Paths,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s/%s: secrets: %w", gitstore.Dir, gitstore.ConfigFile, err)
-	}
-	return sc, nil
-}
-
-// ScanFile scans a memory file for secrets: its content, and its path,
-// which is committed as well (a finding in the path has line 0).
-func ScanFile(sc *secrets.Scanner, path string, content []byte) []secrets.Finding {
-	out := sc.Scan(path, content)
-	for _, f := range sc.Scan(path, []byte(path)) {
-		f.Line, f.Column = 0, 0
-		f.Description += " in the file name"
-		out = append(out, f)
-	}
-	return out
-}
-
-// SecretScanner returns the scanner configured for this repository.
-func (s *Store) SecretScanner() (*secrets.Scanner, error) { return s.secretScanner() }
 
 func deriveTitle(body string) (string, string) {
 	m := &memory.Memory{Body: body}
@@ -223,7 +200,7 @@ func (s *Store) brokenMatch(ctx context.Context, id string) error {
 		if err != nil {
 			continue
 		}
-		if qid := strings.ToLower(quickID(p.Path, raw)); qid != "" && strings.HasPrefix(qid, id) {
+		if qid := strings.ToLower(check.QuickID(p.Path, raw)); qid != "" && strings.HasPrefix(qid, id) {
 			loc := p.Path
 			if p.Line > 0 {
 				loc = fmt.Sprintf("%s:%d", p.Path, p.Line)
@@ -344,7 +321,7 @@ func (s *Store) List(ctx context.Context, o ListOptions) ([]Entry, error) {
 	if _, err := s.Sync(ctx); err != nil {
 		return nil, err
 	}
-	f, err := s.filter(o.Types, o.Tags, o.Since, o.All)
+	f, err := search.Filter(o.Types, o.Tags, o.Since, o.All)
 	if err != nil {
 		return nil, err
 	}
@@ -362,18 +339,6 @@ func (s *Store) List(ctx context.Context, o ListOptions) ([]Entry, error) {
 func entryOf(r cache.Row) Entry {
 	return Entry{ID: r.MID, Kind: r.Kind.String(), Type: r.Type, Title: r.Title, Summary: r.Summary, Tags: r.Tags,
 		Path: r.Path, Updated: r.Updated, Author: r.Author}
-}
-
-func (s *Store) filter(types, tags []string, since time.Time, all bool) (cache.Filter, error) {
-	f := cache.Filter{Tags: cleanList(tags), Since: since, All: all}
-	for _, t := range cleanList(types) {
-		c, err := memory.CanonicalType(t)
-		if err != nil {
-			return f, err
-		}
-		f.Types = append(f.Types, c)
-	}
-	return f, nil
 }
 
 func sortedKeys(m map[string]any) []string {

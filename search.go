@@ -1,70 +1,24 @@
 package contextfs
 
 import (
-	"cmp"
 	"context"
-	"fmt"
-	"sort"
-	"strings"
-	"sync"
-	"time"
-	"unicode"
 
-	"github.com/contextfs/contextfs/cache"
-	"github.com/contextfs/contextfs/rank"
+	"github.com/contextfs/contextfs/search"
 )
 
-// Search modes.
+// Search modes; see package search.
 const (
-	ModeHybrid   = "hybrid"
-	ModeKeyword  = "keyword"
-	ModeSemantic = "semantic"
+	ModeHybrid   = search.ModeHybrid
+	ModeKeyword  = search.ModeKeyword
+	ModeSemantic = search.ModeSemantic
 )
 
-// Query is a search.
-type Query struct {
-	Text  string
-	Types []string // memory types, or "code" / "commit" for the auto-index
-	Tags  []string
-	Since time.Time
-	All   bool   // include superseded memories
-	Mode  string // hybrid (default), keyword or semantic
-	Limit int    // default 10
-	// SemanticWeight overrides the configured fusion weight when non-nil.
-	SemanticWeight *float64
-}
-
-// Result is one search hit.
-type Result struct {
-	ID        string    `json:"id"`
-	Kind      string    `json:"kind"`
-	Type      string    `json:"type"`
-	Title     string    `json:"title"`
-	Path      string    `json:"path"`
-	Score     float64   `json:"score"`
-	Snippet   string    `json:"snippet"`
-	Tags      []string  `json:"tags,omitempty"`
-	Updated   time.Time `json:"updated,omitzero"`
-	Keyword   float64   `json:"keyword_score"`
-	Semantic  float64   `json:"semantic_score"`
-	Symbol    string    `json:"symbol,omitempty"`
-	Language  string    `json:"language,omitempty"`
-	StartLine int       `json:"start_line,omitempty"`
-	EndLine   int       `json:"end_line,omitempty"`
-}
-
-// kindWeight scales fused scores when memories, code and commits are
-// ranked together, so a team's memories are not drowned by the many code
-// chunks that mention the same words.
-func kindWeight(k cache.Kind) float64 {
-	switch k {
-	case cache.KindCode:
-		return 0.8
-	case cache.KindCommit:
-		return 0.7
-	}
-	return 1.0
-}
+type (
+	// Query is a search; see search.Query.
+	Query = search.Query
+	// Result is one search hit; see search.Result.
+	Result = search.Result
+)
 
 // Search finds memories (and, when indexed, code and commits) matching q.
 func (s *Store) Search(ctx context.Context, q Query) ([]Result, error) {
@@ -77,253 +31,10 @@ func (s *Store) Search(ctx context.Context, q Query) ([]Result, error) {
 // SearchIndexed searches without syncing first: for callers that just
 // synced (and benchmarks of the search itself).
 func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
-	mode := q.Mode
-	if mode == "" {
-		mode = s.Config.Search.Mode
-	}
-	if mode == "" {
-		mode = ModeHybrid
-	}
-	if mode != ModeHybrid && mode != ModeKeyword && mode != ModeSemantic {
-		return nil, fmt.Errorf("unknown search mode %q (want hybrid, keyword or semantic)", mode)
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = s.Config.Search.Limit
-	}
-	if limit <= 0 {
-		limit = 10
-	}
-	w := rank.DefaultSemanticWeight
-	if s.Config.Search.SemanticWeight != nil {
-		w = *s.Config.Search.SemanticWeight
-	}
-	if q.SemanticWeight != nil {
-		w = *q.SemanticWeight
-	}
-	kinds, memTypes := splitKinds(q.Types)
-	f, err := s.filter(memTypes, q.Tags, q.Since, q.All)
-	if err != nil {
-		return nil, err
-	}
-	var qvec []float32
-	if mode != ModeKeyword {
-		vs, err := s.emb.Embed(ctx, []string{q.Text})
-		if err != nil {
-			return nil, fmt.Errorf("embed query: %w", err)
-		}
-		qvec = vs[0]
-	}
-	depth := max(limit*3, 30)
-	var all []scoredKind
-	for _, k := range kinds {
-		kf := f
-		if k != cache.KindMemory {
-			kf.Types = nil
-		}
-		// The two rankers are independent: in hybrid mode they run at once,
-		// one per core.
-		var kw, sem []cache.Hit
-		var kwErr, semErr error
-		var wg sync.WaitGroup
-		if mode != ModeSemantic {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				kw, kwErr = s.cache.Keyword(ctx, k, q.Text, kf, depth)
-			}()
-		}
-		if mode != ModeKeyword {
-			sem, semErr = s.cache.Semantic(ctx, k, qvec, kf, depth)
-		}
-		wg.Wait()
-		if err := cmp.Or(kwErr, semErr); err != nil {
-			return nil, err
-		}
-		var fused []rank.Scored
-		switch mode {
-		case ModeKeyword:
-			fused = rank.Keyword(hits(kw))
-		case ModeSemantic:
-			fused = rank.Semantic(hits(sem))
-		default:
-			var missing []int64
-			inSem := map[int64]bool{}
-			for _, h := range sem {
-				inSem[h.Row] = true
-			}
-			for _, h := range kw {
-				if !inSem[h.Row] {
-					missing = append(missing, h.Row)
-				}
-			}
-			extra, err := s.cache.Cosine(ctx, k, qvec, missing)
-			if err != nil {
-				return nil, err
-			}
-			fused = rank.Fuse(hits(kw), hits(sem), extra, w)
-		}
-		for _, sc := range fused {
-			if len(kinds) > 1 {
-				sc.Score *= kindWeight(k)
-			}
-			all = append(all, scoredKind{sc, k})
-		}
-	}
-	// A document that matches neither by keyword nor by meaning is not a
-	// result, however few results there are.
-	kept := all[:0]
-	for _, a := range all {
-		if a.Score > 0 {
-			kept = append(kept, a)
-		}
-	}
-	all = kept
-	sortScored(all)
-	// Rows are numbered in the order a cache happened to index documents;
-	// ties must not depend on that, so fetch a margin and break ties by ID.
-	if len(all) > limit+20 {
-		all = all[:limit+20]
-	}
-	rowIDs := make([]int64, len(all))
-	for i, a := range all {
-		rowIDs[i] = a.Row
-	}
-	rows, err := s.cache.Rows(ctx, rowIDs)
-	if err != nil {
-		return nil, err
-	}
-	sort.SliceStable(all, func(i, j int) bool {
-		if all[i].Score != all[j].Score {
-			return all[i].Score > all[j].Score
-		}
-		if all[i].kind != all[j].kind {
-			return all[i].kind < all[j].kind
-		}
-		return rows[all[i].Row].MID+rows[all[i].Row].Path < rows[all[j].Row].MID+rows[all[j].Row].Path
-	})
-	if len(all) > limit {
-		all = all[:limit]
-	}
-	terms := queryTerms(q.Text)
-	out := make([]Result, 0, len(all))
-	for _, a := range all {
-		r, ok := rows[a.Row]
-		if !ok {
-			continue
-		}
-		id := r.MID
-		if r.Kind == cache.KindCode {
-			id = fmt.Sprintf("%s:%d-%d", r.Path, r.StartLine, r.EndLine)
-		}
-		out = append(out, Result{
-			ID: id, Kind: r.Kind.String(), Type: r.Type, Title: r.Title, Path: r.Path, Score: round(a.Score),
-			Snippet: Snippet(r.Body, terms, 200), Tags: r.Tags, Updated: r.Updated, Keyword: round(a.Keyword),
-			Semantic: round(a.Semantic), Symbol: r.Symbol, Language: r.Lang, StartLine: r.StartLine, EndLine: r.EndLine,
-		})
-	}
-	return out, nil
+	e := search.Engine{Cache: s.cache, Embedder: s.emb, Defaults: s.Config.Search}
+	return e.Search(ctx, q)
 }
 
-type scoredKind struct {
-	rank.Scored
-	kind cache.Kind
-}
-
-func sortScored(s []scoredKind) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && less(s[j], s[j-1]); j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-}
-
-func less(a, b scoredKind) bool {
-	if a.Score != b.Score {
-		return a.Score > b.Score
-	}
-	if a.kind != b.kind {
-		return a.kind < b.kind
-	}
-	return a.Row < b.Row
-}
-
-func hits(hs []cache.Hit) []rank.Hit {
-	out := make([]rank.Hit, len(hs))
-	for i, h := range hs {
-		out[i] = rank.Hit{Row: h.Row, Score: h.Score}
-	}
-	return out
-}
-
-func round(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
-
-// splitKinds separates the pseudo-types code and commit (kinds of the
-// auto-index) from memory types. No types means every kind.
-func splitKinds(types []string) ([]cache.Kind, []string) {
-	var kinds []cache.Kind
-	var mem []string
-	for _, t := range cleanList(types) {
-		switch strings.ToLower(t) {
-		case "code":
-			kinds = append(kinds, cache.KindCode)
-		case "commit":
-			kinds = append(kinds, cache.KindCommit)
-		default:
-			mem = append(mem, t)
-		}
-	}
-	if len(mem) > 0 {
-		kinds = append(kinds, cache.KindMemory)
-	}
-	if len(kinds) == 0 {
-		kinds = []cache.Kind{cache.KindMemory, cache.KindCode, cache.KindCommit}
-	}
-	return kinds, mem
-}
-
-func queryTerms(q string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if len(w) > 2 {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// Snippet picks the line of body that shares the most words (or word
-// stems) with the query, cut to n characters; the first non-empty line
-// when none does.
-func Snippet(body string, terms []string, n int) string {
-	best, bestScore := "", -1
-	for _, line := range strings.Split(body, "\n") {
-		l := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#>-*"))
-		if l == "" || strings.HasPrefix(l, "```") {
-			continue
-		}
-		low := strings.ToLower(l)
-		score := 0
-		for _, t := range terms {
-			stem := t
-			if len(stem) > 5 {
-				stem = stem[:len(stem)-2]
-			}
-			if strings.Contains(low, stem) {
-				score++
-			}
-		}
-		if score > bestScore {
-			best, bestScore = l, score
-		}
-	}
-	return cutRunes(best, n)
-}
-
-func cutRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
+// Snippet picks the line of body that best matches the query terms, cut
+// to n characters; see search.Snippet.
+func Snippet(body string, terms []string, n int) string { return search.Snippet(body, terms, n) }

@@ -11,15 +11,16 @@ import (
 	"time"
 
 	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/config"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/watch"
 )
 
 // Watch modes (config watch.mode, or CONTEXTFS_WATCH).
 const (
-	WatchAuto = "auto"
-	WatchOn   = "on"
-	WatchOff  = "off"
+	WatchAuto = config.WatchAuto
+	WatchOn   = config.WatchOn
+	WatchOff  = config.WatchOff
 )
 
 // WatchAutoFiles is the repository size, in memory files, from which the

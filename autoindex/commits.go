@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/git"
 )
 
 // Head returns the SHA HEAD points at, or "" in a repository with no
@@ -18,13 +18,11 @@ func (ix *Indexer) Head(ctx context.Context) string {
 	if sha, ok := ix.repo.Head(); ok {
 		return sha // "" on an unborn branch
 	}
-	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--verify", "-q", "HEAD")
-	cmd.Dir = ix.repo.Root
-	out, err := cmd.Output()
+	out, err := git.Output(ctx, ix.repo.Root, "rev-parse", "--verify", "-q", "HEAD")
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSpace(string(out))
+	return out
 }
 
 // IndexCommits makes the current branch's last MaxCommits commits
@@ -55,12 +53,10 @@ func (ix *Indexer) IndexCommits(ctx context.Context) (cache.SyncStats, error) {
 // log reads commits with the git CLI: one process for the whole history,
 // with separators that cannot occur in commit messages.
 func (ix *Indexer) log(ctx context.Context) ([]cache.Doc, error) {
-	cmd := exec.CommandContext(ctx, "git", "log", "-n", strconv.Itoa(ix.opts.MaxCommits), "--no-color", "--no-merges",
+	out, err := git.Run(ctx, ix.repo.Root, "log", "-n", strconv.Itoa(ix.opts.MaxCommits), "--no-color", "--no-merges",
 		"--format=%x1e%H%x1f%an <%ae>%x1f%aI%x1f%s%x1f%b%x1f", "--name-only")
-	cmd.Dir = ix.repo.Root
-	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("git log: %w", err)
+		return nil, fmt.Errorf("index commits: %w", err)
 	}
 	var docs []cache.Doc
 	for _, rec := range bytes.Split(out, []byte{0x1e}) {

@@ -6,12 +6,14 @@ package gitstore
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/contextfs/contextfs/git"
 )
 
 // Dir is the folder, at the root of the work tree, that holds memories.
@@ -153,11 +155,9 @@ func (r *Repo) Author() string {
 }
 
 func (r *Repo) config(key string) string {
-	cmd := exec.Command("git", "config", "--get", key)
-	cmd.Dir = r.Root
-	out, err := cmd.Output()
+	out, err := git.Output(context.Background(), r.Root, "config", "--get", key)
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSpace(string(out))
+	return out
 }

@@ -1,43 +1,29 @@
 package hooks
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
+
+	gitcli "github.com/contextfs/contextfs/git"
 )
 
 // git runs the git CLI in dir and returns its standard output without the
 // final newline. The environment is passed through untouched, so GIT_DIR
-// and friends mean what they mean to git itself. The error carries git's
-// own message.
+// and friends mean what they mean to git itself. The error is a
+// *git.Error carrying git's own message and exit code.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			return "", fmt.Errorf("git %s (in %s): %w", strings.Join(args, " "), dir, err)
-		}
-		return "", fmt.Errorf("git %s (in %s): %w: %s", strings.Join(args, " "), dir, err, msg)
+	out, err := gitcli.Run(ctx, dir, args...)
+	if err != nil {
+		return "", err
 	}
-	return strings.TrimSuffix(stdout.String(), "\n"), nil
+	return strings.TrimSuffix(string(out), "\n"), nil
 }
 
 // exitCode returns git's exit status from an error git returned, or -1
 // when git did not run to completion.
-func exitCode(err error) int {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode()
-	}
-	return -1
-}
+func exitCode(err error) int { return gitcli.ExitCode(err) }
 
 // topLevel returns the absolute path of the top of the work tree holding
 // dir. Paths git prints relative to the current directory are resolved

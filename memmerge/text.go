@@ -2,12 +2,12 @@ package memmerge
 
 import (
 	"bytes"
-	"errors"
+	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
+
+	"github.com/contextfs/contextfs/git"
 )
 
 // Conflict marker lines, the ones git writes. The middle label (base) is
@@ -49,25 +49,17 @@ func merge3(base, ours, theirs []byte) ([]byte, int, error) {
 	}
 	// The conflict style is fixed so that the result depends only on the
 	// three inputs, not on the repository's merge.conflictStyle.
-	cmd := exec.Command("git", "-c", "merge.conflictStyle=merge", "merge-file", "-p",
+	out, err := git.Run(context.Background(), "", "-c", "merge.conflictStyle=merge", "merge-file", "-p",
 		"-L", "ours", "-L", "base", "-L", "theirs", paths[0], paths[1], paths[2])
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	err = cmd.Run()
-	var ee *exec.ExitError
-	switch {
+	switch code := git.ExitCode(err); {
 	case err == nil:
-		return out.Bytes(), 0, nil
-	case errors.As(err, &ee) && ee.ExitCode() > 0 && ee.ExitCode() <= 127:
+		return out, 0, nil
+	case code > 0 && code <= 127:
 		// git merge-file exits with the number of conflicts (at most 127)
 		// and with a negative number, 255 and down, on failure.
-		return out.Bytes(), ee.ExitCode(), nil
+		return out, code, nil
 	}
-	msg := strings.TrimSpace(stderr.String())
-	if msg == "" {
-		return nil, 0, fmt.Errorf("text merge: git merge-file: %w", err)
-	}
-	return nil, 0, fmt.Errorf("text merge: git merge-file: %w: %s", err, msg)
+	return nil, 0, fmt.Errorf("text merge: %w", err)
 }
 
 // conflictRegions returns the 1-based line ranges of the conflict blocks

@@ -21,7 +21,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/frontmatter"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
@@ -92,7 +92,7 @@ type Report struct {
 	// Problems are the validation problems of the files the head side
 	// adds or changes: a change is answerable for what it touches, not for
 	// problems it inherited.
-	Problems []contextfs.Problem `json:"problems"`
+	Problems []check.Problem `json:"problems"`
 	// Secrets are the suspected secrets in the files the head side adds or
 	// changes.
 	Secrets []secrets.Finding `json:"secrets"`
@@ -289,7 +289,7 @@ func (s *side) supersededKeys(other *side) map[string]string {
 // content or path differs. A memory is reported as superseded when head
 // newly retires it: a memory on the head side lists it in supersedes, or
 // its data.status became "superseded". The head-side files that are added
-// or changed are validated with contextfs.CheckFiles (IDs checked against
+// or changed are validated with check.CheckFiles (IDs checked against
 // the rest of head too, so unparseable files and duplicate IDs are
 // problems) and scanned for secrets with scanner; a nil scanner scans with
 // no exceptions. Compare never fails: whatever it cannot read, it reports.
@@ -299,7 +299,7 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 	}
 	b := parseSide(base, nil)
 	h := parseSide(head, b.paths())
-	r := Report{Changes: []Change{}, Problems: []contextfs.Problem{}, Secrets: []secrets.Finding{}}
+	r := Report{Changes: []Change{}, Problems: []check.Problem{}, Secrets: []secrets.Finding{}}
 
 	changes := map[string]*Change{} // by key
 	for _, k := range h.keys {
@@ -362,7 +362,7 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 	})
 
 	// Validate and scan what head touches; check IDs against the rest.
-	var touched []contextfs.File
+	var touched []check.File
 	others := map[string]string{}
 	for _, f := range head {
 		if be := b.byPath[f.Path]; be != nil && bytes.Equal(be.file.Content, f.Content) {
@@ -371,12 +371,12 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 			}
 			continue
 		}
-		touched = append(touched, contextfs.File{Path: f.Path, Content: f.Content})
+		touched = append(touched, check.File{Path: f.Path, Content: f.Content})
 	}
 	sort.Slice(touched, func(i, j int) bool { return touched[i].Path < touched[j].Path })
-	r.Problems = append(r.Problems, contextfs.CheckFiles(touched, others)...)
+	r.Problems = append(r.Problems, check.CheckFiles(touched, others)...)
 	for _, f := range touched {
-		r.Secrets = append(r.Secrets, contextfs.ScanFile(scanner, f.Path, f.Content)...)
+		r.Secrets = append(r.Secrets, check.ScanFile(scanner, f.Path, f.Content)...)
 	}
 	slices.SortStableFunc(r.Secrets, func(x, y secrets.Finding) int {
 		return cmp.Or(cmp.Compare(x.Path, y.Path), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Column, y.Column))

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
+
+	"github.com/contextfs/contextfs/git"
 
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
@@ -44,7 +46,7 @@ func benchHooks(bin string, runs int) error {
 		return err
 	}
 	clone := filepath.Join(dir, "clone")
-	if out, err := exec.Command("git", "clone", "-q", up, clone).CombinedOutput(); err != nil {
+	if out, err := (git.Cmd{}).Combined(context.Background(), "clone", "-q", up, clone); err != nil {
 		return fmt.Errorf("clone: %v: %s", err, out)
 	}
 	// Warm the cache as a user's first command would.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/contextfs/contextfs/git"
 )
 
 // benchIndex measures indexing a real code base: a full index (throughput
@@ -40,7 +43,7 @@ func benchIndex(src, bin string) error {
 			return err
 		}
 	}
-	files, _ := exec.Command("git", "-C", repo, "ls-files").Output()
+	files, _ := git.Run(context.Background(), repo, "ls-files")
 	nfiles := len(strings.Fields(string(files)))
 
 	var res struct {
@@ -81,7 +84,8 @@ func benchIndex(src, bin string) error {
 
 	// Incremental: commits touching 10 files, re-indexed.
 	var inc []time.Duration
-	goFiles := strings.Fields(string(mustOut(exec.Command("git", "-C", repo, "ls-files", "*.go"))))
+	goOut, _ := git.Run(context.Background(), repo, "ls-files", "*.go")
+	goFiles := strings.Fields(string(goOut))
 	for round := 0; round < 5; round++ {
 		for i := 0; i < 10; i++ {
 			f := filepath.Join(repo, goFiles[(round*10+i)%len(goFiles)])
@@ -136,17 +140,11 @@ func benchIndex(src, bin string) error {
 }
 
 func gitIn(dir string, args ...string) error {
-	cmd := exec.Command("git", append([]string{"-c", "user.name=Bench", "-c", "user.email=bench@example.com", "-c", "core.hooksPath=/dev/null"}, args...)...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
+	args = append([]string{"-c", "user.name=Bench", "-c", "user.email=bench@example.com", "-c", "core.hooksPath=/dev/null"}, args...)
+	if out, err := (git.Cmd{Dir: dir}).Combined(context.Background(), args...); err != nil {
 		return fmt.Errorf("git %v: %v: %s", args, err, out)
 	}
 	return nil
-}
-
-func mustOut(cmd *exec.Cmd) []byte {
-	out, _ := cmd.Output()
-	return out
 }
 
 func appendFile(p, s string) {

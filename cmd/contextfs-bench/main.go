@@ -19,6 +19,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contextfs/contextfs/git"
+
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/embed"
@@ -40,7 +42,7 @@ func main() {
 		if err != nil {
 			fatal(err)
 		}
-		if out, err := exec.Command("git", "init", "-q", *corpus).CombinedOutput(); err != nil {
+		if out, err := (git.Cmd{}).Combined(context.Background(), "init", "-q", *corpus); err != nil {
 			fatal(fmt.Errorf("git init: %v: %s", err, out))
 		}
 		if _, err := writeCorpus(*corpus, n, 10); err != nil {
@@ -115,7 +117,7 @@ func searchRow(ctx context.Context, n int, bin string, runs, nq int) (string, er
 		return "", err
 	}
 	defer os.RemoveAll(dir)
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+	if out, err := (git.Cmd{}).Combined(context.Background(), "init", "-q", dir); err != nil {
 		return "", fmt.Errorf("git init: %v: %s", err, out)
 	}
 	qs, err := writeCorpus(dir, n, nq)

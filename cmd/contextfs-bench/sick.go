@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
+
+	"github.com/contextfs/contextfs/git"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/embed"
@@ -34,7 +35,7 @@ func benchSICK(ctx context.Context) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+	if out, err := (git.Cmd{}).Combined(context.Background(), "init", "-q", dir); err != nil {
 		return fmt.Errorf("git init: %v: %s", err, out)
 	}
 	ids := map[string]string{}

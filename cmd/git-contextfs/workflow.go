@@ -1,17 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/review"
 	"github.com/contextfs/contextfs/secrets"
 )
@@ -192,20 +191,9 @@ func resolveCommit(ctx context.Context, root, rev string) (string, error) {
 }
 
 // reviewGit runs git in root and returns its trimmed standard output; the
-// error carries git's standard error.
+// error is a *git.Error carrying git's standard error.
 func reviewGit(ctx context.Context, root string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = root
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return "", fmt.Errorf("git %s: %w: %s", args[0], err, msg)
-		}
-		return "", fmt.Errorf("git %s: %w", args[0], err)
-	}
-	return strings.TrimSpace(string(out)), nil
+	return git.Output(ctx, root, args...)
 }
 
 func (a *app) commitCmd() *cobra.Command {

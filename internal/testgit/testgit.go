@@ -4,10 +4,12 @@
 package testgit
 
 import (
+	"context"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/contextfs/contextfs/git"
 )
 
 // Env is the environment tests run git (and git-contextfs) with.
@@ -30,10 +32,7 @@ func Run(t testing.TB, dir string, args ...string) string {
 
 // Try runs git in dir and returns its trimmed combined output and error.
 func Try(dir string, args ...string) (string, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = Env()
-	out, err := cmd.CombinedOutput()
+	out, err := git.Cmd{Dir: dir, Env: Env()}.Combined(context.Background(), args...)
 	return strings.TrimSpace(string(out)), err
 }
 

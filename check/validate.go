@@ -1,8 +1,12 @@
-package contextfs
+// Package check finds what is wrong with memory files: invalid files
+// (CheckFiles, Validate), what is about to be committed (CheckStaged),
+// suspected secrets (ScanFile), files not in canonical form (Format) and
+// a broken setup (Doctor). The CLI, the MCP server, the hooks and the
+// memory commit all call it, so a rule is written once.
+package check
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -133,18 +137,19 @@ func fieldLine(doc *frontmatter.Document, field string) int {
 	return line
 }
 
-// Validate checks the given memory files (work-tree paths, relative to
-// the current directory or absolute), or every memory file when none is
-// given. It reads files, not the cache.
-func (s *Store) Validate(ctx context.Context, paths []string) ([]Problem, int, error) {
+// Validate checks the given memory files of repo (work-tree paths,
+// relative to the current directory or absolute), or every memory file
+// when none is given, and returns the problems and the number of files
+// checked. It reads files, not the cache.
+func Validate(repo *gitstore.Repo, paths []string) ([]Problem, int, error) {
 	var files []File
 	if len(paths) == 0 {
-		entries, err := s.Repo.List()
+		entries, err := repo.List()
 		if err != nil {
 			return nil, 0, err
 		}
 		for _, e := range entries {
-			b, err := s.Repo.ReadFile(e.Path)
+			b, err := repo.ReadFile(e.Path)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -161,11 +166,11 @@ func (s *Store) Validate(ctx context.Context, paths []string) ([]Problem, int, e
 		if err != nil {
 			return nil, 0, fmt.Errorf("validate: %w", err)
 		}
-		files = append(files, File{Path: s.Repo.Rel(abs), Content: b})
+		files = append(files, File{Path: repo.Rel(abs), Content: b})
 	}
 	// IDs must also be unique against the memories not named.
 	others := map[string]string{}
-	if entries, err := s.Repo.List(); err == nil {
+	if entries, err := repo.List(); err == nil {
 		named := map[string]bool{}
 		for _, f := range files {
 			named[f.Path] = true
@@ -174,7 +179,7 @@ func (s *Store) Validate(ctx context.Context, paths []string) ([]Problem, int, e
 			if named[e.Path] {
 				continue
 			}
-			if b, err := s.Repo.ReadFile(e.Path); err == nil {
+			if b, err := repo.ReadFile(e.Path); err == nil {
 				if m, _, err := gitstore.Decode(e.Path, b); err == nil && m.ID != "" {
 					others[strings.ToLower(m.ID)] = e.Path
 				}

@@ -1,4 +1,4 @@
-package contextfs
+package check
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/contextfs/contextfs/config"
+	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/secrets"
 )
@@ -77,7 +79,7 @@ func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error)
 	for _, e := range entries {
 		oids = append(oids, e.oid)
 	}
-	blobs, err := readBlobs(ctx, repo.Root, nil, oids)
+	blobs, err := git.Cmd{Dir: repo.Root}.ReadBlobs(ctx, oids)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +94,7 @@ func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error)
 			files = append(files, File{Path: e.path, Content: content})
 			continue
 		}
-		if id := quickID(e.path, content); id != "" {
+		if id := QuickID(e.path, content); id != "" {
 			others[strings.ToLower(id)] = e.path
 		}
 	}
@@ -117,10 +119,9 @@ func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error)
 // commit for a false positive the user allowed is recoverable, letting a
 // real secret through is not.
 func stagedScanner(repo *gitstore.Repo) (*secrets.Scanner, string) {
-	cfg, err := LoadConfig(repo)
+	cfg, err := config.Load(repo)
 	if err == nil {
-		s := &Store{Repo: repo, Config: cfg}
-		sc, serr := s.SecretScanner()
+		sc, serr := Scanner(cfg.Secrets)
 		if serr == nil {
 			return sc, ""
 		}
@@ -128,37 +129,6 @@ func stagedScanner(repo *gitstore.Repo) (*secrets.Scanner, string) {
 	}
 	sc, _ := secrets.NewScanner(secrets.Allow{})
 	return sc, fmt.Sprintf("config ignored, secrets scanned with no allow list: %v", err)
-}
-
-// Refresh brings the cache up to date after git changed the work tree or
-// the history: a checkout, merge, rebase or commit. Memories are synced;
-// the code and commit index is updated only when auto_index is on and a
-// first index was already built. A first index of a large repository can
-// take minutes, and a hook that adds them to a checkout is a hook people
-// uninstall; the next search or `index` builds it, with progress shown.
-func (s *Store) Refresh(ctx context.Context) (RefreshResult, error) {
-	var r RefreshResult
-	st, err := s.Sync(ctx)
-	if err != nil {
-		return r, fmt.Errorf("sync memories: %w", err)
-	}
-	r.Memories, r.Changed, r.Removed = st.Files, st.Stale, st.Removed
-	if !s.Config.Index.AutoIndexOn() || s.cache.Meta(ctx, "code:last") == "" {
-		return r, nil
-	}
-	if _, err := s.AutoIndex(ctx, nil); err != nil {
-		return r, fmt.Errorf("update code index: %w", err)
-	}
-	r.Code = true
-	return r, nil
-}
-
-// RefreshResult says what Refresh did, for hook debugging output.
-type RefreshResult struct {
-	Memories int  // memory files in the work tree
-	Changed  int  // memory files new or changed since the last sync
-	Removed  int  // memory files gone since the last sync
-	Code     bool // the code and commit index was updated too
 }
 
 // indexEntry is a memory file in the git index.
@@ -171,7 +141,7 @@ type indexEntry struct {
 // git honours GIT_INDEX_FILE, which it sets for `git commit -a` and
 // `git commit PATH`, so this is what the commit will hold.
 func stagedMemoryPaths(ctx context.Context, root string) (map[string]bool, error) {
-	out, err := runGit(ctx, root, nil, nil, "diff", "--cached", "--name-only", "--no-renames",
+	out, err := git.Run(ctx, root, "diff", "--cached", "--name-only", "--no-renames",
 		"--ignore-submodules", "--diff-filter=ACMRT", "-z", "--", gitstore.Dir)
 	if err != nil {
 		return nil, err
@@ -189,7 +159,7 @@ func stagedMemoryPaths(ctx context.Context, root string) (map[string]bool, error
 // their blob IDs. Symbolic links and submodules are never memories, and
 // unmerged entries cannot be committed.
 func indexMemoryEntries(ctx context.Context, root string) ([]indexEntry, error) {
-	out, err := runGit(ctx, root, nil, nil, "ls-files", "--stage", "-z", "--", gitstore.Dir)
+	out, err := git.Run(ctx, root, "ls-files", "--stage", "-z", "--", gitstore.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -209,12 +179,12 @@ func indexMemoryEntries(ctx context.Context, root string) ([]indexEntry, error) 
 	return entries, nil
 }
 
-// quickID returns the id of a memory file without parsing its YAML: the
+// QuickID returns the id of a memory file without parsing its YAML: the
 // value of the top-level "id:" line of the frontmatter, where a top-level
 // key always starts its line. Anything unusual (quotes with escapes, YAML
 // tags, flow syntax) falls back to the full decoder. It serves the
 // duplicate-ID check, which needs the ID of every memory at each commit.
-func quickID(path string, content []byte) string {
+func QuickID(path string, content []byte) string {
 	rest := bytes.TrimPrefix(content, []byte("\xef\xbb\xbf"))
 	first := true
 	for len(rest) > 0 {

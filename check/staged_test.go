@@ -1,4 +1,4 @@
-package contextfs
+package check
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/testgit"
 )
@@ -318,48 +317,9 @@ func TestHookQuickIDMatchesTheDecoder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := quickID("x.md", []byte(tt.content)); got != tt.want {
-				t.Errorf("quickID = %q, want %q", got, tt.want)
+			if got := QuickID("x.md", []byte(tt.content)); got != tt.want {
+				t.Errorf("QuickID = %q, want %q", got, tt.want)
 			}
 		})
-	}
-}
-
-func TestHookRefreshSyncsMemoriesButNeverStartsAFirstCodeIndex(t *testing.T) {
-	isolateGit(t)
-	dir := testgit.Init(t)
-	writeRepoFile(t, dir, "main.go", "package main\n\nfunc main() {}\n")
-	writeRepoFile(t, dir, ".contextfs/a.md", hookMemory("aaaa1111", "", "A\n"))
-	gitInRepo(t, dir, "add", "-A")
-	gitInRepo(t, dir, "commit", "-q", "--no-verify", "-m", "base")
-	ctx := context.Background()
-	s, err := Open(ctx, Options{Dir: dir, Embedder: embed.NewBuiltin()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-
-	r, err := s.Refresh(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Memories != 1 || r.Changed != 1 || r.Code {
-		t.Errorf("first Refresh = %+v, want 1 memory, 1 changed, no code index", r)
-	}
-	if s.Cache().Meta(ctx, "code:last") != "" {
-		t.Error("Refresh built a first code index")
-	}
-
-	// Once an index exists, Refresh keeps it current.
-	if _, err := s.Index(ctx, IndexOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	writeRepoFile(t, dir, ".contextfs/b.md", hookMemory("bbbb2222", "", "B\n"))
-	r, err = s.Refresh(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Memories != 2 || r.Changed != 1 || !r.Code {
-		t.Errorf("second Refresh = %+v, want 2 memories, 1 changed, code index updated", r)
 	}
 }

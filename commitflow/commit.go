@@ -1,0 +1,551 @@
+// Package commitflow makes the memory-only commit: it commits the memory
+// files that changed in the work tree, and nothing else the user staged,
+// through a temporary index, with a message that says what changed. git
+// runs no hooks for it, so it runs the pre-commit checks (package check)
+// itself.
+package commitflow
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/contextfs/contextfs/check"
+	"github.com/contextfs/contextfs/config"
+	"github.com/contextfs/contextfs/frontmatter"
+	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/secrets"
+)
+
+// Options configure Commit.
+type Options struct {
+	// Message is the commit message; "" generates one from what changed.
+	Message string
+	// DryRun reports what would be committed and commits nothing.
+	DryRun bool
+	// NoVerify commits invalid memories and suspected secrets instead of
+	// refusing them, as `git commit --no-verify` skips the pre-commit hook.
+	NoVerify bool
+}
+
+// File statuses.
+const (
+	Added    = "added"
+	Modified = "modified"
+	Renamed  = "renamed"
+	Deleted  = "deleted"
+)
+
+// File is one file a memory commit adds, modifies, renames or
+// deletes. ID, Type and Title are empty for files that are not memories
+// (.contextfs/config.yaml, .gitattributes) or cannot be parsed.
+type File struct {
+	Path    string `json:"path"`
+	Status  string `json:"status"` // added | modified | renamed | deleted
+	OldPath string `json:"old_path,omitempty"`
+	ID      string `json:"id,omitempty"`
+	Type    string `json:"type,omitempty"`
+	Title   string `json:"title,omitempty"`
+}
+
+// Result is what Commit did, or would do.
+type Result struct {
+	// SHA is the new commit; it is empty after a dry run and when there
+	// was nothing to commit.
+	SHA string `json:"sha"`
+	// Parent is the commit HEAD was before; empty on an unborn branch.
+	Parent  string `json:"parent,omitempty"`
+	Message string `json:"message"`
+	Files   []File `json:"files"`
+	// Problems and Secrets are what verification found; they are only
+	// ever non-empty with NoVerify, since otherwise nothing is committed.
+	Problems []check.Problem   `json:"problems,omitempty"`
+	Secrets  []secrets.Finding `json:"secrets,omitempty"`
+}
+
+// VerifyError refuses a memory commit: some memories to be committed are
+// invalid or hold suspected secrets. Nothing was committed.
+type VerifyError struct {
+	Problems []check.Problem
+	Secrets  []secrets.Finding
+}
+
+// Error lists the problems and secrets that stopped the commit.
+func (e *VerifyError) Error() string {
+	var parts []string
+	if n := len(e.Problems); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d problem(s)", n))
+	}
+	if n := len(e.Secrets); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d suspected secret(s)", n))
+	}
+	return "memories not committed: " + strings.Join(parts, " and ")
+}
+
+// commitPath reports whether Commit commits the work-tree path:
+// memory files, the contextfs config, and .gitattributes, where `init`
+// registers the merge driver.
+func commitPath(p string) bool {
+	return gitstore.IsMemoryPath(p) || p == gitstore.Dir+"/"+gitstore.ConfigFile || p == ".gitattributes"
+}
+
+// Commit commits the memory files of repo that differ from HEAD in the
+// work tree (added, modified, deleted), with .contextfs/config.yaml and
+// .gitattributes when they changed, and nothing else: whatever else the
+// user has staged stays staged and uncommitted.
+//
+// It builds the commit in a temporary index seeded from HEAD, so the real
+// index is never half-written, and moves HEAD with `git update-ref` given
+// the old value, so a commit made meanwhile by someone else is never lost.
+// Then the real index entries of the committed paths are reset to the new
+// HEAD, so `git status` shows them as committed. A user's own staged
+// version of a memory file is replaced by the committed work-tree version.
+//
+// `git commit-tree` runs no hooks, so Commit runs the pre-commit checks
+// itself, with allow as the secret allow lists: the memories to commit
+// must be valid and free of suspected secrets, unless o.NoVerify. It
+// refuses to run while a merge, rebase, cherry-pick or revert is in
+// progress: a commit in the middle of one would not be the commit that
+// operation expects.
+func Commit(ctx context.Context, repo *gitstore.Repo, allow config.SecretsConfig, o Options) (*Result, error) {
+	if op := operationInProgress(repo.GitDir); op != "" {
+		return nil, fmt.Errorf("commit memories: a %s is in progress; finish or abort it first", op)
+	}
+	work := git.Cmd{Dir: repo.Root, Env: append(os.Environ(), "GIT_LITERAL_PATHSPECS=1")}
+	parent, err := headCommit(ctx, work)
+	if err != nil {
+		return nil, err
+	}
+	index, err := tempIndex(repo.GitDir)
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(index)
+	defer os.Remove(index + ".lock")
+	tmp := git.Cmd{Dir: repo.Root, Env: append(slices.Clone(work.Env), "GIT_INDEX_FILE="+index)}
+
+	res := &Result{Parent: parent, Files: []File{}}
+	changes, err := stage(ctx, tmp, parent)
+	if err != nil {
+		return nil, err
+	}
+	if len(changes) == 0 {
+		return res, nil
+	}
+	blobs, err := verify(ctx, tmp, changes, allow, res)
+	if err != nil {
+		return nil, err
+	}
+	if (len(res.Problems) > 0 || len(res.Secrets) > 0) && !o.NoVerify {
+		return nil, &VerifyError{Problems: res.Problems, Secrets: res.Secrets}
+	}
+	res.Files = describeChanges(changes, blobs)
+	res.Message = strings.TrimSpace(o.Message)
+	if res.Message == "" {
+		res.Message = Message(res.Files)
+	}
+	if o.DryRun {
+		return res, nil
+	}
+	if err := write(ctx, work, tmp, changes, res); err != nil {
+		if res.SHA == "" {
+			return nil, err
+		}
+		return res, err // committed, but the index is stale
+	}
+	return res, nil
+}
+
+// tempIndex names a fresh path in gitDir for a temporary index. The file
+// does not exist: git refuses an empty file as an index and creates its
+// own.
+func tempIndex(gitDir string) (string, error) {
+	f, err := os.CreateTemp(gitDir, "contextfs-index-")
+	if err != nil {
+		return "", fmt.Errorf("commit memories: temporary index: %w", err)
+	}
+	index := f.Name()
+	f.Close()
+	os.Remove(index)
+	return index, nil
+}
+
+// stage fills the temporary index tmp with parent's tree (or none) plus
+// the work tree's version of every commitPath, and returns how it
+// differs from parent; nil when nothing would change.
+func stage(ctx context.Context, tmp git.Cmd, parent string) ([]rawChange, error) {
+	var err error
+	if parent != "" {
+		_, err = tmp.Run(ctx, "read-tree", parent)
+	} else {
+		_, err = tmp.Run(ctx, "read-tree", "--empty")
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Tracked at HEAD, or new in the work tree and not ignored.
+	out, err := tmp.Run(ctx, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", gitstore.Dir, ".gitattributes")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if commitPath(p) && !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	add := tmp
+	add.Stdin = nulList(paths)
+	if _, err := add.Run(ctx, "add", "--all", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+		return nil, err
+	}
+	base := parent
+	if base == "" {
+		if base, err = tmp.Output(ctx, "hash-object", "-t", "tree", "--stdin"); err != nil {
+			return nil, err
+		}
+	}
+	out, err = tmp.Run(ctx, "diff-index", "--cached", "--raw", "-z", "--no-renames", base)
+	if err != nil {
+		return nil, err
+	}
+	return parseRawDiff(out)
+}
+
+// verify runs the pre-commit checks on the changed memories staged in
+// tmp, recording what they found in res, and returns the blobs it read:
+// what is committed, what it replaces, and every other memory of the new
+// tree (for their IDs, which must stay unique).
+func verify(ctx context.Context, tmp git.Cmd, changes []rawChange, allow config.SecretsConfig, res *Result) (map[string][]byte, error) {
+	out, err := tmp.Run(ctx, "ls-files", "--stage", "-z", "--", gitstore.Dir)
+	if err != nil {
+		return nil, err
+	}
+	tree := parseStage(out)
+	var oids []string
+	for _, c := range changes {
+		oids = append(oids, c.oldOID, c.newOID)
+	}
+	for _, oid := range tree {
+		oids = append(oids, oid)
+	}
+	blobs, err := tmp.ReadBlobs(ctx, oids)
+	if err != nil {
+		return nil, err
+	}
+
+	var touched []check.File
+	changed := map[string]bool{}
+	for _, c := range changes {
+		changed[c.path] = true
+		if c.status != 'D' && gitstore.IsMemoryPath(c.path) {
+			touched = append(touched, check.File{Path: c.path, Content: blobs[c.newOID]})
+		}
+	}
+	others := map[string]string{}
+	for p, oid := range tree {
+		if changed[p] || !gitstore.IsMemoryPath(p) {
+			continue
+		}
+		if m, _, err := gitstore.Decode(p, blobs[oid]); err == nil && m.ID != "" {
+			others[strings.ToLower(m.ID)] = p
+		}
+	}
+	res.Problems = check.CheckFiles(touched, others)
+	scanner, err := check.Scanner(allow)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range touched {
+		res.Secrets = append(res.Secrets, check.ScanFile(scanner, t.Path, t.Content)...)
+	}
+	return blobs, nil
+}
+
+// write commits the tree of tmp with res.Message on top of res.Parent,
+// moves HEAD there unless it moved meanwhile, and resets the real index
+// entries of the committed paths to the new commit.
+func write(ctx context.Context, work, tmp git.Cmd, changes []rawChange, res *Result) error {
+	tree, err := tmp.Output(ctx, "write-tree")
+	if err != nil {
+		return err
+	}
+	args := []string{"commit-tree", tree}
+	if res.Parent != "" {
+		args = append(args, "-p", res.Parent)
+	}
+	msg := tmp
+	msg.Stdin = strings.NewReader(res.Message + "\n")
+	sha, err := msg.Output(ctx, append(args, "-F", "-")...)
+	if err != nil {
+		return err
+	}
+	old := res.Parent
+	if old == "" {
+		old = strings.Repeat("0", len(sha)) // HEAD must still be unborn
+	}
+	subject, _, _ := strings.Cut(res.Message, "\n")
+	if _, err := work.Run(ctx, "update-ref", "-m", "commit (contextfs): "+subject, "HEAD", sha, old); err != nil {
+		return fmt.Errorf("commit memories: HEAD moved while committing, nothing was committed: %w", err)
+	}
+	res.SHA = sha
+
+	var committed []string
+	for _, c := range changes {
+		committed = append(committed, c.path)
+	}
+	reset := work
+	reset.Stdin = nulList(committed)
+	if _, err := reset.Run(ctx, "reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul", sha); err != nil {
+		return fmt.Errorf("committed %s, but the index still shows the old memory files (run `git reset -q -- %s`): %w",
+			sha, gitstore.Dir, err)
+	}
+	return nil
+}
+
+// operationInProgress names the multi-step git operation under way in a
+// work tree's git directory, or returns "".
+func operationInProgress(gitDir string) string {
+	for _, op := range []struct{ file, name string }{
+		{"MERGE_HEAD", "merge"}, {"rebase-merge", "rebase"}, {"rebase-apply", "rebase"},
+		{"CHERRY_PICK_HEAD", "cherry-pick"}, {"REVERT_HEAD", "revert"},
+	} {
+		if _, err := os.Stat(filepath.Join(gitDir, op.file)); err == nil {
+			return op.name
+		}
+	}
+	return ""
+}
+
+// rawChange is one line of `git diff-index --raw`.
+type rawChange struct {
+	status         byte // A, M, D or T
+	oldOID, newOID string
+	path           string
+}
+
+// parseRawDiff parses `git diff-index --raw -z --no-renames` output:
+// ":oldmode newmode oldoid newoid S\0path\0" per file.
+func parseRawDiff(out []byte) ([]rawChange, error) {
+	var cs []rawChange
+	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	if len(fields) == 1 && fields[0] == "" {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(fields); i += 2 {
+		meta := strings.Fields(strings.TrimPrefix(fields[i], ":"))
+		if len(meta) != 5 || meta[4] == "" {
+			return nil, fmt.Errorf("git diff-index: unexpected output %q", fields[i])
+		}
+		c := rawChange{status: meta[4][0], oldOID: meta[2], newOID: meta[3], path: fields[i+1]}
+		if strings.Trim(c.oldOID, "0") == "" {
+			c.oldOID = ""
+		}
+		if strings.Trim(c.newOID, "0") == "" {
+			c.newOID = ""
+		}
+		cs = append(cs, c)
+	}
+	return cs, nil
+}
+
+// parseStage parses `git ls-files --stage -z` into path → blob, keeping
+// regular files at stage 0 only.
+func parseStage(out []byte) map[string]string {
+	tree := map[string]string{}
+	for _, rec := range strings.Split(string(out), "\x00") {
+		meta, p, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 || f[2] != "0" || (f[0] != "100644" && f[0] != "100755") {
+			continue
+		}
+		tree[p] = f[1]
+	}
+	return tree
+}
+
+// describeChanges turns the raw changes into CommitFiles, reading each
+// memory's ID, type and title from its committed version (or, when
+// deleted, its last one). A deletion and an addition of the same ID are
+// one rename.
+func describeChanges(changes []rawChange, blobs map[string][]byte) []File {
+	var files []File
+	for _, c := range changes {
+		f := File{Path: c.path}
+		content := blobs[c.newOID]
+		switch c.status {
+		case 'A':
+			f.Status = Added
+		case 'D':
+			f.Status = Deleted
+			content = blobs[c.oldOID]
+		default:
+			f.Status = Modified
+		}
+		if gitstore.IsMemoryPath(c.path) {
+			if m, _, err := gitstore.Decode(c.path, content); err == nil {
+				f.ID, f.Type, f.Title = m.ID, m.Type, m.Title
+				if f.Title == "" {
+					f.Title = title(m.Body)
+				}
+			}
+		}
+		files = append(files, f)
+	}
+	// Pair deletions with additions of the same ID.
+	deleted := map[string]int{} // lower-case ID → index in files
+	for i, f := range files {
+		if f.Status == Deleted && f.ID != "" {
+			deleted[strings.ToLower(f.ID)] = i
+		}
+	}
+	gone := map[int]bool{}
+	for i, f := range files {
+		if f.Status != Added || f.ID == "" {
+			continue
+		}
+		if j, ok := deleted[strings.ToLower(f.ID)]; ok && !gone[j] {
+			files[i].Status, files[i].OldPath = Renamed, files[j].Path
+			gone[j] = true
+		}
+	}
+	final := files[:0]
+	for i, f := range files {
+		if !gone[i] {
+			final = append(final, f)
+		}
+	}
+	slices.SortFunc(final, func(a, b File) int {
+		return cmp.Or(cmp.Compare(statusRank(a.Status), statusRank(b.Status)), cmp.Compare(a.Path, b.Path))
+	})
+	return final
+}
+
+func statusRank(s string) int {
+	return slices.Index([]string{Added, Modified, Renamed, Deleted}, s)
+}
+
+// Message generates a commit message for files: a subject that
+// counts the memories by what happened to them and by type ("contextfs:
+// add 2 decisions, update 1 fact"), and a body with one line per file, so
+// that `git log` is readable without opening the commit.
+func Message(files []File) string {
+	verbs := []struct {
+		verb     string
+		statuses []string
+	}{
+		{"add", []string{Added}},
+		{"update", []string{Modified, Renamed}},
+		{"delete", []string{Deleted}},
+	}
+	var parts []string
+	for _, v := range verbs {
+		counts := map[string]int{}
+		var types, others []string
+		for _, f := range files {
+			if !slices.Contains(v.statuses, f.Status) {
+				continue
+			}
+			if !gitstore.IsMemoryPath(f.Path) {
+				others = append(others, filepath.Base(f.Path))
+				continue
+			}
+			t := f.Type
+			if t == "" {
+				t = "memory"
+			}
+			if counts[t] == 0 {
+				types = append(types, t)
+			}
+			counts[t]++
+		}
+		slices.SortFunc(types, func(a, b string) int { return cmp.Or(cmp.Compare(counts[b], counts[a]), cmp.Compare(a, b)) })
+		var nouns []string
+		if len(types) > 2 {
+			n := 0
+			for _, c := range counts {
+				n += c
+			}
+			nouns = append(nouns, pluralNoun(n, "memory"))
+		} else {
+			for _, t := range types {
+				nouns = append(nouns, pluralNoun(counts[t], t))
+			}
+		}
+		nouns = append(nouns, others...)
+		if len(nouns) > 0 {
+			parts = append(parts, v.verb+" "+strings.Join(nouns, " and "))
+		}
+	}
+	var b strings.Builder
+	b.WriteString("contextfs: " + strings.Join(parts, ", "))
+	b.WriteString("\n\n")
+	for _, f := range files {
+		fmt.Fprintf(&b, "- %s ", f.Status)
+		switch {
+		case f.ID != "":
+			fmt.Fprintf(&b, "%s %s: %s", f.Type, f.ID, f.Title)
+		default:
+			b.WriteString(f.Path)
+		}
+		if f.OldPath != "" {
+			fmt.Fprintf(&b, " (was %s)", f.OldPath)
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// pluralNoun writes "1 decision", "2 decisions", "2 dependencies".
+func pluralNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	switch {
+	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "x"), strings.HasSuffix(noun, "ch"), strings.HasSuffix(noun, "sh"):
+		noun += "es"
+	case strings.HasSuffix(noun, "y") && len(noun) > 1 && !strings.ContainsAny(noun[len(noun)-2:len(noun)-1], "aeiou"):
+		noun = noun[:len(noun)-1] + "ies"
+	default:
+		noun += "s"
+	}
+	return strconv.Itoa(n) + " " + noun
+}
+
+// nulList is paths as --pathspec-file-nul reads them.
+func nulList(paths []string) io.Reader {
+	return strings.NewReader(strings.Join(paths, "\x00") + "\x00")
+}
+
+// headCommit returns the commit HEAD points to, or "" on an unborn
+// branch.
+func headCommit(ctx context.Context, g git.Cmd) (string, error) {
+	out, err := g.Output(ctx, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+	if git.ExitCode(err) == 1 && out == "" {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// title is the title a memory without one gets from its body, as the
+// cache derives it (from the head of the body only).
+func title(body string) string {
+	if len(body) > 4096 {
+		body = body[:4096]
+	}
+	t, _ := frontmatter.Derive([]byte(body))
+	return t
+}

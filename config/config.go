@@ -1,0 +1,157 @@
+// Package config reads .contextfs/config.yaml, the settings a team commits
+// with its memories. It is its own package because the layers below the
+// front door (check's secret allow lists, search's defaults, the watcher
+// policy) each read a part of it, and none of them may import the root.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/contextfs/contextfs/gitstore"
+)
+
+// Watch modes (config watch.mode, or CONTEXTFS_WATCH).
+const (
+	WatchAuto = "auto"
+	WatchOn   = "on"
+	WatchOff  = "off"
+)
+
+// Config is .contextfs/config.yaml. Every key is optional.
+type Config struct {
+	Embedder EmbedderConfig `yaml:"embedder"`
+	Search   SearchConfig   `yaml:"search"`
+	Index    IndexConfig    `yaml:"index"`
+	Secrets  SecretsConfig  `yaml:"secrets"`
+	Watch    WatchConfig    `yaml:"watch"`
+}
+
+// WatchConfig controls the change watcher: a background process that
+// tells commands which memory files changed, so that they need not stat
+// every file (see package watch). CONTEXTFS_WATCH overrides Mode.
+type WatchConfig struct {
+	// Mode is auto (a watcher for repositories of WatchAutoFiles memory
+	// files or more), on or off.
+	Mode string `yaml:"mode"`
+	// Idle is how long a watcher waits for a command before it exits,
+	// as a Go duration ("30m"); empty means watch.DefaultIdle.
+	Idle string `yaml:"idle"`
+}
+
+// EmbedderConfig chooses the embedder. Environment variables
+// (CONTEXTFS_EMBEDDER, CONTEXTFS_EMBED_MODEL, CONTEXTFS_EMBED_URL,
+// CONTEXTFS_EMBED_API_KEY) override it.
+type EmbedderConfig struct {
+	Provider  string `yaml:"provider"`
+	Model     string `yaml:"model"`
+	URL       string `yaml:"url"`
+	APIKeyEnv string `yaml:"api_key_env"`
+}
+
+// SearchConfig holds search defaults.
+type SearchConfig struct {
+	Mode           string   `yaml:"mode"`
+	Limit          int      `yaml:"limit"`
+	SemanticWeight *float64 `yaml:"semantic_weight"`
+}
+
+// IndexConfig controls auto-indexing of code and history.
+type IndexConfig struct {
+	AutoIndex  *bool    `yaml:"auto_index"`
+	MaxCommits int      `yaml:"max_commits"`
+	Include    []string `yaml:"include"`
+	Exclude    []string `yaml:"exclude"`
+	Languages  []string `yaml:"languages"`
+}
+
+// SecretsConfig lists allowed secret findings (false positives).
+type SecretsConfig struct {
+	Allow        []string `yaml:"allow"`
+	Fingerprints []string `yaml:"fingerprints"`
+	Paths        []string `yaml:"paths"`
+}
+
+// AutoIndexOn reports whether code is indexed automatically (the default).
+func (c IndexConfig) AutoIndexOn() bool { return c.AutoIndex == nil || *c.AutoIndex }
+
+// Default is what `init` writes: every default, commented, so the
+// file documents itself.
+const Default = `# contextfs configuration. Every key is optional; the values shown are the
+# defaults. Memories are the *.md files beside this file; the search cache
+# lives in the git directory and is never committed.
+
+embedder:
+  # builtin: works offline with no model download (the default).
+  # openai: any OpenAI-compatible /v1/embeddings server: Ollama, LM Studio,
+  #         llama.cpp's server, or OpenAI itself.
+  provider: builtin
+  # model: all-minilm                 # with provider: openai
+  # url: http://localhost:11434/v1    # Ollama's OpenAI-compatible endpoint
+  # api_key_env: OPENAI_API_KEY       # name of the variable holding the key
+
+search:
+  mode: hybrid          # hybrid | keyword | semantic
+  limit: 10
+  semantic_weight: 0.5  # hybrid score = w*semantic + (1-w)*keyword
+
+index:
+  auto_index: true      # keep the code and commit index fresh on every command
+  max_commits: 1000     # commits of the current branch made searchable
+  include: []           # extra globs to index (beyond tracked files)
+  exclude: []           # globs never indexed, e.g. "testdata/**"
+  languages: []         # restrict code indexing to these languages (empty: all)
+
+secrets:
+  allow: []             # regular expressions of accepted false positives
+  fingerprints: []      # fingerprints printed by the scanner to accept
+  paths: []             # globs of memory files never scanned
+
+watch:
+  # A background process that tells commands which memory files changed,
+  # instead of each command checking every file (Linux).
+  # auto: started for repositories of 10,000 memory files or more; on; off.
+  mode: auto
+  idle: 30m             # it exits after this long without a command
+`
+
+// Load reads the repository's config; a missing file gives the
+// defaults.
+func Load(repo *gitstore.Repo) (Config, error) {
+	var c Config
+	p := filepath.Join(repo.MemoryDir(), gitstore.ConfigFile)
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("read %s: %w", p, err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil && err.Error() != "EOF" {
+		return c, fmt.Errorf("%s: %w", repo.Rel(p), err)
+	}
+	switch c.Search.Mode {
+	case "", "hybrid", "keyword", "semantic":
+	default:
+		return c, fmt.Errorf("%s: search.mode must be hybrid, keyword or semantic, not %q", repo.Rel(p), c.Search.Mode)
+	}
+	switch c.Watch.Mode {
+	case "", WatchAuto, WatchOn, WatchOff:
+	default:
+		return c, fmt.Errorf("%s: watch.mode must be auto, on or off, not %q", repo.Rel(p), c.Watch.Mode)
+	}
+	if c.Watch.Idle != "" {
+		if d, err := time.ParseDuration(c.Watch.Idle); err != nil || d <= 0 {
+			return c, fmt.Errorf("%s: watch.idle must be a positive duration such as 30m, not %q", repo.Rel(p), c.Watch.Idle)
+		}
+	}
+	return c, nil
+}

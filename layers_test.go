@@ -1,0 +1,169 @@
+package contextfs_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// module is this module's path; packages outside it are not ruled here.
+const module = "github.com/contextfs/contextfs"
+
+// layers places every package of the module (by its directory, "" for the
+// root) in a layer. The rule, stated in docs/ARCHITECTURE.md: a package
+// imports only packages of a lower layer. So leaves (layer 0) import none
+// of ours, nothing below the root imports the root, and the adapters (MCP,
+// CLI) sit on top. A new package goes here, one line, in the lowest layer
+// its imports allow; until then it is taken for a capability (layer 4).
+var layers = map[string]int{
+	// 0 leaves: the model and self-contained mechanisms.
+	"memory": 0, "frontmatter": 0, "chunker": 0, "secrets": 0, "watch": 0, "git": 0, "internal/porter": 0,
+	// 1 storage and building blocks over the leaves.
+	"gitstore": 1, "embed": 1, "hooks": 1, "internal/testgit": 1, "internal/sick": 1,
+	// 2 what the repository holds: its config, its cache, its merges.
+	"config": 2, "cache": 2, "memmerge": 2,
+	// 3 the jobs: checking, searching, indexing code and history.
+	"check": 3, "search": 3, "autoindex": 3,
+	// 4 capabilities built from jobs.
+	"commitflow": 4, "review": 4,
+	// 5 the front door.
+	"": 5,
+	// 6 adapters over the front door; 7 programs.
+	"mcpserver": 6, "cmd/git-contextfs": 7, "cmd/contextfs-bench": 7,
+}
+
+// unplaced is the layer of a package not yet in layers.
+const unplaced = 4
+
+// moduleImports returns, for each package directory of the module under
+// root, the module packages its non-test files import. It parses import
+// blocks only, so it needs no build and sees files of every platform.
+func moduleImports(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bin") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		pkg := filepath.ToSlash(rel)
+		if pkg == "." {
+			pkg = ""
+		}
+		if _, ok := out[pkg]; !ok {
+			out[pkg] = nil
+		}
+		for _, im := range f.Imports {
+			p, err := strconv.Unquote(im.Path.Value)
+			if err != nil {
+				return err
+			}
+			if p == module {
+				out[pkg] = append(out[pkg], "")
+			} else if rest, ok := strings.CutPrefix(p, module+"/"); ok {
+				out[pkg] = append(out[pkg], rest)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// layerViolations lists the imports of imports that break the layer rule.
+func layerViolations(imports map[string][]string) []string {
+	layer := func(p string) int {
+		if l, ok := layers[p]; ok {
+			return l
+		}
+		return unplaced
+	}
+	name := func(p string) string {
+		if p == "" {
+			return "contextfs (root)"
+		}
+		return p
+	}
+	var bad []string
+	for pkg, ims := range imports {
+		for _, im := range ims {
+			if layer(im) >= layer(pkg) {
+				bad = append(bad, name(pkg)+" (layer "+strconv.Itoa(layer(pkg))+") imports "+
+					name(im)+" (layer "+strconv.Itoa(layer(im))+")")
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+func TestEveryPackageImportsOnlyLowerLayers(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := moduleImports(t, wd)
+	for _, v := range layerViolations(imports) {
+		t.Errorf("%s: a package may import only lower layers (docs/ARCHITECTURE.md)", v)
+	}
+	for pkg := range imports {
+		if _, ok := layers[pkg]; !ok {
+			t.Logf("package %s has no layer in layers_test.go; taken for a capability (layer %d)", pkg, unplaced)
+		}
+	}
+	for pkg := range layers {
+		if _, ok := imports[pkg]; !ok {
+			t.Errorf("layers names %q, which is not a package of the module", pkg)
+		}
+	}
+}
+
+func TestTheLayerRuleCatchesForbiddenImports(t *testing.T) {
+	tests := []struct {
+		name    string
+		imports map[string][]string
+		want    int
+	}{
+		{"a package below the root imports the root", map[string][]string{"review": {""}}, 1},
+		{"a leaf imports a non-leaf", map[string][]string{"memory": {"gitstore"}}, 1},
+		{"a leaf imports another leaf", map[string][]string{"secrets": {"git"}}, 1},
+		{"a package imports one of its own layer", map[string][]string{"check": {"search"}}, 1},
+		{"an unplaced package imports the root", map[string][]string{"newthing": {""}}, 1},
+		{"the front door imports the jobs", map[string][]string{"": {"check", "search", "commitflow", "config"}}, 0},
+		{"an adapter imports the front door", map[string][]string{"mcpserver": {"", "memory"}}, 0},
+		{"an unplaced package imports the jobs", map[string][]string{"newthing": {"check", "gitstore"}}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := layerViolations(tt.imports); len(got) != tt.want {
+				t.Errorf("violations %q, want %d", got, tt.want)
+			}
+		})
+	}
+}

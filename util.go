@@ -1,5 +1,0 @@
-package contextfs
-
-import "bytes"
-
-func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
