@@ -43,3 +43,12 @@ func (s *Store) Validate(ctx context.Context, paths []string) ([]Problem, int, e
 
 // SecretScanner returns the scanner configured for this repository.
 func (s *Store) SecretScanner() (*secrets.Scanner, error) { return check.Scanner(s.Config.Secrets) }
+
+// FormatResult is what Format did; see check.FormatResult.
+type FormatResult = check.FormatResult
+
+// Format puts the given memory files (work-tree relative) in canonical
+// form, or with write off reports which would change; see check.Format.
+func (s *Store) Format(paths []string, write bool) FormatResult {
+	return check.Format(s.Repo, paths, write)
+}

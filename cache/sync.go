@@ -14,6 +14,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -115,6 +116,12 @@ type change struct {
 }
 
 // SyncFilesWith is SyncFiles with parallel analysis and progress.
+//
+// It runs in four steps: the stat fast path (nothing changed since the
+// last clean sync), diffStat (which files to read, which are gone), a
+// pipeline that analyses the stale files in batches while the previous
+// batch is written (syncRun.write), and syncRun.finish, which removes the
+// files gone and records whether the next sync may take the fast path.
 func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entries []FileEntry, o SyncOptions) (SyncStats, error) {
 	st := SyncStats{Files: len(entries)}
 	start := time.Now()
@@ -144,7 +151,31 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 			return st, fmt.Errorf("cache: %w", err)
 		}
 	}
-	var stale []FileEntry
+	stale, removed := diffStat(entries, known, o.Only)
+	if len(stale) == 0 && len(removed) == 0 {
+		if o.Only == nil {
+			_ = setMeta(ctx, c.db, statKey, sum)
+		}
+		return st, nil
+	}
+	run := &syncRun{c: c, kind: kind, known: known, logging: logging, racy: start.Add(-racyWindow).UnixNano(),
+		clean: o.Only == nil, st: st}
+	if err := run.analyzeAndWrite(ctx, root, stale, o); err != nil {
+		return run.st, err
+	}
+	if !run.clean {
+		sum = ""
+	}
+	err = run.finish(ctx, removed, statKey, sum)
+	return run.st, err
+}
+
+// diffStat compares the files as they are (entries) with what the cache
+// recorded of them (known): stale are the files new or whose stat
+// changed, removed the known paths no longer among entries (within only,
+// when only is not nil). A recorded mtime of 0 means the file was racily
+// clean when recorded, so it is stale whatever its stat.
+func diffStat(entries []FileEntry, known map[string]pathRow, only map[string]bool) (stale []FileEntry, removed []string) {
 	seen := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		seen[e.Path] = true
@@ -153,180 +184,202 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 		}
 		stale = append(stale, e)
 	}
-	var removed []string
 	for p := range known {
-		if !seen[p] && (o.Only == nil || o.Only[p]) {
+		if !seen[p] && (only == nil || only[p]) {
 			removed = append(removed, p)
 		}
 	}
-	if len(stale) == 0 && len(removed) == 0 {
-		if o.Only == nil {
-			_ = setMeta(ctx, c.db, statKey, sum)
-		}
-		return st, nil
-	}
-	workers := max(o.Workers, 1)
-	racy := start.Add(-racyWindow).UnixNano()
-	clean := o.Only == nil
+	slices.Sort(removed)
+	return stale, removed
+}
 
-	// A pipeline in batches: the analysers (parse, embed) work on the next
-	// batch while the writer stores the last one in its own transaction,
-	// so parsing and SQLite's inserts overlap, memory stays bounded by a
-	// couple of batches, and an interrupted index keeps what it finished.
-	type batch struct {
-		changes []change
-		stale   int
-		blobs   map[string]Analysis
-		vecs    map[string][]float32
-	}
+// syncRun is one SyncFilesWith past its fast path: what it compares
+// against and what it has done so far.
+type syncRun struct {
+	c       *Cache
+	kind    Kind
+	known   map[string]pathRow // what the cache recorded of the paths synced
+	logging bool               // log changes of the current set for the docSet files
+	racy    int64              // mtimes from this one on are racily clean
+	// clean stays true while every file's recorded stat can be trusted
+	// next time; only then is the stat sum recorded for the fast path.
+	clean bool
+	st    SyncStats
+}
+
+// analyzedBatch is up to syncBatch stale files, analysed and ready to be
+// written in one transaction.
+type analyzedBatch struct {
+	changes []change
+	stale   int
+	blobs   map[string]Analysis
+	vecs    map[string][]float32
+}
+
+// analyzeAndWrite analyses the stale files and writes them, in a pipeline
+// of batches: the analysers (parse, embed) work on the next batch while
+// the writer stores the last one in its own transaction, so parsing and
+// SQLite's inserts overlap, memory stays bounded by a couple of batches,
+// and an interrupted index keeps what it finished.
+func (r *syncRun) analyzeAndWrite(ctx context.Context, root string, stale []FileEntry, o SyncOptions) error {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	batches := make(chan batch, 1)
+	batches := make(chan analyzedBatch, 1)
 	var prodErr error
 	analyzed := make(chan analyzedFile, 2*syncBatch)
-	go c.analyzeStream(pctx, root, stale, workers, o, analyzed)
+	go r.c.analyzeStream(pctx, root, stale, max(o.Workers, 1), o, analyzed)
 	go func() {
 		defer close(batches)
-		var b batch
-		flush := func() bool {
-			select {
-			case batches <- b:
-			case <-pctx.Done():
-				return false
-			}
-			b = batch{}
-			return true
-		}
-		for a := range analyzed {
-			if a.err != nil {
-				prodErr = a.err
-				cancel()
-				continue // drain
-			}
-			if prodErr != nil {
-				continue
-			}
-			b.stale++
-			if a.change.oid != "" {
-				b.changes = append(b.changes, a.change)
-			}
-			if a.analysis != nil {
-				if b.blobs == nil {
-					b.blobs = map[string]Analysis{}
-					b.vecs = map[string][]float32{}
-				}
-				b.blobs[a.change.oid] = *a.analysis
-				maps.Copy(b.vecs, a.vecs)
-			}
-			if b.stale == syncBatch && !flush() {
-				continue
-			}
-		}
-		if prodErr == nil && b.stale > 0 {
-			flush()
-		}
+		prodErr = batchAnalyzed(pctx, cancel, analyzed, batches)
 	}()
-	write := func(b batch) error {
-		tx, err := c.db.BeginTx(ctx, nil)
-		if err != nil {
-			return fmt.Errorf("cache: %w", err)
-		}
-		defer tx.Rollback()
-		// Checkpoint the WAL every 64 MB instead of every 4 MB while
-		// indexing: each checkpoint is an fsync, and a full index writes
-		// about twice its source size.
-		if _, err := tx.ExecContext(ctx, `PRAGMA wal_autocheckpoint=16384`); err != nil {
-			return fmt.Errorf("cache: %w", err)
-		}
-		dead, err := insertBlobs(ctx, tx, kind, b.blobs)
-		if err != nil {
-			return err
-		}
-		if err := c.insertVectors(ctx, tx, b.vecs); err != nil {
-			return err
-		}
-		if len(b.changes) != b.stale {
-			clean = false // a file vanished while we read
-		}
-		// New content is logged whatever its path did: its documents are
-		// new rows (logChanges asks the paths whether they are current).
-		touched := map[string]bool{}
-		for oid := range b.blobs {
-			touched[oid] = true
-		}
-		for _, ch := range b.changes {
-			mt := ch.e.MTime
-			if mt >= racy {
-				mt = 0
-				clean = false // must be hashed again next time
-			}
-			if r, ok := known[ch.e.Path]; !ok || r.oid != ch.oid {
-				touched[ch.oid] = true
-				if ok {
-					touched[r.oid] = true
-				}
-				st.Stale++
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO paths(path, kind, size, mtime, ino, oid) VALUES (?, ?, ?, ?, ?, ?)
-				ON CONFLICT(kind, path) DO UPDATE SET size=excluded.size, mtime=excluded.mtime, ino=excluded.ino, oid=excluded.oid`,
-				ch.e.Path, int(kind), ch.e.Size, mt, int64(ch.e.Ino), ch.oid); err != nil {
-				return fmt.Errorf("cache: %w", err)
-			}
-		}
-		if len(touched) > 0 || len(dead) > 0 {
-			if err := logChanges(ctx, tx, kind, touched, dead, logging); err != nil {
-				return err
-			}
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("cache: %w", err)
-		}
-		st.Analyzed += len(b.blobs)
-		st.Embedded += len(b.vecs)
-		return nil
-	}
 	var writeErr error
 	for b := range batches {
 		if writeErr == nil {
-			if writeErr = write(b); writeErr != nil {
+			if writeErr = r.write(ctx, b); writeErr != nil {
 				cancel()
 			}
 		}
 	}
-	if err := cmp.Or(writeErr, prodErr, ctx.Err()); err != nil {
-		return st, err
-	}
+	return cmp.Or(writeErr, prodErr, ctx.Err())
+}
 
-	tx, err := c.db.BeginTx(ctx, nil)
+// batchAnalyzed groups the analysed files into batches of syncBatch
+// stale files. On the first analysis error it cancels the pipeline,
+// drains the rest and returns the error.
+func batchAnalyzed(ctx context.Context, cancel func(), analyzed <-chan analyzedFile, batches chan<- analyzedBatch) error {
+	var b analyzedBatch
+	var err error
+	flush := func() bool {
+		select {
+		case batches <- b:
+		case <-ctx.Done():
+			return false
+		}
+		b = analyzedBatch{}
+		return true
+	}
+	for a := range analyzed {
+		if a.err != nil {
+			err = a.err
+			cancel()
+			continue // drain
+		}
+		if err != nil {
+			continue
+		}
+		b.stale++
+		if a.change.oid != "" {
+			b.changes = append(b.changes, a.change)
+		}
+		if a.analysis != nil {
+			if b.blobs == nil {
+				b.blobs = map[string]Analysis{}
+				b.vecs = map[string][]float32{}
+			}
+			b.blobs[a.change.oid] = *a.analysis
+			maps.Copy(b.vecs, a.vecs)
+		}
+		if b.stale == syncBatch && !flush() {
+			continue
+		}
+	}
+	if err == nil && b.stale > 0 {
+		flush()
+	}
+	return err
+}
+
+// write stores one batch in its own transaction: new content, vectors,
+// and the paths' stat and blob.
+func (r *syncRun) write(ctx context.Context, b analyzedBatch) error {
+	tx, err := r.c.db.BeginTx(ctx, nil)
 	if err != nil {
-		return st, fmt.Errorf("cache: %w", err)
+		return fmt.Errorf("cache: %w", err)
+	}
+	defer tx.Rollback()
+	// Checkpoint the WAL every 64 MB instead of every 4 MB while
+	// indexing: each checkpoint is an fsync, and a full index writes
+	// about twice its source size.
+	if _, err := tx.ExecContext(ctx, `PRAGMA wal_autocheckpoint=16384`); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	dead, err := insertBlobs(ctx, tx, r.kind, b.blobs)
+	if err != nil {
+		return err
+	}
+	if err := r.c.insertVectors(ctx, tx, b.vecs); err != nil {
+		return err
+	}
+	if len(b.changes) != b.stale {
+		r.clean = false // a file vanished while we read
+	}
+	// New content is logged whatever its path did: its documents are
+	// new rows (logChanges asks the paths whether they are current).
+	touched := map[string]bool{}
+	for oid := range b.blobs {
+		touched[oid] = true
+	}
+	for _, ch := range b.changes {
+		mt := ch.e.MTime
+		if mt >= r.racy {
+			mt = 0
+			r.clean = false // must be hashed again next time
+		}
+		if k, ok := r.known[ch.e.Path]; !ok || k.oid != ch.oid {
+			touched[ch.oid] = true
+			if ok {
+				touched[k.oid] = true
+			}
+			r.st.Stale++
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO paths(path, kind, size, mtime, ino, oid) VALUES (?, ?, ?, ?, ?, ?)
+				ON CONFLICT(kind, path) DO UPDATE SET size=excluded.size, mtime=excluded.mtime, ino=excluded.ino, oid=excluded.oid`,
+			ch.e.Path, int(r.kind), ch.e.Size, mt, int64(ch.e.Ino), ch.oid); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+	}
+	if len(touched) > 0 || len(dead) > 0 {
+		if err := logChanges(ctx, tx, r.kind, touched, dead, r.logging); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	r.st.Analyzed += len(b.blobs)
+	r.st.Embedded += len(b.vecs)
+	return nil
+}
+
+// finish removes the paths gone and records sum under statKey: the stat
+// sum when every file's stat is now trustworthy, or "" so that the next
+// sync compares file by file.
+func (r *syncRun) finish(ctx context.Context, removed []string, statKey, sum string) error {
+	tx, err := r.c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("cache: %w", err)
 	}
 	defer tx.Rollback()
 	gone := map[string]bool{}
 	for _, p := range removed {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM paths WHERE kind=? AND path=?`, int(kind), p); err != nil {
-			return st, fmt.Errorf("cache: %w", err)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM paths WHERE kind=? AND path=?`, int(r.kind), p); err != nil {
+			return fmt.Errorf("cache: %w", err)
 		}
-		gone[known[p].oid] = true
+		gone[r.known[p].oid] = true
 	}
-	st.Removed = len(removed)
+	r.st.Removed = len(removed)
 	if len(removed) > 0 {
-		if err := logChanges(ctx, tx, kind, gone, nil, logging); err != nil {
-			return st, err
+		if err := logChanges(ctx, tx, r.kind, gone, nil, r.logging); err != nil {
+			return err
 		}
-	}
-	// Record the stat sum only when every file's stat is now trustworthy;
-	// otherwise clear it so the next sync compares file by file.
-	if !clean {
-		sum = ""
 	}
 	if err := setMeta(ctx, tx, statKey, sum); err != nil {
-		return st, fmt.Errorf("cache: %w", err)
+		return fmt.Errorf("cache: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
-		return st, fmt.Errorf("cache: %w", err)
+		return fmt.Errorf("cache: %w", err)
 	}
-	return st, nil
+	return nil
 }
 
 // syncBatch is the number of changed files analysed and stored per

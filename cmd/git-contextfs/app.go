@@ -1,65 +1,48 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
+	"github.com/contextfs/contextfs/memory"
 )
 
-// app holds the streams every command writes to; tests run the real
-// binary, so these are the process's own.
+// app is one run of the CLI: the streams its commands read and write, what
+// it may start in the background, and the global flags. main builds it
+// over the process's own streams (newApp(iostreams.System())); tests over
+// buffers (iostreams.Test()), so commands run in-process.
 type app struct {
-	stdout, stderr io.Writer
-	stdin          io.Reader
-	dir            string
+	io *iostreams.IOStreams
+	// startWatcher starts a change watcher for the work tree at root when
+	// the watch mode asks for one; nil starts none.
+	startWatcher func(root string) error
+	// dir is --repo (-C): where to look for the repository; "" is the
+	// current directory.
+	dir string
 }
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
-
-func (a *app) rootCmd() *cobra.Command {
-	root := &cobra.Command{
-		Use:   "git-contextfs",
-		Short: "A git-native memory for AI coding assistants",
-		Long: `contextfs gives a repository a memory that people and agents share.
-
-Memories are Markdown files with YAML frontmatter under .contextfs/: typed
-(decision, fact, error, procedural, ...), tagged and linked. They are
-committed, branched, merged and reviewed like code. A disposable cache in
-the git directory makes them searchable by keyword and by meaning.
-
-Run it as "git contextfs COMMAND" (use -h for help there: git turns --help
-into "git help contextfs") or as "git-contextfs COMMAND".`,
-		Example: `  git contextfs init
-  git contextfs save --type decision --tag db "Use pgx with a pool of 20 connections"
-  git contextfs search "how do we pool db connections"
-  git contextfs recall k3x9`,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Version:       version,
-	}
-	root.SetOut(a.stdout)
-	root.SetErr(a.stderr)
-	root.PersistentFlags().StringVarP(&a.dir, "repo", "C", "", "run as if started in `DIR`")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{fmt.Errorf("%w\nSee '%s -h'.", err, c.CommandPath())}
-	})
-	root.AddCommand(a.initCmd(), a.saveCmd(), a.searchCmd(), a.recallCmd(), a.listCmd(), a.updateCmd(),
-		a.deleteCmd(), a.statusCmd(), a.reindexCmd(), a.schemaCmd(), a.validateCmd())
-	a.addExtra(root)
-	return root
+// newApp returns the CLI over ios, starting watchers as this program
+// (`git-contextfs watch run`).
+func newApp(ios *iostreams.IOStreams) *app {
+	return &app{io: ios, startWatcher: spawnWatcher}
 }
 
 // open opens the store for the repository around --repo or the current
 // directory, printing notices (such as a cache rebuild) to stderr.
-func (a *app) open(cmd *cobra.Command) (*contextfs.Store, error) {
-	return contextfs.Open(cmd.Context(), contextfs.Options{Dir: a.dir, Notices: a.stderr, StartWatcher: spawnWatcher})
+func (a *app) open(cmd *cobra.Command) (*contextfs.Store, error) { return a.openStore(cmd.Context()) }
+
+// openStore is open for a command's run function, which has a context
+// rather than the cobra command.
+func (a *app) openStore(ctx context.Context) (*contextfs.Store, error) {
+	return contextfs.Open(ctx, contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher})
 }
 
 // withStore adapts a command body that needs the store: it opens the store
@@ -77,7 +60,7 @@ func (a *app) withStore(body func(cmd *cobra.Command, args []string, s *contextf
 }
 
 func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
+	enc := json.NewEncoder(a.io.Out)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
@@ -103,8 +86,8 @@ func argsRange(lo, hi int) cobra.PositionalArgs {
 // readContent returns the content from the arguments, or from stdin when
 // the only argument is "-" or there is none and stdin is not a terminal.
 func (a *app) readContent(args []string) (string, error) {
-	if len(args) == 1 && args[0] == "-" || len(args) == 0 && !isTerminal(os.Stdin) {
-		b, err := io.ReadAll(a.stdin)
+	if len(args) == 1 && args[0] == "-" || len(args) == 0 && !a.io.StdinIsTerminal() {
+		b, err := io.ReadAll(a.io.In)
 		if err != nil {
 			return "", fmt.Errorf("read stdin: %w", err)
 		}
@@ -113,7 +96,66 @@ func (a *app) readContent(args []string) (string, error) {
 	return strings.Join(args, " "), nil
 }
 
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+// workDir is where the repository is looked for: --repo, or the current
+// directory.
+func (a *app) workDir() string {
+	if a.dir != "" {
+		return a.dir
+	}
+	return "."
+}
+
+// parseSince accepts a date, an RFC 3339 time, or an age like 7d, 2w, 3m,
+// 1y, 12h.
+func parseSince(s string) (time.Time, error) {
+	for _, layout := range []string{"2006-01-02", time.RFC3339} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	if len(s) >= 2 {
+		var n int
+		if _, err := fmt.Sscanf(s[:len(s)-1], "%d", &n); err == nil && n >= 0 {
+			now := time.Now()
+			switch s[len(s)-1] {
+			case 'h':
+				return now.Add(-time.Duration(n) * time.Hour), nil
+			case 'd':
+				return now.AddDate(0, 0, -n), nil
+			case 'w':
+				return now.AddDate(0, 0, -7*n), nil
+			case 'm':
+				return now.AddDate(0, -n, 0), nil
+			case 'y':
+				return now.AddDate(-n, 0, 0), nil
+			}
+		}
+	}
+	return time.Time{}, fmt.Errorf("--since %q: want a date (2024-05-01), a time (RFC 3339) or an age (12h, 7d, 2w, 3m, 1y)", s)
+}
+
+// checkTypes rejects a --type value that names no memory type (and, with
+// kinds, is not code or commit either): a command-line mistake, exit 2.
+// Values may be comma-separated.
+func checkTypes(types []string, kinds bool) error {
+	for _, v := range types {
+		for _, t := range strings.Split(v, ",") {
+			t = strings.TrimSpace(t)
+			if t == "" || kinds && (strings.EqualFold(t, "code") || strings.EqualFold(t, "commit")) {
+				continue
+			}
+			if _, err := memory.CanonicalType(t); err != nil {
+				return &usageError{fmt.Errorf("--type: %w", err)}
+			}
+		}
+	}
+	return nil
+}
+
+// checkLimit rejects a negative --limit (0 means the default).
+func checkLimit(n int) error {
+	if n < 0 {
+		return &usageError{fmt.Errorf("--limit must be 0 or more, not %d", n)}
+	}
+	return nil
 }

@@ -113,7 +113,7 @@ func TestCLIErrorsAndExitCodes(t *testing.T) {
 		inStderr string
 	}{
 		{"outside a repository is a clear error", t.TempDir(), []string{"list"}, 1, "not a git repository"},
-		{"an unknown type suggests the closest", dir, []string{"save", "--type", "decison", "x"}, 1, `did you mean "decision"`},
+		{"an unknown type suggests the closest", dir, []string{"save", "--type", "decison", "x"}, 2, `did you mean "decision"`},
 		{"schema-invalid data is refused", dir, []string{"save", "--type", "decision", "--data", `{"status":"done"}`, "x"}, 1, "data.status"},
 		{"bad --data JSON is a usage error", dir, []string{"save", "--data", "{", "x"}, 2, "--data must be a JSON object"},
 		{"an unknown flag is a usage error", dir, []string{"search", "--nope", "x"}, 2, "unknown flag"},

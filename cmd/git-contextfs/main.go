@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+
+	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 )
 
 // Exit codes.
@@ -34,17 +36,19 @@ type usageError struct{ err error }
 func (e *usageError) Error() string { return e.err.Error() }
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := newApp(iostreams.System()).run(ctx, os.Args[1:])
+	stop()
+	if os.Getenv("CONTEXTFS_PEAK_RSS") == "1" {
+		reportPeakRSS()
+	}
+	os.Exit(code)
 }
 
-func run(args []string) int {
-	if os.Getenv("CONTEXTFS_PEAK_RSS") == "1" {
-		defer reportPeakRSS()
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	app := &app{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}
-	root := app.rootCmd()
+// run runs the command line args and returns the exit code; an error is
+// reported on the app's standard error. Tests call it in-process.
+func (a *app) run(ctx context.Context, args []string) int {
+	root := a.rootCmd()
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
@@ -54,7 +58,7 @@ func run(args []string) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
-	fmt.Fprintln(os.Stderr, "git-contextfs: "+err.Error())
+	fmt.Fprintln(a.io.ErrOut, "git-contextfs: "+err.Error())
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return exitUsage

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -12,62 +12,6 @@ import (
 
 	"github.com/contextfs/contextfs"
 )
-
-// addExtra adds the commands of the auto-index and the git workflow.
-func (a *app) addExtra(root *cobra.Command) {
-	root.AddCommand(a.indexCmd(), a.hooksCmd(), a.hookCmd(), a.doctorCmd(), a.fmtCmd(), a.mergeDriverCmd(), a.reviewCmd(), a.commitCmd(), a.mcpCmd(), a.watchCmd())
-}
-
-// beforeSearch keeps the code index fresh when auto-indexing is on and the
-// search may return code or commits.
-func (a *app) beforeSearch(cmd *cobra.Command, s *contextfs.Store, q contextfs.Query) error {
-	wantsIndex := len(q.Types) == 0
-	for _, t := range q.Types {
-		if t == "code" || t == "commit" {
-			wantsIndex = true
-		}
-	}
-	if !wantsIndex {
-		return nil
-	}
-	p := a.progress("indexing")
-	hint, err := s.AutoIndex(cmd.Context(), p.update)
-	p.done()
-	if err != nil {
-		// The memories are still searchable; the code index is a bonus.
-		fmt.Fprintf(a.stderr, "contextfs: code index not refreshed: %v\n", err)
-		return nil
-	}
-	if hint != "" {
-		fmt.Fprintln(a.stderr, hint)
-	}
-	return nil
-}
-
-// recallIndexed prints a code chunk or commit when id names one.
-func (a *app) recallIndexed(cmd *cobra.Command, s *contextfs.Store, id string, asJSON bool) (bool, error) {
-	if _, err := s.Sync(cmd.Context()); err != nil {
-		return false, err
-	}
-	x, ok, err := s.RecallIndexed(cmd.Context(), id)
-	if err != nil || !ok {
-		return false, err
-	}
-	if asJSON {
-		return true, a.printJSON(x)
-	}
-	switch x.Kind {
-	case "code":
-		fmt.Fprintf(a.stdout, "# %s:%d-%d  %s (%s)\n", x.Path, x.StartLine, x.EndLine, x.Title, x.Language)
-		fmt.Fprint(a.stdout, x.Text)
-		if !strings.HasSuffix(x.Text, "\n") {
-			fmt.Fprintln(a.stdout)
-		}
-	default:
-		fmt.Fprintf(a.stdout, "commit %s\nAuthor: %s\nDate:   %s\n\n%s\n", x.ID, x.Author, x.Date, x.Text)
-	}
-	return true, nil
-}
 
 func (a *app) indexCmd() *cobra.Command {
 	var full, asJSON bool
@@ -106,14 +50,14 @@ progress on a terminal.`,
 				return a.printJSON(res)
 			}
 			mb := float64(res.Bytes) / 1e6
-			fmt.Fprintf(a.stdout, "indexed %d files (%.1f MB): %d parsed, %d removed, %d chunks, %d commits in %s",
+			fmt.Fprintf(a.io.Out, "indexed %d files (%.1f MB): %d parsed, %d removed, %d chunks, %d commits in %s",
 				res.Files, mb, res.Parsed, res.Removed, res.Chunks, res.Commits, res.Duration.Round(time.Millisecond))
 			if res.Parsed > 0 && res.Duration > 0 {
-				fmt.Fprintf(a.stdout, " (%.1f MB/s)", mb/res.Duration.Seconds())
+				fmt.Fprintf(a.io.Out, " (%.1f MB/s)", mb/res.Duration.Seconds())
 			}
-			fmt.Fprintln(a.stdout)
+			fmt.Fprintln(a.io.Out)
 			if res.Skipped > 0 {
-				fmt.Fprintf(a.stdout, "%d files skipped; see git contextfs index status\n", res.Skipped)
+				fmt.Fprintf(a.io.Out, "%d files skipped; see git contextfs index status\n", res.Skipped)
 			}
 			return nil
 		}),
@@ -151,31 +95,31 @@ func (a *app) indexStatusCmd() *cobra.Command {
 			if last == "" {
 				last = "never (run git contextfs index)"
 			}
-			fmt.Fprintf(a.stdout, "last run    %s\nauto index  %v\nfiles       %d\nchunks      %d\ncommits     %d\n", last, st.AutoIndex, st.Files, st.Chunks, st.Commits)
+			fmt.Fprintf(a.io.Out, "last run    %s\nauto index  %v\nfiles       %d\nchunks      %d\ncommits     %d\n", last, st.AutoIndex, st.Files, st.Chunks, st.Commits)
 			langs := make([]string, 0, len(st.Languages))
 			for l := range st.Languages {
 				langs = append(langs, l)
 			}
 			sort.Strings(langs)
 			for _, l := range langs {
-				fmt.Fprintf(a.stdout, "  %-12s %5d files %7d chunks\n", l, st.Languages[l].Files, st.Languages[l].Chunks)
+				fmt.Fprintf(a.io.Out, "  %-12s %5d files %7d chunks\n", l, st.Languages[l].Files, st.Languages[l].Chunks)
 			}
-			fmt.Fprintf(a.stdout, "stale       %d changed, %d removed since the last run\n", len(st.Stale), len(st.Removed))
+			fmt.Fprintf(a.io.Out, "stale       %d changed, %d removed since the last run\n", len(st.Stale), len(st.Removed))
 			for i, p := range st.Stale {
 				if i == 20 {
-					fmt.Fprintf(a.stdout, "  … and %d more\n", len(st.Stale)-20)
+					fmt.Fprintf(a.io.Out, "  … and %d more\n", len(st.Stale)-20)
 					break
 				}
-				fmt.Fprintf(a.stdout, "  %s\n", p)
+				fmt.Fprintf(a.io.Out, "  %s\n", p)
 			}
 			if len(st.Skipped) > 0 {
-				fmt.Fprintf(a.stdout, "skipped     %d files\n", len(st.Skipped))
+				fmt.Fprintf(a.io.Out, "skipped     %d files\n", len(st.Skipped))
 				for i, sk := range st.Skipped {
 					if i == 20 {
-						fmt.Fprintf(a.stdout, "  … and %d more (--json lists all)\n", len(st.Skipped)-20)
+						fmt.Fprintf(a.io.Out, "  … and %d more (--json lists all)\n", len(st.Skipped)-20)
 						break
 					}
-					fmt.Fprintf(a.stdout, "  %s: %s\n", sk.Path, sk.Reason)
+					fmt.Fprintf(a.io.Out, "  %s: %s\n", sk.Path, sk.Reason)
 				}
 			}
 			return nil
@@ -193,11 +137,11 @@ type progressBar struct {
 	tty   bool
 	last  time.Time
 	drawn bool
-	out   *os.File
+	out   io.Writer
 }
 
 func (a *app) progress(label string) *progressBar {
-	return &progressBar{label: label, tty: isTerminal(os.Stderr), out: os.Stderr}
+	return &progressBar{label: label, tty: a.io.StderrIsTerminal(), out: a.io.ErrOut}
 }
 
 func (p *progressBar) update(done, total int) {

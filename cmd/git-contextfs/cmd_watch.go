@@ -84,7 +84,7 @@ func (a *app) watchRunCmd() *cobra.Command {
 				o.Idle = idle
 			}
 			if s.WatchMode() == contextfs.WatchOff {
-				fmt.Fprintln(a.stderr, "note: watch.mode is off, so commands will not ask this watcher")
+				fmt.Fprintln(a.io.ErrOut, "note: watch.mode is off, so commands will not ask this watcher")
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -111,7 +111,7 @@ func (a *app) watchStartCmd() *cobra.Command {
 				return err
 			}
 			if st, err := watch.Status(cmd.Context(), o.Socket); err == nil {
-				fmt.Fprintf(a.stdout, "a watcher is already running (pid %d)\n", st.PID)
+				fmt.Fprintf(a.io.Out, "a watcher is already running (pid %d)\n", st.PID)
 				return nil
 			}
 			if err := spawnWatcher(o.Root); err != nil {
@@ -122,7 +122,7 @@ func (a *app) watchStartCmd() *cobra.Command {
 			for {
 				st, err := watch.Status(cmd.Context(), o.Socket)
 				if err == nil {
-					fmt.Fprintf(a.stdout, "watcher started (pid %d)\n", st.PID)
+					fmt.Fprintf(a.io.Out, "watcher started (pid %d)\n", st.PID)
 					return nil
 				}
 				if time.Now().After(deadline) {
@@ -147,11 +147,11 @@ func (a *app) watchStopCmd() *cobra.Command {
 			}
 			switch err := watch.Stop(cmd.Context(), o.Socket); {
 			case errors.Is(err, watch.ErrNotRunning):
-				fmt.Fprintln(a.stdout, "no watcher is running")
+				fmt.Fprintln(a.io.Out, "no watcher is running")
 			case err != nil:
 				return fmt.Errorf("stop watcher: %w", err)
 			default:
-				fmt.Fprintln(a.stdout, "watcher stopped")
+				fmt.Fprintln(a.io.Out, "watcher stopped")
 			}
 			return nil
 		},
@@ -176,7 +176,7 @@ func (a *app) watchStatusCmd() *cobra.Command {
 			if asJSON {
 				return a.printJSON(w)
 			}
-			fmt.Fprintln(a.stdout, describeWatcher(w))
+			fmt.Fprintln(a.io.Out, describeWatcher(w))
 			return nil
 		},
 	}

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 	"github.com/contextfs/contextfs/internal/testgit"
 )
 
@@ -289,8 +289,8 @@ func TestMergeDriverCommand(t *testing.T) {
 				}
 			}
 			args := []string{p("BASE"), p("CURRENT"), p("OTHER"), driverPath}[:tt.args]
-			var stdout, stderr bytes.Buffer
-			cmd := (&app{stdout: &stdout, stderr: &stderr}).mergeDriverCmd()
+			ios, _, stdout, stderr := iostreams.Test()
+			cmd := (&app{io: ios}).mergeDriverCmd()
 			cmd.SetArgs(args)
 			cmd.SilenceUsage, cmd.SilenceErrors = true, true
 			err := cmd.Execute()
@@ -329,8 +329,9 @@ func TestMergeDriverCommand(t *testing.T) {
 		})
 	}
 	t.Run("wrong number of arguments is a usage error", func(t *testing.T) {
-		var stderr bytes.Buffer
-		cmd := (&app{stdout: &stderr, stderr: &stderr}).mergeDriverCmd()
+		ios, _, _, stderr := iostreams.Test()
+		ios.Out = stderr
+		cmd := (&app{io: ios}).mergeDriverCmd()
 		cmd.SetArgs([]string{"a", "b"})
 		cmd.SilenceUsage, cmd.SilenceErrors = true, true
 		var ue *usageError

@@ -43,7 +43,7 @@ Exit status 2 means the merge failed and CURRENT was left as it was.`,
 				name = args[3]
 			}
 			fail := func(err error) error {
-				fmt.Fprintf(a.stderr, "git-contextfs merge-driver: %s: %v\n", name, err)
+				fmt.Fprintf(a.io.ErrOut, "git-contextfs merge-driver: %s: %v\n", name, err)
 				return &exitError{exitMergeError}
 			}
 			var in [3][]byte
@@ -62,7 +62,7 @@ Exit status 2 means the merge failed and CURRENT was left as it was.`,
 				return fail(err)
 			}
 			for _, c := range res.Conflicts {
-				fmt.Fprintf(a.stderr, "%s: %s\n", name, c)
+				fmt.Fprintf(a.io.ErrOut, "%s: %s\n", name, c)
 			}
 			if len(res.Conflicts) > 0 {
 				return &exitError{exitFail}

@@ -12,7 +12,6 @@ import (
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/review"
-	"github.com/contextfs/contextfs/secrets"
 )
 
 // Values of review --fail-on.
@@ -80,7 +79,7 @@ or an unknown revision.`,
 			if format == "json" {
 				err = a.printJSON(rep)
 			} else {
-				_, err = fmt.Fprint(a.stdout, rep.Markdown())
+				_, err = fmt.Fprint(a.io.Out, rep.Markdown())
 			}
 			if err != nil {
 				return err
@@ -93,7 +92,7 @@ or an unknown revision.`,
 				failed = append(failed, fmt.Sprintf("%d suspected secret(s)", len(rep.Secrets)))
 			}
 			if len(failed) > 0 {
-				fmt.Fprintf(a.stderr, "git-contextfs review: failing: %s\n", strings.Join(failed, " and "))
+				fmt.Fprintf(a.io.ErrOut, "git-contextfs review: failing: %s\n", strings.Join(failed, " and "))
 				return &exitError{exitFail}
 			}
 			return nil
@@ -194,97 +193,4 @@ func resolveCommit(ctx context.Context, root, rev string) (string, error) {
 // error is a *git.Error carrying git's standard error.
 func reviewGit(ctx context.Context, root string, args ...string) (string, error) {
 	return git.Output(ctx, root, args...)
-}
-
-func (a *app) commitCmd() *cobra.Command {
-	var (
-		message                  string
-		dryRun, noVerify, asJSON bool
-	)
-	cmd := &cobra.Command{
-		Use:   "commit [-m MESSAGE] [--dry-run] [--json]",
-		Short: "Commit the changed memory files, and nothing else",
-		Long: `Commits the memory files that differ from HEAD in the work tree (added,
-modified, moved or deleted under .contextfs/), with .contextfs/config.yaml
-and .gitattributes when they changed. Nothing else is committed: files you
-have staged stay staged for your own next commit.
-
-The commit is built in a temporary index and HEAD moves only if no other
-commit landed meanwhile. Afterwards the committed paths are up to date in
-the index too, so "git status" shows them clean.
-
-Without -m the message is generated from what changed, for example
-"contextfs: add 2 decisions, update 1 fact", with one line per memory.
-
-git hooks do not run (the commit is made with git commit-tree). The checks
-of the contextfs pre-commit hook run instead: invalid memories and
-suspected secrets are refused, unless --no-verify.
-
-Exit status: 0 committed, or nothing to commit; 1 refused or failed.`,
-		Example: `  git contextfs commit
-  git contextfs commit -m "Record the connection-pool decision"
-  git contextfs commit --dry-run
-  git contextfs commit --json`,
-		Args: argsRange(0, 0),
-		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-			res, err := s.CommitMemories(cmd.Context(), contextfs.CommitOptions{Message: message, DryRun: dryRun, NoVerify: noVerify})
-			var ve *contextfs.VerifyError
-			if errors.As(err, &ve) {
-				return a.refuseCommit(ve, asJSON)
-			}
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return a.printJSON(res)
-			}
-			switch {
-			case len(res.Files) == 0:
-				fmt.Fprintln(a.stderr, "nothing to commit: the memory files match HEAD")
-			case dryRun:
-				fmt.Fprintln(a.stdout, res.Message)
-				fmt.Fprintln(a.stdout, "\nwould commit:")
-				for _, f := range res.Files {
-					fmt.Fprintf(a.stdout, "  %-9s %s\n", f.Status, f.Path)
-				}
-			default:
-				subject, _, _ := strings.Cut(res.Message, "\n")
-				fmt.Fprintln(a.stdout, res.SHA)
-				fmt.Fprintf(a.stderr, "[%.12s] %s (%d file(s))\n", res.SHA, subject, len(res.Files))
-			}
-			return nil
-		}),
-	}
-	f := cmd.Flags()
-	f.StringVarP(&message, "message", "m", "", "commit `MESSAGE` (default: generated from the changes)")
-	f.BoolVar(&dryRun, "dry-run", false, "show the message and files that would be committed; commit nothing")
-	f.BoolVarP(&noVerify, "no-verify", "n", false, "commit invalid memories and suspected secrets anyway")
-	f.BoolVar(&asJSON, "json", false, "print {sha, message, files} as JSON")
-	return cmd
-}
-
-// refuseCommit reports why a memory commit was refused, as the pre-commit
-// hook would, and exits 1.
-func (a *app) refuseCommit(ve *contextfs.VerifyError, asJSON bool) error {
-	if asJSON {
-		probs, secs := ve.Problems, ve.Secrets
-		if probs == nil {
-			probs = []contextfs.Problem{}
-		}
-		if secs == nil {
-			secs = []secrets.Finding{}
-		}
-		if err := a.printJSON(map[string]any{"sha": "", "problems": probs, "secrets": secs}); err != nil {
-			return err
-		}
-	}
-	for _, p := range ve.Problems {
-		fmt.Fprintln(a.stderr, p)
-	}
-	for _, f := range ve.Secrets {
-		fmt.Fprintf(a.stderr, "%s\n", f)
-	}
-	fmt.Fprintf(a.stderr, "git-contextfs commit: %v; nothing was committed.\n"+
-		"Fix the files (git contextfs validate), or commit anyway with --no-verify.\n", ve)
-	return &exitError{exitFail}
 }

@@ -1,0 +1,106 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+func TestDiffStat(t *testing.T) {
+	known := map[string]pathRow{
+		"same.md":  {size: 10, mtime: 100, ino: 1, oid: "a"},
+		"grew.md":  {size: 10, mtime: 100, ino: 2, oid: "b"},
+		"racy.md":  {size: 10, mtime: 0, ino: 3, oid: "c"}, // racily clean when recorded
+		"moved.md": {size: 10, mtime: 100, ino: 4, oid: "d"},
+		"gone.md":  {size: 10, mtime: 100, ino: 5, oid: "e"},
+		"other.md": {size: 10, mtime: 100, ino: 6, oid: "f"},
+	}
+	entries := []FileEntry{
+		{Path: "same.md", Size: 10, MTime: 100, Ino: 1},
+		{Path: "grew.md", Size: 11, MTime: 100, Ino: 2},
+		{Path: "racy.md", Size: 10, MTime: 0, Ino: 3},
+		{Path: "moved.md", Size: 10, MTime: 100, Ino: 40},
+		{Path: "new.md", Size: 1, MTime: 100, Ino: 7},
+	}
+	paths := func(es []FileEntry) []string {
+		var out []string
+		for _, e := range es {
+			out = append(out, e.Path)
+		}
+		return out
+	}
+	tests := []struct {
+		name        string
+		only        map[string]bool
+		wantStale   []string
+		wantRemoved []string
+	}{
+		{"a full sync reads what changed stat and removes what is gone", nil,
+			[]string{"grew.md", "racy.md", "moved.md", "new.md"}, []string{"gone.md", "other.md"}},
+		{"a sync of some paths removes only among them", map[string]bool{"gone.md": true},
+			[]string{"grew.md", "racy.md", "moved.md", "new.md"}, []string{"gone.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stale, removed := diffStat(entries, known, tt.only)
+			if got := paths(stale); !slices.Equal(got, tt.wantStale) {
+				t.Errorf("stale %q, want %q", got, tt.wantStale)
+			}
+			if !slices.Equal(removed, tt.wantRemoved) {
+				t.Errorf("removed %q, want %q", removed, tt.wantRemoved)
+			}
+		})
+	}
+}
+
+func TestBatchAnalyzed(t *testing.T) {
+	run := func(files []analyzedFile) ([]analyzedBatch, error) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		in := make(chan analyzedFile, len(files))
+		for _, f := range files {
+			in <- f
+		}
+		close(in)
+		out := make(chan analyzedBatch, len(files)+1)
+		err := batchAnalyzed(ctx, cancel, in, out)
+		close(out)
+		var bs []analyzedBatch
+		for b := range out {
+			bs = append(bs, b)
+		}
+		return bs, err
+	}
+	file := func(i int) analyzedFile {
+		oid := "oid" + strconv.Itoa(i)
+		return analyzedFile{change: change{e: FileEntry{Path: oid + ".md"}, oid: oid}, analysis: &Analysis{}}
+	}
+
+	t.Run("files are grouped in batches of syncBatch", func(t *testing.T) {
+		var files []analyzedFile
+		for i := range syncBatch + 3 {
+			files = append(files, file(i))
+		}
+		files = append(files, analyzedFile{change: change{e: FileEntry{Path: "vanished.md"}}}) // no oid: gone while read
+		bs, err := run(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bs) != 2 || bs[0].stale != syncBatch || bs[1].stale != 4 || len(bs[1].changes) != 3 || len(bs[1].blobs) != 3 {
+			t.Fatalf("batches %d (first %d stale, last %d stale, %d changes), want %d then 4 stale with 3 changes",
+				len(bs), bs[0].stale, bs[len(bs)-1].stale, len(bs[len(bs)-1].changes), syncBatch)
+		}
+	})
+	t.Run("an analysis error stops the batches and is returned", func(t *testing.T) {
+		boom := errors.New("boom")
+		bs, err := run([]analyzedFile{file(1), {err: boom}, file(2)})
+		if !errors.Is(err, boom) {
+			t.Fatalf("error %v, want boom", err)
+		}
+		if len(bs) != 0 {
+			t.Errorf("%d batches written after an error, want none", len(bs))
+		}
+	})
+}

@@ -1,0 +1,198 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/contextfs/contextfs/config"
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/hooks"
+)
+
+// Diagnosis is one thing a doctor run looked at: the setup a repository
+// needs for contextfs to work (binary, hooks, merge driver, config,
+// cache, memories). contextfs.Doctor runs them all.
+type Diagnosis struct {
+	Name string `json:"name"`
+	// OK is false for a failure, which makes doctor exit 1.
+	OK bool `json:"ok"`
+	// Warning marks something that works but deserves attention, such as
+	// hooks not installed; it does not change the exit status.
+	Warning bool   `json:"warning,omitempty"`
+	Message string `json:"message"`
+	// Fixable reports that doctor --fix can repair it.
+	Fixable bool `json:"fixable"`
+}
+
+// Binary looks for git-contextfs where the hooks look for it, and
+// compares its version with version, the running one's: the hooks run that binary, not
+// necessarily this one.
+func Binary(ctx context.Context, version string, hooksInstalled bool) Diagnosis {
+	c := Diagnosis{Name: "git-contextfs", OK: true}
+	p, err := exec.LookPath("git-contextfs")
+	if err != nil {
+		c.Message = "not on PATH: the hooks skip their work without it"
+		c.OK, c.Warning = !hooksInstalled, true
+		return c
+	}
+	if self, err := os.Executable(); err == nil && sameFile(self, p) {
+		c.Message = fmt.Sprintf("%s, version %s", p, version)
+		return c
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, p, "--version").Output()
+	if err != nil {
+		c.OK, c.Message = false, fmt.Sprintf("%s does not run: %v", p, err)
+		return c
+	}
+	v := strings.TrimSpace(string(out))
+	v = v[strings.LastIndex(v, " ")+1:]
+	c.Message = fmt.Sprintf("%s, version %s", p, v)
+	if v != version {
+		c.Warning = true
+		c.Message += fmt.Sprintf(" (this is version %s: the hooks run the one on PATH)", version)
+	}
+	return c
+}
+
+// sameFile reports whether two paths name the same file.
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// Hooks judges the hooks' states. Hooks not installed are a warning,
+// since contextfs works without them; hooks installed but outdated or
+// not executable are a failure, since they do not do what they claim.
+func Hooks(states []hooks.State, err error) Diagnosis {
+	c := Diagnosis{Name: "hooks", OK: true, Fixable: true}
+	if err != nil {
+		c.OK, c.Fixable, c.Message = false, false, err.Error()
+		return c
+	}
+	var missing, outdated, noexec []string
+	for _, s := range states {
+		switch {
+		case !s.Installed:
+			missing = append(missing, s.Name)
+		case s.Outdated:
+			outdated = append(outdated, s.Name)
+		case !s.Executable:
+			noexec = append(noexec, s.Name)
+		}
+	}
+	var msgs []string
+	if len(outdated) > 0 {
+		c.OK = false
+		msgs = append(msgs, "outdated (written by another version of contextfs): "+strings.Join(outdated, ", "))
+	}
+	if len(noexec) > 0 {
+		c.OK = false
+		msgs = append(msgs, "not executable, so git skips them: "+strings.Join(noexec, ", "))
+	}
+	switch {
+	case len(missing) == len(states):
+		c.Warning = true
+		msgs = append(msgs, "not installed: the cache is refreshed by each command instead, and commits are not checked")
+	case len(missing) > 0:
+		c.Warning = true
+		msgs = append(msgs, "not installed: "+strings.Join(missing, ", "))
+	}
+	if len(msgs) == 0 {
+		dir := ""
+		if len(states) > 0 {
+			dir = filepath.Dir(states[0].Path)
+		}
+		msgs = append(msgs, fmt.Sprintf("%d installed in %s", len(states), dir))
+	}
+	c.Message = strings.Join(msgs, "; ")
+	return c
+}
+
+// MergeDriver reports on the merge driver. Without it memories still
+// merge as text, so its absence is a warning.
+func MergeDriver(ctx context.Context, root string) Diagnosis {
+	c := Diagnosis{Name: "merge-driver", OK: true, Fixable: true}
+	md, err := hooks.CheckMergeDriver(ctx, root)
+	if err != nil {
+		c.OK, c.Fixable, c.Message = false, false, err.Error()
+		return c
+	}
+	c.Message = DescribeMergeDriver(md, nil)
+	c.Warning = !md.Configured || !md.Attributes
+	if c.Warning {
+		c.Message += "; memories merge as plain text"
+	}
+	return c
+}
+
+// DescribeMergeDriver describes the merge driver's registration in a few words.
+func DescribeMergeDriver(md hooks.MergeDriverState, err error) string {
+	switch {
+	case err != nil:
+		return "unknown: " + err.Error()
+	case md.Configured && md.Attributes:
+		return "registered"
+	case !md.Configured && !md.Attributes:
+		return "not registered"
+	case !md.Configured && md.Driver != "":
+		return fmt.Sprintf("merge.contextfs.driver is %q, not this version's", md.Driver)
+	case !md.Configured:
+		return "not configured in this clone (git config merge.contextfs.driver)"
+	default:
+		return "configured, but .gitattributes does not route memories to it"
+	}
+}
+
+// Config reports on .contextfs/config.yaml; ok is false when it is
+// invalid, which stops every command.
+func Config(repo *gitstore.Repo) (Diagnosis, bool) {
+	rel := gitstore.Dir + "/" + gitstore.ConfigFile
+	c := Diagnosis{Name: "config", OK: true}
+	cfg, err := config.Load(repo)
+	if err != nil {
+		c.OK, c.Message = false, err.Error()
+		return c, false
+	}
+	if _, err := Scanner(cfg.Secrets); err != nil {
+		c.OK, c.Message = false, err.Error()
+		return c, true
+	}
+	if _, err := os.Stat(filepath.Join(repo.MemoryDir(), gitstore.ConfigFile)); errors.Is(err, fs.ErrNotExist) {
+		c.Warning, c.Fixable = true, true
+		c.Message = "no " + rel + ": the defaults apply (--fix writes them, commented)"
+		return c, true
+	}
+	c.Message = rel + " is valid"
+	return c, true
+}
+
+// Memories validates every memory file.
+func Memories(repo *gitstore.Repo) Diagnosis {
+	c := Diagnosis{Name: "memories", OK: true}
+	probs, n, err := Validate(repo, nil)
+	if err != nil {
+		c.OK, c.Message = false, err.Error()
+		return c
+	}
+	if len(probs) == 0 {
+		c.Message = fmt.Sprintf("%d memory file(s), all valid", n)
+		return c
+	}
+	files := map[string]bool{}
+	for _, p := range probs {
+		files[p.Path] = true
+	}
+	c.OK = false
+	c.Message = fmt.Sprintf("%d of %d memory file(s) invalid (first: %s); run git contextfs validate", len(files), n, probs[0])
+	return c
+}

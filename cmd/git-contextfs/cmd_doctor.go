@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/gitstore"
+)
+
+// ---------------------------------------------------------------------------
+// git contextfs doctor
+
+// doctorCmd is `doctor`: checks of the whole setup, and repairs.
+func (a *app) doctorCmd() *cobra.Command {
+	var fix, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the hooks, merge driver, config, cache and memories; --fix repairs",
+		Long: `Checks that contextfs is set up and healthy in this repository:
+
+  git-contextfs  on PATH (the hooks call it from there), and the same
+                 version as this one
+  hooks          installed, up to date, executable (not installed: a warning)
+  merge-driver   registered in git config and .gitattributes (a warning)
+  config         .contextfs/config.yaml present (a warning) and valid
+  cache          opens and answers
+  memories       every memory file is valid
+
+With --fix it installs or updates the hooks, registers the merge driver,
+writes the default config when there is none and rebuilds a broken
+cache, then checks again. Invalid memories are left to you: run
+git contextfs validate to see them.
+
+Exit status: 0 when nothing failed (warnings allowed), 1 otherwise.`,
+		Example: `  git contextfs doctor
+  git contextfs doctor --fix
+  git contextfs doctor --json`,
+		Args: argsRange(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			repo, err := gitstore.Discover(a.workDir())
+			if err != nil {
+				return err
+			}
+			rep, err := contextfs.Doctor(ctx, repo, contextfs.DoctorOptions{Version: version, Fix: fix})
+			if err != nil {
+				fmt.Fprintf(a.io.ErrOut, "contextfs: doctor --fix: %v\n", err)
+			}
+			checks, fixed, healthy := rep.Checks, rep.Fixed, rep.OK
+			if asJSON {
+				if err := a.printJSON(rep); err != nil {
+					return err
+				}
+			} else {
+				for _, f := range fixed {
+					fmt.Fprintf(a.io.Out, "fixed  %s\n", f)
+				}
+				for _, c := range checks {
+					mark := "ok  "
+					switch {
+					case !c.OK:
+						mark = "FAIL"
+					case c.Warning:
+						mark = "warn"
+					}
+					fmt.Fprintf(a.io.Out, "%s   %-14s %s\n", mark, c.Name, c.Message)
+				}
+				canFix := false
+				for _, c := range checks {
+					canFix = canFix || c.Fixable && (!c.OK || c.Warning)
+				}
+				if canFix && !fix {
+					fmt.Fprintln(a.io.Out, "run git contextfs doctor --fix to repair what can be repaired")
+				}
+			}
+			if !healthy {
+				return &exitError{exitFail}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&fix, "fix", false, "install or update the hooks, register the merge driver, write a missing config, rebuild a broken cache")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print {ok, checks, fixed} as JSON")
+	return cmd
+}

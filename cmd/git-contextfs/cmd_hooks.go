@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contextfs/contextfs/check"
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/hooks"
+)
+
+// ---------------------------------------------------------------------------
+// git contextfs hooks install|uninstall|status
+
+// hooksCmd is `hooks`, with install, uninstall and status below it.
+func (a *app) hooksCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "hooks",
+		Short: "Install, remove or show the git hooks that keep contextfs current",
+		Long: `contextfs uses five git hooks. pre-commit refuses a commit whose staged
+memories are invalid or hold a secret; post-checkout, post-merge,
+post-rewrite and post-commit refresh the search cache after git changed
+the files, and never block.
+
+Each hook file gets a small marked block that calls git-contextfs; a hook
+that already exists (yours, husky's, lefthook's, pre-commit's) is kept and
+runs after the block. Uninstalling removes only the block. Hooks are
+installed where git runs them: core.hooksPath if set, and the common git
+directory for all worktrees. See docs/HOOKS.md.`,
+		Example: `  git contextfs hooks install
+  git contextfs hooks status
+  git contextfs hooks status --json
+  git contextfs hooks uninstall`,
+		Args: argsRange(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
+	}
+	cmd.AddCommand(a.hooksInstallCmd(), a.hooksUninstallCmd(), a.hooksStatusCmd())
+	return cmd
+}
+
+func (a *app) hooksInstallCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "install",
+		Short: "Install the hooks and register the memory merge driver",
+		Long: `Adds the contextfs block to the pre-commit, post-merge, post-checkout,
+post-rewrite and post-commit hooks, creating the files that do not exist
+and chaining into those that do, and registers the memory merge driver
+(git config in this clone, a line in .gitattributes). Running it again
+changes nothing; a block written by another version is replaced.`,
+		Example: `  git contextfs hooks install
+  git contextfs hooks install --json`,
+		Args: argsRange(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			states, ierr := hooks.Install(ctx, a.workDir(), nil)
+			if states == nil && ierr != nil {
+				return fmt.Errorf("install hooks: %w", ierr)
+			}
+			var derr error
+			if err := hooks.RegisterMergeDriver(ctx, a.workDir()); err != nil {
+				derr = fmt.Errorf("register merge driver: %w", err)
+			}
+			if err := a.printHooks(ctx, states, asJSON); err != nil {
+				return err
+			}
+			if _, err := exec.LookPath("git-contextfs"); err != nil && !asJSON {
+				fmt.Fprintln(a.io.ErrOut, "warning: git-contextfs is not on PATH, so the hooks will skip their work; put it on PATH")
+			}
+			if err := errors.Join(ierr, derr); err != nil {
+				return err
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the hooks' states and the merge driver's as JSON")
+	return cmd
+}
+
+func (a *app) hooksUninstallCmd() *cobra.Command {
+	var asJSON, driver bool
+	cmd := &cobra.Command{
+		Use:   "uninstall",
+		Short: "Remove the contextfs block from the hooks",
+		Long: `Removes the contextfs block from each hook and undoes what install changed
+around it: a file install created is deleted, and a file that was already
+there is restored byte for byte (edits made to it since are kept).
+
+The merge driver stays registered unless --merge-driver is given: its
+.gitattributes line is shared with everyone who clones the repository.`,
+		Example: `  git contextfs hooks uninstall
+  git contextfs hooks uninstall --merge-driver`,
+		Args: argsRange(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			states, uerr := hooks.Uninstall(ctx, a.workDir(), nil)
+			if states == nil && uerr != nil {
+				return fmt.Errorf("uninstall hooks: %w", uerr)
+			}
+			var derr error
+			if driver {
+				if err := hooks.UnregisterMergeDriver(ctx, a.workDir()); err != nil {
+					derr = fmt.Errorf("unregister merge driver: %w", err)
+				}
+			}
+			if err := a.printHooks(ctx, states, asJSON); err != nil {
+				return err
+			}
+			return errors.Join(uerr, derr)
+		},
+	}
+	cmd.Flags().BoolVar(&driver, "merge-driver", false, "also unregister the merge driver (git config and the .gitattributes line)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the hooks' states and the merge driver's as JSON")
+	return cmd
+}
+
+func (a *app) hooksStatusCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show whether each hook and the merge driver are installed",
+		Long: `Prints one line per hook: installed or not, outdated (written by another
+version: run install), chained (another hook shares the file) and whether
+git will run it at all (a hook file without the executable bit is
+skipped silently by git). The last line is the merge driver.`,
+		Example: `  git contextfs hooks status
+  git contextfs hooks status --json`,
+		Args: argsRange(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			states, err := hooks.Status(cmd.Context(), a.workDir())
+			if states == nil && err != nil {
+				return fmt.Errorf("hook status: %w", err)
+			}
+			if perr := a.printHooks(cmd.Context(), states, asJSON); perr != nil {
+				return perr
+			}
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the hooks' states and the merge driver's as JSON")
+	return cmd
+}
+
+// hookJSON is hooks.State as the JSON output spells it.
+type hookJSON struct {
+	Name       string `json:"name"`
+	Path       string `json:"path"`
+	Installed  bool   `json:"installed"`
+	Outdated   bool   `json:"outdated"`
+	Chained    bool   `json:"chained"`
+	Executable bool   `json:"executable"`
+}
+
+// driverJSON is hooks.MergeDriverState as the JSON output spells it.
+type driverJSON struct {
+	Configured bool   `json:"configured"`
+	Attributes bool   `json:"attributes"`
+	Driver     string `json:"driver"`
+	Error      string `json:"error,omitempty"`
+}
+
+// printHooks prints the hooks' states and the merge driver's.
+func (a *app) printHooks(ctx context.Context, states []hooks.State, asJSON bool) error {
+	md, mderr := hooks.CheckMergeDriver(ctx, a.workDir())
+	if asJSON {
+		hs := make([]hookJSON, 0, len(states))
+		for _, s := range states {
+			hs = append(hs, hookJSON{s.Name, s.Path, s.Installed, s.Outdated, s.Chained, s.Executable})
+		}
+		d := driverJSON{Configured: md.Configured, Attributes: md.Attributes, Driver: md.Driver}
+		if mderr != nil {
+			d.Error = mderr.Error()
+		}
+		return a.printJSON(map[string]any{"hooks": hs, "merge_driver": d})
+	}
+	top := ""
+	if r, err := gitstore.Discover(a.workDir()); err == nil {
+		top = r.Root
+	}
+	for _, s := range states {
+		fmt.Fprintf(a.io.Out, "%-14s %-44s %s\n", s.Name, hookState(s), displayPath(top, s.Path))
+	}
+	fmt.Fprintf(a.io.Out, "%-14s %s\n", "merge driver", check.DescribeMergeDriver(md, mderr))
+	return nil
+}
+
+// hookState describes a hook in a few words.
+func hookState(s hooks.State) string {
+	if !s.Installed {
+		if s.Chained {
+			return "not installed (another hook is there)"
+		}
+		return "not installed"
+	}
+	words := []string{"installed"}
+	if s.Outdated {
+		words = []string{"outdated: run git contextfs hooks install"}
+	}
+	if s.Chained {
+		words = append(words, "chained")
+	}
+	if !s.Executable {
+		words = append(words, "NOT EXECUTABLE: git skips it")
+	}
+	return strings.Join(words, ", ")
+}
+
+// displayPath shows p relative to the top of the work tree when it is
+// inside it.
+func displayPath(top, p string) string {
+	if top == "" {
+		return p
+	}
+	if rel, err := filepath.Rel(top, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contextfs/contextfs"
+)
+
+// searchOptions are the flags and arguments of search.
+type searchOptions struct {
+	text        string
+	types, tags []string
+	limit       int
+	mode, since string
+	all, json   bool
+}
+
+// query checks the options and returns the query they ask for; a bad
+// value is a usageError.
+func (o *searchOptions) query() (contextfs.Query, error) {
+	q := contextfs.Query{Text: o.text, Types: o.types, Tags: o.tags, Limit: o.limit, Mode: o.mode, All: o.all}
+	if err := checkTypes(o.types, true); err != nil {
+		return q, err
+	}
+	if err := checkLimit(o.limit); err != nil {
+		return q, err
+	}
+	if o.since != "" {
+		t, err := parseSince(o.since)
+		if err != nil {
+			return q, &usageError{err}
+		}
+		q.Since = t
+	}
+	if o.mode != "" && o.mode != "hybrid" && o.mode != "keyword" && o.mode != "semantic" {
+		return q, &usageError{fmt.Errorf("--mode must be hybrid, keyword or semantic, not %q", o.mode)}
+	}
+	return q, nil
+}
+
+// searchCmd is search: its help and flags; runSearch does the work.
+func (a *app) searchCmd() *cobra.Command {
+	o := &searchOptions{}
+	cmd := &cobra.Command{
+		Use:   "search QUERY",
+		Short: "Search memories (and indexed code and commits) by keyword and meaning",
+		Long: `Ranks memories by a fusion of BM25 keyword scores and embedding similarity
+(--mode hybrid, the default), or by either alone. Superseded memories are
+hidden unless --all. With code indexed ("git contextfs index"), results mix
+memories, code chunks and commits; --type code or --type commit selects them.
+
+JSON output is an array of objects with id, kind, type, title, path, score,
+snippet (and tags, updated, keyword_score, semantic_score; symbol and lines
+for code).`,
+		Example: `  git contextfs search "how do we pool db connections"
+  git contextfs search --type decision --tag db --limit 5 postgres
+  git contextfs search --mode keyword --json EADDRINUSE
+  git contextfs search --since 2024-01-01 "release checklist"`,
+		Args: argsRange(1, -1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.text = strings.Join(args, " ")
+			return a.runSearch(cmd.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&o.types, "type", "t", nil, "only this memory `TYPE`, or code / commit (repeatable)")
+	f.StringArrayVar(&o.tags, "tag", nil, "only memories with this tag (repeatable: all must match)")
+	f.IntVarP(&o.limit, "limit", "n", 0, "at most N results (default from config, 10)")
+	f.StringVar(&o.mode, "mode", "", "hybrid, keyword or semantic (default from config, hybrid)")
+	f.StringVar(&o.since, "since", "", "only memories updated since `WHEN` (2024-05-01, or 7d, 2w, 3m ago)")
+	f.BoolVar(&o.all, "all", false, "include superseded memories")
+	f.BoolVar(&o.json, "json", false, "print results as a JSON array")
+	return cmd
+}
+
+// runSearch runs search with o.
+func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
+	q, err := o.query()
+	if err != nil {
+		return err
+	}
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := a.beforeSearch(ctx, s, q); err != nil {
+		return err
+	}
+	res, err := s.Search(ctx, q)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		if res == nil {
+			res = []contextfs.Result{}
+		}
+		return a.printJSON(res)
+	}
+	if len(res) == 0 {
+		fmt.Fprintln(a.io.ErrOut, "no matches")
+		return nil
+	}
+	for i, r := range res {
+		loc := r.Path
+		if r.StartLine > 0 {
+			loc = fmt.Sprintf("%s:%d-%d", r.Path, r.StartLine, r.EndLine)
+		}
+		name := r.Title
+		if r.Symbol != "" {
+			name = r.Symbol
+		}
+		fmt.Fprintf(a.io.Out, "%2d. %.3f  %-10s %s  [%s]\n    %s\n", i+1, r.Score, r.Type, name, shortID(r), loc)
+		if r.Snippet != "" {
+			fmt.Fprintf(a.io.Out, "    %s\n", r.Snippet)
+		}
+	}
+	return nil
+}
+
+func shortID(r contextfs.Result) string {
+	if r.Kind == "memory" && len(r.ID) > 10 {
+		return r.ID[:10]
+	}
+	if r.Kind == "commit" && len(r.ID) > 12 {
+		return r.ID[:12]
+	}
+	return r.ID
+}
+
+// beforeSearch keeps the code index fresh when auto-indexing is on and the
+// search may return code or commits.
+func (a *app) beforeSearch(ctx context.Context, s *contextfs.Store, q contextfs.Query) error {
+	wantsIndex := len(q.Types) == 0
+	for _, t := range q.Types {
+		if t == "code" || t == "commit" {
+			wantsIndex = true
+		}
+	}
+	if !wantsIndex {
+		return nil
+	}
+	p := a.progress("indexing")
+	hint, err := s.AutoIndex(ctx, p.update)
+	p.done()
+	if err != nil {
+		// The memories are still searchable; the code index is a bonus.
+		fmt.Fprintf(a.io.ErrOut, "contextfs: code index not refreshed: %v\n", err)
+		return nil
+	}
+	if hint != "" {
+		fmt.Fprintln(a.io.ErrOut, hint)
+	}
+	return nil
+}

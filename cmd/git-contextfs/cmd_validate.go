@@ -1,0 +1,74 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contextfs/contextfs"
+)
+
+func (a *app) validateCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "validate [PATH...]",
+		Short: "Check memory files; exit 1 if any is invalid",
+		Long: `Checks every memory file (or the ones named): YAML syntax, known type,
+required fields, the type's data schema, unique IDs and leftover merge
+conflict markers. Problems are printed as FILE:LINE: RULE: MESSAGE.
+Exit status: 0 all valid, 1 something is invalid.`,
+		Example: "  git contextfs validate\n  git contextfs validate .contextfs/memories/use-pgx-k3x9m2abcd.md --json",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, p := range args {
+				if _, err := os.Stat(p); err != nil {
+					return fmt.Errorf("validate %s: %w", p, errors.Unwrap(err))
+				}
+			}
+			s, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			probs, n, err := s.Validate(cmd.Context(), absAll(args))
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if probs == nil {
+					probs = []contextfs.Problem{}
+				}
+				if err := a.printJSON(map[string]any{"files": n, "problems": probs}); err != nil {
+					return err
+				}
+			} else {
+				for _, p := range probs {
+					fmt.Fprintln(a.io.Out, p)
+				}
+				if len(probs) == 0 {
+					fmt.Fprintf(a.io.ErrOut, "%d memory file(s) valid\n", n)
+				}
+			}
+			if len(probs) > 0 {
+				return &exitError{exitFail}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print {files, problems} as JSON")
+	return cmd
+}
+
+func absAll(ps []string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			a = p
+		}
+		out[i] = a
+	}
+	return out
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
+	"github.com/contextfs/contextfs/internal/testgit"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden with the output the tests get")
+
+// inProcess runs `git-contextfs -C dir args...` in the test's own process,
+// over buffers, with git isolated from the developer's configuration as
+// testgit isolates it, and no change watcher started.
+func inProcess(t *testing.T, dir, stdin string, args ...string) result {
+	t.Helper()
+	for _, kv := range testgit.Env() {
+		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GIT_") || k == "NO_COLOR" {
+			t.Setenv(k, v)
+		}
+	}
+	t.Setenv("CONTEXTFS_WATCH", "off")
+	ios, in, out, errOut := iostreams.Test()
+	in.WriteString(stdin)
+	code := (&app{io: ios}).run(context.Background(), append([]string{"-C", dir}, args...))
+	return result{stdout: out.String(), stderr: errOut.String(), code: code}
+}
+
+// golden compares got with testdata/NAME.golden, or rewrites the file
+// with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	p := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run with -update if the change is meant):\n--- got\n%s\n--- want\n%s", p, got, want)
+	}
+}
+
+// goldenRepo is reviewRepo with fixed commit dates, so that commit IDs,
+// and the output that shows them, are the same on every run.
+func goldenRepo(t *testing.T) string {
+	t.Helper()
+	t.Setenv("GIT_AUTHOR_DATE", "2024-05-01T10:00:00Z")
+	t.Setenv("GIT_COMMITTER_DATE", "2024-05-01T10:00:00Z")
+	return reviewRepo(t)
+}
+
+// stable replaces what differs between runs and machines: the
+// repository's temporary path and the cache's size on disk.
+func stable(dir, s string) string {
+	s = strings.ReplaceAll(s, dir, "$REPO")
+	return regexp.MustCompile(`\(\d+\.\d MB`).ReplaceAllString(s, "(N MB")
+}
+
+func TestCLIHumanOutputMatchesTheGoldenFiles(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"search", []string{"search", "pool connections per instance"}},
+		{"search-type", []string{"search", "--type", "decision", "--limit", "2", "sql"}},
+		{"list", []string{"list"}},
+		{"list-all", []string{"list", "--all", "--type", "decision"}},
+		{"recall", []string{"recall", "pool"}},
+		{"status", []string{"status"}},
+		{"review", []string{"review", "main..feature"}},
+	}
+	dir := goldenRepo(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := inProcess(t, dir, "", tt.args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d\nstderr: %s", r.code, r.stderr)
+			}
+			golden(t, tt.name, stable(dir, r.stdout))
+		})
+	}
+}
+
+func TestCLICommandLineMistakesExit2(t *testing.T) {
+	dir := goldenRepo(t)
+	tests := []struct {
+		name     string
+		args     []string
+		inStderr string
+	}{
+		{"an unknown subcommand", []string{"serach", "x"}, `unknown command "serach"`},
+		{"an unknown subcommand suggests the closest", []string{"serach", "x"}, "Did you mean search?"},
+		{"an unknown --type in search", []string{"search", "--type", "decison", "x"}, `did you mean "decision"`},
+		{"an unknown --type in list", []string{"list", "--type", "nope"}, "--type"},
+		{"an unknown --type in save", []string{"save", "--type", "nope", "x"}, "--type"},
+		{"an unknown --type in update", []string{"update", "--type", "nope", "pool"}, "--type"},
+		{"a negative --limit in search", []string{"search", "--limit", "-1", "x"}, "--limit must be 0 or more"},
+		{"a negative --limit in list", []string{"list", "-n", "-3"}, "--limit must be 0 or more"},
+		{"an unknown flag", []string{"list", "--nope"}, "unknown flag"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := inProcess(t, dir, "", tt.args...)
+			if r.code != exitUsage || !strings.Contains(r.stderr, tt.inStderr) {
+				t.Errorf("exit %d, stderr %q; want exit 2 containing %q", r.code, r.stderr, tt.inStderr)
+			}
+		})
+	}
+	t.Run("code and commit are types for search", func(t *testing.T) {
+		if r := inProcess(t, dir, "", "search", "--type", "code,commit", "pool"); r.code != exitOK {
+			t.Errorf("exit %d, stderr %q; want 0", r.code, r.stderr)
+		}
+	})
+	t.Run("no subcommand prints help and succeeds", func(t *testing.T) {
+		if r := inProcess(t, dir, ""); r.code != exitOK || !strings.Contains(r.stdout, "Available Commands") {
+			t.Errorf("exit %d, stdout %q; want 0 and the help", r.code, r.stdout)
+		}
+	})
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// rootCmd is git-contextfs itself, with every subcommand below it.
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "git-contextfs",
+		Short: "A git-native memory for AI coding assistants",
+		Long: `contextfs gives a repository a memory that people and agents share.
+
+Memories are Markdown files with YAML frontmatter under .contextfs/: typed
+(decision, fact, error, procedural, ...), tagged and linked. They are
+committed, branched, merged and reviewed like code. A disposable cache in
+the git directory makes them searchable by keyword and by meaning.
+
+Run it as "git contextfs COMMAND" (use -h for help there: git turns --help
+into "git help contextfs") or as "git-contextfs COMMAND".`,
+		Example: `  git contextfs init
+  git contextfs save --type decision --tag db "Use pgx with a pool of 20 connections"
+  git contextfs search "how do we pool db connections"
+  git contextfs recall k3x9`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       version,
+	}
+	root.SetOut(a.io.Out)
+	root.SetIn(a.io.In)
+	root.SetErr(a.io.ErrOut)
+	root.PersistentFlags().StringVarP(&a.dir, "repo", "C", "", "run as if started in `DIR`")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &usageError{fmt.Errorf("%w\nSee '%s -h'.", err, c.CommandPath())}
+	})
+	// With no subcommand, print help; with an unknown one, say so and
+	// exit 2, since it is a command-line mistake.
+	root.SuggestionsMinimumDistance = 2
+	root.Args = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += "\nDid you mean " + strings.Join(s, " or ") + "?"
+		}
+		return &usageError{fmt.Errorf("%s\nSee '%s -h'.", msg, c.CommandPath())}
+	}
+	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	root.AddCommand(a.commands()...)
+	return root
+}
+
+// commands are the subcommands, in the order help lists them. Each lives
+// in its own file, cmd_<name>.go; adding one is one line here.
+func (a *app) commands() []*cobra.Command {
+	return []*cobra.Command{
+		// Memories.
+		a.initCmd(),
+		a.saveCmd(),
+		a.searchCmd(),
+		a.recallCmd(),
+		a.listCmd(),
+		a.updateCmd(),
+		a.deleteCmd(),
+		a.statusCmd(),
+		a.reindexCmd(),
+		a.schemaCmd(),
+		a.validateCmd(),
+		// Code and history.
+		a.indexCmd(),
+		// The git workflow.
+		a.hooksCmd(),
+		a.hookCmd(),
+		a.doctorCmd(),
+		a.fmtCmd(),
+		a.mergeDriverCmd(),
+		a.reviewCmd(),
+		a.commitCmd(),
+		// Serving.
+		a.mcpCmd(),
+		a.watchCmd(),
+	}
+}

@@ -1,0 +1,110 @@
+package search
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/config"
+	"github.com/contextfs/contextfs/embed"
+)
+
+func TestSettingsApplyTheQueryThenTheConfigThenTheDefaults(t *testing.T) {
+	w := 0.3
+	qw := 0.9
+	tests := []struct {
+		name     string
+		defaults config.SearchConfig
+		q        Query
+		want     settings
+		wantErr  bool
+	}{
+		{"built-in defaults", config.SearchConfig{}, Query{}, settings{ModeHybrid, 10, DefaultSemanticWeight}, false},
+		{"the config's defaults", config.SearchConfig{Mode: ModeKeyword, Limit: 5, SemanticWeight: &w}, Query{}, settings{ModeKeyword, 5, 0.3}, false},
+		{"the query wins", config.SearchConfig{Mode: ModeKeyword, Limit: 5, SemanticWeight: &w},
+			Query{Mode: ModeSemantic, Limit: 2, SemanticWeight: &qw}, settings{ModeSemantic, 2, 0.9}, false},
+		{"a zero or negative limit falls back", config.SearchConfig{}, Query{Limit: -1}, settings{ModeHybrid, 10, DefaultSemanticWeight}, false},
+		{"an unknown mode is an error", config.SearchConfig{}, Query{Mode: "fuzzy"}, settings{}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &Engine{Defaults: tt.defaults}
+			got, err := e.settings(tt.q)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("settings error %v, want error %v", err, tt.wantErr)
+			}
+			if !tt.wantErr && got != tt.want {
+				t.Errorf("settings = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSplitKinds(t *testing.T) {
+	tests := []struct {
+		types     []string
+		wantKinds []cache.Kind
+		wantMem   []string
+	}{
+		{nil, []cache.Kind{cache.KindMemory, cache.KindCode, cache.KindCommit}, nil},
+		{[]string{"decision"}, []cache.Kind{cache.KindMemory}, []string{"decision"}},
+		{[]string{"Code,commit"}, []cache.Kind{cache.KindCode, cache.KindCommit}, nil},
+		{[]string{"code", "fact"}, []cache.Kind{cache.KindCode, cache.KindMemory}, []string{"fact"}},
+	}
+	for _, tt := range tests {
+		kinds, mem := splitKinds(tt.types)
+		if !slices.Equal(kinds, tt.wantKinds) || !slices.Equal(mem, tt.wantMem) {
+			t.Errorf("splitKinds(%q) = %v, %q; want %v, %q", tt.types, kinds, mem, tt.wantKinds, tt.wantMem)
+		}
+	}
+}
+
+func TestFilterRejectsAnUnknownType(t *testing.T) {
+	f, err := Filter([]string{"decision, fact"}, []string{"db,db"}, time.Time{}, false)
+	if err != nil || !slices.Equal(f.Types, []string{"decision", "fact"}) || !slices.Equal(f.Tags, []string{"db"}) {
+		t.Errorf("Filter = %+v, %v", f, err)
+	}
+	if _, err := Filter([]string{"decison"}, nil, time.Time{}, false); err == nil {
+		t.Error("Filter accepted an unknown type")
+	}
+}
+
+func TestEngineSearchRanksFusesAndCuts(t *testing.T) {
+	ctx := context.Background()
+	emb := embed.NewBuiltin()
+	c, err := cache.Open(ctx, t.TempDir(), emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	docs := []cache.Doc{
+		{MID: "1111111111111111111111111111111111111111", Title: "Pool database connections", Body: "Pool database connections with pgxpool."},
+		{MID: "2222222222222222222222222222222222222222", Title: "Fix the release script", Body: "The release script tags and pushes."},
+		{MID: "3333333333333333333333333333333333333333", Title: "Tune the connection pool size", Body: "Twenty database connections per instance."},
+	}
+	if _, err := c.SetCommits(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	e := &Engine{Cache: c, Embedder: emb}
+	for _, mode := range []string{ModeKeyword, ModeSemantic, ModeHybrid} {
+		t.Run(mode, func(t *testing.T) {
+			res, err := e.Search(ctx, Query{Text: "database connections", Types: []string{"commit"}, Mode: mode, Limit: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res) == 0 || len(res) > 2 {
+				t.Fatalf("%d results, want 1 or 2 (limit 2)", len(res))
+			}
+			for _, r := range res {
+				if r.ID == docs[1].MID {
+					t.Errorf("the release commit matched %q", "database connections")
+				}
+				if r.Kind != "commit" || r.Score <= 0 {
+					t.Errorf("result %+v, want a commit with a positive score", r)
+				}
+			}
+		})
+	}
+}
