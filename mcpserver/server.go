@@ -51,8 +51,9 @@ update_memory, or save its replacement with supersedes.`
 
 // server holds what the tool handlers share.
 type server struct {
-	store *contextfs.Store
-	log   io.Writer
+	store   *contextfs.Store
+	log     io.Writer
+	version string // of the program serving, compared by check_setup
 	// mu serializes tool calls: every call syncs and may write the cache
 	// and the memory files, and the SDK handles requests concurrently.
 	mu sync.Mutex
@@ -71,7 +72,7 @@ func New(s *contextfs.Store, opts Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "contextfs memory", Version: version},
 		&mcp.ServerOptions{Instructions: instructions})
-	sv := &server{store: s, log: log}
+	sv := &server{store: s, log: log, version: version}
 	sv.register(srv)
 	return srv
 }

@@ -135,6 +135,7 @@ func (sv *server) register(srv *mcp.Server) {
 		Description: "Count the repository's memories by type and list memory files that cannot be read or are invalid.",
 		Annotations: &mcp.ToolAnnotations{Title: "Memory status", ReadOnlyHint: true},
 	}, sv.status)
+	sv.registerChecks(srv)
 }
 
 // typeList describes the types an agent may save, one per line, from the

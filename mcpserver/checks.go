@@ -1,0 +1,87 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/gitstore"
+)
+
+// registerChecks adds the tools that check the memories and the setup:
+// the same Go API as `git contextfs fmt` and `git contextfs doctor`.
+func (sv *server) registerChecks(srv *mcp.Server) {
+	addTool(sv, srv, &mcp.Tool{
+		Name:        "format_memories",
+		Description: "Put memory files in canonical form (frontmatter keys in the standard order, block-style lists, UTC times, canonical type names; the body is never changed), or with check only list the files that would change. Files that do not parse are reported and left alone.",
+		Annotations: &mcp.ToolAnnotations{Title: "Format memory files", DestructiveHint: new(false), IdempotentHint: true},
+	}, sv.format)
+	addTool(sv, srv, &mcp.Tool{
+		Name:        "check_setup",
+		Description: "Check that contextfs is set up and healthy in this repository, as `git contextfs doctor` does: the git-contextfs binary, the git hooks, the merge driver, the config, the cache and the memories. Repairs are left to a person (`git contextfs doctor --fix`).",
+		Annotations: &mcp.ToolAnnotations{Title: "Check the setup", ReadOnlyHint: true},
+	}, sv.doctor)
+}
+
+// FormatInput is the argument of format_memories.
+type FormatInput struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"memory files, relative to the repository root (default: every memory file)"`
+	Check bool     `json:"check,omitempty" jsonschema:"write nothing; only list the files that would change"`
+}
+
+func (sv *server) format(_ context.Context, in FormatInput) (contextfs.FormatResult, string, error) {
+	paths := in.Paths
+	if len(paths) == 0 {
+		entries, err := sv.store.Repo.List()
+		if err != nil {
+			return contextfs.FormatResult{}, "", err
+		}
+		for _, e := range entries {
+			paths = append(paths, e.Path)
+		}
+	}
+	for _, p := range paths {
+		// A symbolic link is never a memory, and rewriting one would
+		// replace the link with a file.
+		fi, err := os.Lstat(sv.store.Repo.Abs(p))
+		if !gitstore.IsMemoryPath(p) || err != nil || !fi.Mode().IsRegular() {
+			return contextfs.FormatResult{}, "", fmt.Errorf("%s: not a memory file (memories are .md files under %s/)", p, gitstore.Dir)
+		}
+	}
+	res := sv.store.Format(paths, !in.Check)
+	verb := "formatted"
+	if in.Check {
+		verb = "would change"
+	}
+	text := fmt.Sprintf("%d file(s) checked, %d %s", res.Files, len(res.Changed), verb)
+	if len(res.Changed) > 0 {
+		text += ": " + strings.Join(res.Changed, ", ")
+	}
+	for _, p := range res.Problems {
+		text += "\n" + p.String()
+	}
+	return res, text, nil
+}
+
+func (sv *server) doctor(ctx context.Context, _ struct{}) (*contextfs.DoctorReport, string, error) {
+	rep, err := contextfs.Doctor(ctx, sv.store.Repo, contextfs.DoctorOptions{Version: sv.version})
+	if err != nil {
+		return nil, "", err
+	}
+	var b strings.Builder
+	for _, c := range rep.Checks {
+		mark := "ok"
+		switch {
+		case !c.OK:
+			mark = "FAIL"
+		case c.Warning:
+			mark = "warn"
+		}
+		fmt.Fprintf(&b, "%s %s: %s\n", mark, c.Name, c.Message)
+	}
+	return rep, strings.TrimSuffix(b.String(), "\n"), nil
+}
