@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,11 +12,15 @@ import (
 	"github.com/contextfs/contextfs/secrets"
 )
 
+// commitOptions are the flags of commit.
+type commitOptions struct {
+	message                string
+	dryRun, noVerify, json bool
+}
+
+// commitCmd is commit: its help and flags; runCommit does the work.
 func (a *app) commitCmd() *cobra.Command {
-	var (
-		message                  string
-		dryRun, noVerify, asJSON bool
-	)
+	o := &commitOptions{}
 	cmd := &cobra.Command{
 		Use:   "commit [-m MESSAGE] [--dry-run] [--json]",
 		Short: "Commit the changed memory files, and nothing else",
@@ -42,40 +47,45 @@ Exit status: 0 committed, or nothing to commit; 1 refused or failed.`,
   git contextfs commit --json`,
 		Args: argsRange(0, 0),
 		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-			res, err := s.CommitMemories(cmd.Context(), contextfs.CommitOptions{Message: message, DryRun: dryRun, NoVerify: noVerify})
-			var ve *contextfs.VerifyError
-			if errors.As(err, &ve) {
-				return a.refuseCommit(ve, asJSON)
-			}
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return a.printJSON(res)
-			}
-			switch {
-			case len(res.Files) == 0:
-				fmt.Fprintln(a.io.ErrOut, "nothing to commit: the memory files match HEAD")
-			case dryRun:
-				fmt.Fprintln(a.io.Out, res.Message)
-				fmt.Fprintln(a.io.Out, "\nwould commit:")
-				for _, f := range res.Files {
-					fmt.Fprintf(a.io.Out, "  %-9s %s\n", f.Status, f.Path)
-				}
-			default:
-				subject, _, _ := strings.Cut(res.Message, "\n")
-				fmt.Fprintln(a.io.Out, res.SHA)
-				fmt.Fprintf(a.io.ErrOut, "[%.12s] %s (%d file(s))\n", res.SHA, subject, len(res.Files))
-			}
-			return nil
+			return a.runCommit(cmd.Context(), s, o)
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVarP(&message, "message", "m", "", "commit `MESSAGE` (default: generated from the changes)")
-	f.BoolVar(&dryRun, "dry-run", false, "show the message and files that would be committed; commit nothing")
-	f.BoolVarP(&noVerify, "no-verify", "n", false, "commit invalid memories and suspected secrets anyway")
-	f.BoolVar(&asJSON, "json", false, "print {sha, message, files} as JSON")
+	f.StringVarP(&o.message, "message", "m", "", "commit `MESSAGE` (default: generated from the changes)")
+	f.BoolVar(&o.dryRun, "dry-run", false, "show the message and files that would be committed; commit nothing")
+	f.BoolVarP(&o.noVerify, "no-verify", "n", false, "commit invalid memories and suspected secrets anyway")
+	f.BoolVar(&o.json, "json", false, "print {sha, message, files} as JSON")
 	return cmd
+}
+
+// runCommit runs commit with o.
+func (a *app) runCommit(ctx context.Context, s *contextfs.Store, o *commitOptions) error {
+	res, err := s.CommitMemories(ctx, contextfs.CommitOptions{Message: o.message, DryRun: o.dryRun, NoVerify: o.noVerify})
+	var ve *contextfs.VerifyError
+	if errors.As(err, &ve) {
+		return a.refuseCommit(ve, o.json)
+	}
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return a.printJSON(res)
+	}
+	switch {
+	case len(res.Files) == 0:
+		fmt.Fprintln(a.io.ErrOut, "nothing to commit: the memory files match HEAD")
+	case o.dryRun:
+		fmt.Fprintln(a.io.Out, res.Message)
+		fmt.Fprintln(a.io.Out, "\nwould commit:")
+		for _, f := range res.Files {
+			fmt.Fprintf(a.io.Out, "  %-9s %s\n", f.Status, f.Path)
+		}
+	default:
+		subject, _, _ := strings.Cut(res.Message, "\n")
+		fmt.Fprintln(a.io.Out, res.SHA)
+		fmt.Fprintf(a.io.ErrOut, "[%.12s] %s (%d file(s))\n", res.SHA, subject, len(res.Files))
+	}
+	return nil
 }
 
 // refuseCommit reports why a memory commit was refused, as the pre-commit

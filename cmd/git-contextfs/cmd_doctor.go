@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -13,8 +14,13 @@ import (
 // git contextfs doctor
 
 // doctorCmd is `doctor`: checks of the whole setup, and repairs.
+// doctorOptions are the flags of doctor.
+type doctorOptions struct {
+	fix, json bool
+}
+
 func (a *app) doctorCmd() *cobra.Command {
-	var fix, asJSON bool
+	o := &doctorOptions{}
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the hooks, merge driver, config, cache and memories; --fix repairs",
@@ -39,49 +45,53 @@ Exit status: 0 when nothing failed (warnings allowed), 1 otherwise.`,
   git contextfs doctor --json`,
 		Args: argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			repo, err := gitstore.Discover(a.workDir())
-			if err != nil {
-				return err
-			}
-			rep, err := contextfs.Doctor(ctx, repo, contextfs.DoctorOptions{Version: version, Fix: fix})
-			if err != nil {
-				fmt.Fprintf(a.io.ErrOut, "contextfs: doctor --fix: %v\n", err)
-			}
-			checks, fixed, healthy := rep.Checks, rep.Fixed, rep.OK
-			if asJSON {
-				if err := a.printJSON(rep); err != nil {
-					return err
-				}
-			} else {
-				for _, f := range fixed {
-					fmt.Fprintf(a.io.Out, "fixed  %s\n", f)
-				}
-				for _, c := range checks {
-					mark := "ok  "
-					switch {
-					case !c.OK:
-						mark = "FAIL"
-					case c.Warning:
-						mark = "warn"
-					}
-					fmt.Fprintf(a.io.Out, "%s   %-14s %s\n", mark, c.Name, c.Message)
-				}
-				canFix := false
-				for _, c := range checks {
-					canFix = canFix || c.Fixable && (!c.OK || c.Warning)
-				}
-				if canFix && !fix {
-					fmt.Fprintln(a.io.Out, "run git contextfs doctor --fix to repair what can be repaired")
-				}
-			}
-			if !healthy {
-				return &exitError{exitFail}
-			}
-			return nil
+			return a.runDoctor(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().BoolVar(&fix, "fix", false, "install or update the hooks, register the merge driver, write a missing config, rebuild a broken cache")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print {ok, checks, fixed} as JSON")
+	cmd.Flags().BoolVar(&o.fix, "fix", false, "install or update the hooks, register the merge driver, write a missing config, rebuild a broken cache")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print {ok, checks, fixed} as JSON")
 	return cmd
+}
+
+// runDoctor runs doctor with o.
+func (a *app) runDoctor(ctx context.Context, o *doctorOptions) error {
+	repo, err := gitstore.Discover(a.workDir())
+	if err != nil {
+		return err
+	}
+	rep, err := contextfs.Doctor(ctx, repo, contextfs.DoctorOptions{Version: version, Fix: o.fix})
+	if err != nil {
+		fmt.Fprintf(a.io.ErrOut, "contextfs: doctor --fix: %v\n", err)
+	}
+	checks, fixed, healthy := rep.Checks, rep.Fixed, rep.OK
+	if o.json {
+		if err := a.printJSON(rep); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range fixed {
+			fmt.Fprintf(a.io.Out, "fixed  %s\n", f)
+		}
+		for _, c := range checks {
+			mark := "ok  "
+			switch {
+			case !c.OK:
+				mark = "FAIL"
+			case c.Warning:
+				mark = "warn"
+			}
+			fmt.Fprintf(a.io.Out, "%s   %-14s %s\n", mark, c.Name, c.Message)
+		}
+		canFix := false
+		for _, c := range checks {
+			canFix = canFix || c.Fixable && (!c.OK || c.Warning)
+		}
+		if canFix && !o.fix {
+			fmt.Fprintln(a.io.Out, "run git contextfs doctor --fix to repair what can be repaired")
+		}
+	}
+	if !healthy {
+		return &exitError{exitFail}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,8 +20,14 @@ import (
 // git contextfs fmt
 
 // fmtCmd is `fmt`: memory files rewritten in canonical form.
+// fmtOptions are the flags and arguments of fmt.
+type fmtOptions struct {
+	check, json bool
+	paths       []string
+}
+
 func (a *app) fmtCmd() *cobra.Command {
-	var checkOnly, asJSON bool
+	o := &fmtOptions{}
 	cmd := &cobra.Command{
 		Use:   "fmt [--check] [PATH...]",
 		Short: "Rewrite memory files in canonical form",
@@ -44,40 +51,46 @@ The pre-commit hook never refuses a commit for formatting.`,
   git contextfs fmt --check
   git contextfs fmt .contextfs/memories/use-pgx-k3x9m2abcd.md`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			repo, err := gitstore.Discover(a.workDir())
-			if err != nil {
-				return err
-			}
-			paths, err := a.fmtTargets(repo, args)
-			if err != nil {
-				return err
-			}
-			res := check.Format(repo, paths, !checkOnly)
-			changed, problems := res.Changed, res.Problems
-			if asJSON {
-				if err := a.printJSON(res); err != nil {
-					return err
-				}
-			} else {
-				for _, c := range changed {
-					fmt.Fprintln(a.io.Out, c)
-				}
-				for _, p := range problems {
-					fmt.Fprintln(a.io.ErrOut, p)
-				}
-				if checkOnly && len(changed) > 0 {
-					fmt.Fprintf(a.io.ErrOut, "%d memory file(s) not in canonical form; run git contextfs fmt\n", len(changed))
-				}
-			}
-			if len(problems) > 0 || checkOnly && len(changed) > 0 {
-				return &exitError{exitFail}
-			}
-			return nil
+			o.paths = args
+			return a.runFmt(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().BoolVar(&checkOnly, "check", false, "write nothing; list the files that would change and exit 1 if any")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print {files, changed, problems, check} as JSON")
+	cmd.Flags().BoolVar(&o.check, "check", false, "write nothing; list the files that would change and exit 1 if any")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print {files, changed, problems, check} as JSON")
 	return cmd
+}
+
+// runFmt runs fmt with o.
+func (a *app) runFmt(ctx context.Context, o *fmtOptions) error {
+	repo, err := gitstore.Discover(a.workDir())
+	if err != nil {
+		return err
+	}
+	paths, err := a.fmtTargets(repo, o.paths)
+	if err != nil {
+		return err
+	}
+	res := check.Format(repo, paths, !o.check)
+	changed, problems := res.Changed, res.Problems
+	if o.json {
+		if err := a.printJSON(res); err != nil {
+			return err
+		}
+	} else {
+		for _, c := range changed {
+			fmt.Fprintln(a.io.Out, c)
+		}
+		for _, p := range problems {
+			fmt.Fprintln(a.io.ErrOut, p)
+		}
+		if o.check && len(changed) > 0 {
+			fmt.Fprintf(a.io.ErrOut, "%d memory file(s) not in canonical form; run git contextfs fmt\n", len(changed))
+		}
+	}
+	if len(problems) > 0 || o.check && len(changed) > 0 {
+		return &exitError{exitFail}
+	}
+	return nil
 }
 
 // fmtTargets returns the memory files to format, work-tree relative: every

@@ -46,8 +46,14 @@ directory for all worktrees. See docs/HOOKS.md.`,
 	return cmd
 }
 
+// hooksInstallOptions are the flags of hooksInstall.
+type hooksInstallOptions struct {
+	json bool
+}
+
+// hooksInstallCmd is hooksInstall: its help and flags; runHooksInstall does the work.
 func (a *app) hooksInstallCmd() *cobra.Command {
-	var asJSON bool
+	o := &hooksInstallOptions{}
 	cmd := &cobra.Command{
 		Use:   "install",
 		Short: "Install the hooks and register the memory merge driver",
@@ -60,33 +66,43 @@ changes nothing; a block written by another version is replaced.`,
   git contextfs hooks install --json`,
 		Args: argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			states, ierr := hooks.Install(ctx, a.workDir(), nil)
-			if states == nil && ierr != nil {
-				return fmt.Errorf("install hooks: %w", ierr)
-			}
-			var derr error
-			if err := hooks.RegisterMergeDriver(ctx, a.workDir()); err != nil {
-				derr = fmt.Errorf("register merge driver: %w", err)
-			}
-			if err := a.printHooks(ctx, states, asJSON); err != nil {
-				return err
-			}
-			if _, err := exec.LookPath("git-contextfs"); err != nil && !asJSON {
-				fmt.Fprintln(a.io.ErrOut, "warning: git-contextfs is not on PATH, so the hooks will skip their work; put it on PATH")
-			}
-			if err := errors.Join(ierr, derr); err != nil {
-				return err
-			}
-			return nil
+			return a.runHooksInstall(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the hooks' states and the merge driver's as JSON")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the hooks' states and the merge driver's as JSON")
 	return cmd
 }
 
+// runHooksInstall runs hooksInstall with o.
+func (a *app) runHooksInstall(ctx context.Context, o *hooksInstallOptions) error {
+	states, ierr := hooks.Install(ctx, a.workDir(), nil)
+	if states == nil && ierr != nil {
+		return fmt.Errorf("install hooks: %w", ierr)
+	}
+	var derr error
+	if err := hooks.RegisterMergeDriver(ctx, a.workDir()); err != nil {
+		derr = fmt.Errorf("register merge driver: %w", err)
+	}
+	if err := a.printHooks(ctx, states, o.json); err != nil {
+		return err
+	}
+	if _, err := exec.LookPath("git-contextfs"); err != nil && !o.json {
+		fmt.Fprintln(a.io.ErrOut, "warning: git-contextfs is not on PATH, so the hooks will skip their work; put it on PATH")
+	}
+	if err := errors.Join(ierr, derr); err != nil {
+		return err
+	}
+	return nil
+}
+
+// hooksUninstallOptions are the flags of hooksUninstall.
+type hooksUninstallOptions struct {
+	json, driver bool
+}
+
+// hooksUninstallCmd is hooksUninstall: its help and flags; runHooksUninstall does the work.
 func (a *app) hooksUninstallCmd() *cobra.Command {
-	var asJSON, driver bool
+	o := &hooksUninstallOptions{}
 	cmd := &cobra.Command{
 		Use:   "uninstall",
 		Short: "Remove the contextfs block from the hooks",
@@ -100,30 +116,40 @@ The merge driver stays registered unless --merge-driver is given: its
   git contextfs hooks uninstall --merge-driver`,
 		Args: argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			states, uerr := hooks.Uninstall(ctx, a.workDir(), nil)
-			if states == nil && uerr != nil {
-				return fmt.Errorf("uninstall hooks: %w", uerr)
-			}
-			var derr error
-			if driver {
-				if err := hooks.UnregisterMergeDriver(ctx, a.workDir()); err != nil {
-					derr = fmt.Errorf("unregister merge driver: %w", err)
-				}
-			}
-			if err := a.printHooks(ctx, states, asJSON); err != nil {
-				return err
-			}
-			return errors.Join(uerr, derr)
+			return a.runHooksUninstall(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().BoolVar(&driver, "merge-driver", false, "also unregister the merge driver (git config and the .gitattributes line)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the hooks' states and the merge driver's as JSON")
+	cmd.Flags().BoolVar(&o.driver, "merge-driver", false, "also unregister the merge driver (git config and the .gitattributes line)")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the hooks' states and the merge driver's as JSON")
 	return cmd
 }
 
+// runHooksUninstall runs hooksUninstall with o.
+func (a *app) runHooksUninstall(ctx context.Context, o *hooksUninstallOptions) error {
+	states, uerr := hooks.Uninstall(ctx, a.workDir(), nil)
+	if states == nil && uerr != nil {
+		return fmt.Errorf("uninstall hooks: %w", uerr)
+	}
+	var derr error
+	if o.driver {
+		if err := hooks.UnregisterMergeDriver(ctx, a.workDir()); err != nil {
+			derr = fmt.Errorf("unregister merge driver: %w", err)
+		}
+	}
+	if err := a.printHooks(ctx, states, o.json); err != nil {
+		return err
+	}
+	return errors.Join(uerr, derr)
+}
+
+// hooksStatusOptions are the flags of hooksStatus.
+type hooksStatusOptions struct {
+	json bool
+}
+
+// hooksStatusCmd is hooksStatus: its help and flags; runHooksStatus does the work.
 func (a *app) hooksStatusCmd() *cobra.Command {
-	var asJSON bool
+	o := &hooksStatusOptions{}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show whether each hook and the merge driver are installed",
@@ -135,18 +161,23 @@ skipped silently by git). The last line is the merge driver.`,
   git contextfs hooks status --json`,
 		Args: argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			states, err := hooks.Status(cmd.Context(), a.workDir())
-			if states == nil && err != nil {
-				return fmt.Errorf("hook status: %w", err)
-			}
-			if perr := a.printHooks(cmd.Context(), states, asJSON); perr != nil {
-				return perr
-			}
-			return err
+			return a.runHooksStatus(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the hooks' states and the merge driver's as JSON")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the hooks' states and the merge driver's as JSON")
 	return cmd
+}
+
+// runHooksStatus runs hooksStatus with o.
+func (a *app) runHooksStatus(ctx context.Context, o *hooksStatusOptions) error {
+	states, err := hooks.Status(ctx, a.workDir())
+	if states == nil && err != nil {
+		return fmt.Errorf("hook status: %w", err)
+	}
+	if perr := a.printHooks(ctx, states, o.json); perr != nil {
+		return perr
+	}
+	return err
 }
 
 // hookJSON is hooks.State as the JSON output spells it.

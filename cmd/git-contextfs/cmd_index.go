@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -13,8 +14,15 @@ import (
 	"github.com/contextfs/contextfs"
 )
 
+// indexOptions are the flags and arguments of index.
+type indexOptions struct {
+	full, json bool
+	paths      []string
+}
+
+// indexCmd is index: its help and flags; runIndex does the work.
 func (a *app) indexCmd() *cobra.Command {
-	var full, asJSON bool
+	o := &indexOptions{}
 	cmd := &cobra.Command{
 		Use:   "index [PATH...]",
 		Short: "Index tracked code and git history for search",
@@ -35,37 +43,43 @@ progress on a terminal.`,
   git contextfs index --full
   git contextfs index status`,
 		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-			var p *progressBar
-			if !asJSON {
-				p = a.progress("indexing")
-			} else {
-				p = &progressBar{}
-			}
-			res, err := s.Index(cmd.Context(), contextfs.IndexOptions{Full: full, Paths: relPaths(s, args), Progress: p.update, Touch: true, Summary: true})
-			p.done()
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return a.printJSON(res)
-			}
-			mb := float64(res.Bytes) / 1e6
-			fmt.Fprintf(a.io.Out, "indexed %d files (%.1f MB): %d parsed, %d removed, %d chunks, %d commits in %s",
-				res.Files, mb, res.Parsed, res.Removed, res.Chunks, res.Commits, res.Duration.Round(time.Millisecond))
-			if res.Parsed > 0 && res.Duration > 0 {
-				fmt.Fprintf(a.io.Out, " (%.1f MB/s)", mb/res.Duration.Seconds())
-			}
-			fmt.Fprintln(a.io.Out)
-			if res.Skipped > 0 {
-				fmt.Fprintf(a.io.Out, "%d files skipped; see git contextfs index status\n", res.Skipped)
-			}
-			return nil
+			o.paths = args
+			return a.runIndex(cmd.Context(), s, o)
 		}),
 	}
-	cmd.Flags().BoolVar(&full, "full", false, "forget the code and commit index and rebuild it")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary")
+	cmd.Flags().BoolVar(&o.full, "full", false, "forget the code and commit index and rebuild it")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print a JSON summary")
 	cmd.AddCommand(a.indexStatusCmd())
 	return cmd
+}
+
+// runIndex runs index with o.
+func (a *app) runIndex(ctx context.Context, s *contextfs.Store, o *indexOptions) error {
+	var p *progressBar
+	if !o.json {
+		p = a.progress("indexing")
+	} else {
+		p = &progressBar{}
+	}
+	res, err := s.Index(ctx, contextfs.IndexOptions{Full: o.full, Paths: relPaths(s, o.paths), Progress: p.update, Touch: true, Summary: true})
+	p.done()
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return a.printJSON(res)
+	}
+	mb := float64(res.Bytes) / 1e6
+	fmt.Fprintf(a.io.Out, "indexed %d files (%.1f MB): %d parsed, %d removed, %d chunks, %d commits in %s",
+		res.Files, mb, res.Parsed, res.Removed, res.Chunks, res.Commits, res.Duration.Round(time.Millisecond))
+	if res.Parsed > 0 && res.Duration > 0 {
+		fmt.Fprintf(a.io.Out, " (%.1f MB/s)", mb/res.Duration.Seconds())
+	}
+	fmt.Fprintln(a.io.Out)
+	if res.Skipped > 0 {
+		fmt.Fprintf(a.io.Out, "%d files skipped; see git contextfs index status\n", res.Skipped)
+	}
+	return nil
 }
 
 func relPaths(s *contextfs.Store, args []string) []string {
@@ -76,57 +90,68 @@ func relPaths(s *contextfs.Store, args []string) []string {
 	return out
 }
 
+// indexStatusOptions are the flags of indexStatus.
+type indexStatusOptions struct {
+	json bool
+}
+
+// indexStatusCmd is indexStatus: its help and flags; runIndexStatus does the work.
 func (a *app) indexStatusCmd() *cobra.Command {
-	var asJSON bool
+	o := &indexStatusOptions{}
 	cmd := &cobra.Command{
 		Use:     "status",
 		Short:   "Show indexed files and chunks by language, commits, last run and what is stale",
 		Example: "  git contextfs index status\n  git contextfs index status --json",
 		Args:    argsRange(0, 0),
 		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-			st, err := s.IndexStatus(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return a.printJSON(st)
-			}
-			last := st.LastRun
-			if last == "" {
-				last = "never (run git contextfs index)"
-			}
-			fmt.Fprintf(a.io.Out, "last run    %s\nauto index  %v\nfiles       %d\nchunks      %d\ncommits     %d\n", last, st.AutoIndex, st.Files, st.Chunks, st.Commits)
-			langs := make([]string, 0, len(st.Languages))
-			for l := range st.Languages {
-				langs = append(langs, l)
-			}
-			sort.Strings(langs)
-			for _, l := range langs {
-				fmt.Fprintf(a.io.Out, "  %-12s %5d files %7d chunks\n", l, st.Languages[l].Files, st.Languages[l].Chunks)
-			}
-			fmt.Fprintf(a.io.Out, "stale       %d changed, %d removed since the last run\n", len(st.Stale), len(st.Removed))
-			for i, p := range st.Stale {
-				if i == 20 {
-					fmt.Fprintf(a.io.Out, "  … and %d more\n", len(st.Stale)-20)
-					break
-				}
-				fmt.Fprintf(a.io.Out, "  %s\n", p)
-			}
-			if len(st.Skipped) > 0 {
-				fmt.Fprintf(a.io.Out, "skipped     %d files\n", len(st.Skipped))
-				for i, sk := range st.Skipped {
-					if i == 20 {
-						fmt.Fprintf(a.io.Out, "  … and %d more (--json lists all)\n", len(st.Skipped)-20)
-						break
-					}
-					fmt.Fprintf(a.io.Out, "  %s: %s\n", sk.Path, sk.Reason)
-				}
-			}
-			return nil
+			return a.runIndexStatus(cmd.Context(), s, o)
 		}),
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print as JSON")
 	return cmd
+}
+
+// runIndexStatus runs indexStatus with o.
+func (a *app) runIndexStatus(ctx context.Context, s *contextfs.Store, o *indexStatusOptions) error {
+	st, err := s.IndexStatus(ctx)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return a.printJSON(st)
+	}
+	last := st.LastRun
+	if last == "" {
+		last = "never (run git contextfs index)"
+	}
+	fmt.Fprintf(a.io.Out, "last run    %s\nauto index  %v\nfiles       %d\nchunks      %d\ncommits     %d\n", last, st.AutoIndex, st.Files, st.Chunks, st.Commits)
+	langs := make([]string, 0, len(st.Languages))
+	for l := range st.Languages {
+		langs = append(langs, l)
+	}
+	sort.Strings(langs)
+	for _, l := range langs {
+		fmt.Fprintf(a.io.Out, "  %-12s %5d files %7d chunks\n", l, st.Languages[l].Files, st.Languages[l].Chunks)
+	}
+	fmt.Fprintf(a.io.Out, "stale       %d changed, %d removed since the last run\n", len(st.Stale), len(st.Removed))
+	for i, p := range st.Stale {
+		if i == 20 {
+			fmt.Fprintf(a.io.Out, "  … and %d more\n", len(st.Stale)-20)
+			break
+		}
+		fmt.Fprintf(a.io.Out, "  %s\n", p)
+	}
+	if len(st.Skipped) > 0 {
+		fmt.Fprintf(a.io.Out, "skipped     %d files\n", len(st.Skipped))
+		for i, sk := range st.Skipped {
+			if i == 20 {
+				fmt.Fprintf(a.io.Out, "  … and %d more (--json lists all)\n", len(st.Skipped)-20)
+				break
+			}
+			fmt.Fprintf(a.io.Out, "  %s: %s\n", sk.Path, sk.Reason)
+		}
+	}
+	return nil
 }
 
 // progressBar draws "label 123/456" on stderr when stderr is a terminal,

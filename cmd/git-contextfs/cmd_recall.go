@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -9,8 +10,15 @@ import (
 	"github.com/contextfs/contextfs"
 )
 
+// recallOptions are the flags and arguments of recall.
+type recallOptions struct {
+	id   string
+	json bool
+}
+
+// recallCmd is recall: its help and flags; runRecall does the work.
 func (a *app) recallCmd() *cobra.Command {
-	var asJSON bool
+	o := &recallOptions{}
 	cmd := &cobra.Command{
 		Use:   "recall ID|PREFIX",
 		Short: "Print a memory (or an indexed code chunk or commit)",
@@ -21,35 +29,41 @@ or a commit SHA prints the chunk or commit.`,
   git contextfs recall --json k3x9m2abcd`,
 		Args: argsRange(1, 1),
 		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-			if handled, err := a.recallIndexed(cmd, s, args[0], asJSON); handled || err != nil {
-				return err
-			}
-			m, err := s.Resolve(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return a.printJSON(m)
-			}
-			raw, err := s.Repo.ReadFile(m.Path)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(a.io.Out, "# %s\n", m.Path)
-			a.io.Out.Write(raw)
-			return nil
+			o.id = args[0]
+			return a.runRecall(cmd.Context(), s, o)
 		}),
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the memory as JSON")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the memory as JSON")
 	return cmd
 }
 
+// runRecall runs recall with o.
+func (a *app) runRecall(ctx context.Context, s *contextfs.Store, o *recallOptions) error {
+	if handled, err := a.recallIndexed(ctx, s, o.id, o.json); handled || err != nil {
+		return err
+	}
+	m, err := s.Resolve(ctx, o.id)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return a.printJSON(m)
+	}
+	raw, err := s.Repo.ReadFile(m.Path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.io.Out, "# %s\n", m.Path)
+	a.io.Out.Write(raw)
+	return nil
+}
+
 // recallIndexed prints a code chunk or commit when id names one.
-func (a *app) recallIndexed(cmd *cobra.Command, s *contextfs.Store, id string, asJSON bool) (bool, error) {
-	if _, err := s.Sync(cmd.Context()); err != nil {
+func (a *app) recallIndexed(ctx context.Context, s *contextfs.Store, id string, asJSON bool) (bool, error) {
+	if _, err := s.Sync(ctx); err != nil {
 		return false, err
 	}
-	x, ok, err := s.RecallIndexed(cmd.Context(), id)
+	x, ok, err := s.RecallIndexed(ctx, id)
 	if err != nil || !ok {
 		return false, err
 	}

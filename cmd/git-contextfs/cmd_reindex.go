@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -9,8 +10,14 @@ import (
 	"github.com/contextfs/contextfs"
 )
 
+// reindexOptions are the flags of reindex.
+type reindexOptions struct {
+	json bool
+}
+
+// reindexCmd is reindex: its help and flags; runReindex does the work.
 func (a *app) reindexCmd() *cobra.Command {
-	var asJSON bool
+	o := &reindexOptions{}
 	cmd := &cobra.Command{
 		Use:   "reindex",
 		Short: "Delete the cache and rebuild it from the files",
@@ -20,18 +27,23 @@ old-schema cache on their own; this is for doing it on demand.`,
 		Example: "  git contextfs reindex",
 		Args:    argsRange(0, 0),
 		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-			start := time.Now()
-			st, err := s.Reindex(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return a.printJSON(map[string]any{"files": st.Files, "analyzed": st.Analyzed, "embedded": st.Embedded, "seconds": time.Since(start).Seconds()})
-			}
-			fmt.Fprintf(a.io.Out, "reindexed %d memory files in %s\n", st.Files, time.Since(start).Round(time.Millisecond))
-			return nil
+			return a.runReindex(cmd.Context(), s, o)
 		}),
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print a JSON summary")
 	return cmd
+}
+
+// runReindex runs reindex with o.
+func (a *app) runReindex(ctx context.Context, s *contextfs.Store, o *reindexOptions) error {
+	start := time.Now()
+	st, err := s.Reindex(ctx)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return a.printJSON(map[string]any{"files": st.Files, "analyzed": st.Analyzed, "embedded": st.Embedded, "seconds": time.Since(start).Seconds()})
+	}
+	fmt.Fprintf(a.io.Out, "reindexed %d memory files in %s\n", st.Files, time.Since(start).Round(time.Millisecond))
+	return nil
 }

@@ -17,12 +17,17 @@ import (
 // Values of review --fail-on.
 var failOnValues = []string{"invalid", "secrets"}
 
+// reviewOptions are the flags and arguments of review.
+type reviewOptions struct {
+	format string
+	failOn []string
+	json   bool
+	args   []string
+}
+
+// reviewCmd is review: its help and flags; runReview does the work.
 func (a *app) reviewCmd() *cobra.Command {
-	var (
-		format string
-		failOn []string
-		asJSON bool
-	)
+	o := &reviewOptions{}
 	cmd := &cobra.Command{
 		Use:   "review [BASE..HEAD | BASE...HEAD | BASE]",
 		Short: "Report what a branch does to the memories, for people and for CI",
@@ -52,57 +57,63 @@ or an unknown revision.`,
   git contextfs review origin/main..HEAD --fail-on invalid,secrets > report.md`,
 		Args: argsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if asJSON {
-				format = "json"
-			}
-			if format != "markdown" && format != "json" {
-				return &usageError{fmt.Errorf("--format must be markdown or json, not %q", format)}
-			}
-			for _, f := range failOn {
-				if !slices.Contains(failOnValues, f) {
-					return &usageError{fmt.Errorf("--fail-on takes %s, not %q", strings.Join(failOnValues, " or "), f)}
-				}
-			}
-			spec := ""
-			if len(args) == 1 {
-				spec = args[0]
-			}
-			s, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			rep, err := buildReview(cmd.Context(), s, spec)
-			if err != nil {
-				return err
-			}
-			if format == "json" {
-				err = a.printJSON(rep)
-			} else {
-				_, err = fmt.Fprint(a.io.Out, rep.Markdown())
-			}
-			if err != nil {
-				return err
-			}
-			var failed []string
-			if slices.Contains(failOn, "invalid") && len(rep.Problems) > 0 {
-				failed = append(failed, fmt.Sprintf("%d invalid memory problem(s)", len(rep.Problems)))
-			}
-			if slices.Contains(failOn, "secrets") && len(rep.Secrets) > 0 {
-				failed = append(failed, fmt.Sprintf("%d suspected secret(s)", len(rep.Secrets)))
-			}
-			if len(failed) > 0 {
-				fmt.Fprintf(a.io.ErrOut, "git-contextfs review: failing: %s\n", strings.Join(failed, " and "))
-				return &exitError{exitFail}
-			}
-			return nil
+			o.args = args
+			return a.runReview(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&format, "format", "markdown", "report `FORMAT`: markdown or json")
-	f.BoolVar(&asJSON, "json", false, "same as --format json")
-	f.StringSliceVar(&failOn, "fail-on", nil, "exit 1 when the report has these `FINDINGS`: invalid, secrets (repeatable or comma-separated)")
+	f.StringVar(&o.format, "format", "markdown", "report `FORMAT`: markdown or json")
+	f.BoolVar(&o.json, "json", false, "same as --format json")
+	f.StringSliceVar(&o.failOn, "fail-on", nil, "exit 1 when the report has these `FINDINGS`: invalid, secrets (repeatable or comma-separated)")
 	return cmd
+}
+
+// runReview runs review with o.
+func (a *app) runReview(ctx context.Context, o *reviewOptions) error {
+	if o.json {
+		o.format = "json"
+	}
+	if o.format != "markdown" && o.format != "json" {
+		return &usageError{fmt.Errorf("--format must be markdown or json, not %q", o.format)}
+	}
+	for _, f := range o.failOn {
+		if !slices.Contains(failOnValues, f) {
+			return &usageError{fmt.Errorf("--fail-on takes %s, not %q", strings.Join(failOnValues, " or "), f)}
+		}
+	}
+	spec := ""
+	if len(o.args) == 1 {
+		spec = o.args[0]
+	}
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	rep, err := buildReview(ctx, s, spec)
+	if err != nil {
+		return err
+	}
+	if o.format == "json" {
+		err = a.printJSON(rep)
+	} else {
+		_, err = fmt.Fprint(a.io.Out, rep.Markdown())
+	}
+	if err != nil {
+		return err
+	}
+	var failed []string
+	if slices.Contains(o.failOn, "invalid") && len(rep.Problems) > 0 {
+		failed = append(failed, fmt.Sprintf("%d invalid memory problem(s)", len(rep.Problems)))
+	}
+	if slices.Contains(o.failOn, "secrets") && len(rep.Secrets) > 0 {
+		failed = append(failed, fmt.Sprintf("%d suspected secret(s)", len(rep.Secrets)))
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(a.io.ErrOut, "git-contextfs review: failing: %s\n", strings.Join(failed, " and "))
+		return &exitError{exitFail}
+	}
+	return nil
 }
 
 // buildReview resolves a review range and compares its two sides.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -9,12 +10,17 @@ import (
 	"github.com/contextfs/contextfs"
 )
 
+// saveOptions are the flags and arguments of save.
+type saveOptions struct {
+	typ, title, summary, data string
+	tags, links, supersedes   []string
+	json                      bool
+	content                   []string // the body, as arguments; "-" or none reads stdin
+}
+
+// saveCmd is save: its help and flags; runSave does the work.
 func (a *app) saveCmd() *cobra.Command {
-	var (
-		typ, title, summary, data string
-		tags, links, supersedes   []string
-		asJSON                    bool
-	)
+	o := &saveOptions{}
 	cmd := &cobra.Command{
 		Use:   "save [flags] [CONTENT|-]",
 		Short: "Save a new memory and print its ID",
@@ -33,47 +39,53 @@ secrets: findings are printed as warnings (the pre-commit hook blocks them).`,
   git contextfs save --type error --title "EADDRINUSE in tests" --json "Tests must use port 0"`,
 		Args: argsRange(0, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkTypes([]string{typ}, false); err != nil {
-				return err
-			}
-			body, err := a.readContent(args)
-			if err != nil {
-				return err
-			}
-			var d map[string]any
-			if data != "" {
-				if err := json.Unmarshal([]byte(data), &d); err != nil {
-					return &usageError{fmt.Errorf("--data must be a JSON object: %v", err)}
-				}
-			}
-			s, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			res, err := s.Save(cmd.Context(), contextfs.SaveRequest{Type: typ, Title: title, Summary: summary, Tags: tags,
-				Links: links, Supersedes: supersedes, Data: d, Body: body})
-			if err != nil {
-				return err
-			}
-			for _, w := range res.Warnings {
-				fmt.Fprintf(a.io.ErrOut, "warning: possible secret: %s\n  The pre-commit hook will refuse this file. Remove it, or allow it (see docs/SECRETS.md).\n", w)
-			}
-			if asJSON {
-				return a.printJSON(res.Memory)
-			}
-			fmt.Fprintln(a.io.Out, res.Memory.ID)
-			return nil
+			o.content = args
+			return a.runSave(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&typ, "type", "t", "fact", "memory `TYPE` (see: git contextfs schema)")
-	f.StringVar(&title, "title", "", "title (default: the body's first heading or sentence)")
-	f.StringVar(&summary, "summary", "", "one-paragraph summary (default: derived from the body)")
-	f.StringArrayVar(&tags, "tag", nil, "tag (repeatable, or comma-separated)")
-	f.StringArrayVar(&links, "link", nil, "link to another memory ID or a URL (repeatable)")
-	f.StringArrayVar(&supersedes, "supersedes", nil, "ID of a memory this one replaces (repeatable); it is then hidden from search")
-	f.StringVar(&data, "data", "", "structured fields of the type, as a JSON object")
-	f.BoolVar(&asJSON, "json", false, "print the saved memory as JSON")
+	f.StringVarP(&o.typ, "type", "t", "fact", "memory `TYPE` (see: git contextfs schema)")
+	f.StringVar(&o.title, "title", "", "title (default: the body's first heading or sentence)")
+	f.StringVar(&o.summary, "summary", "", "one-paragraph summary (default: derived from the body)")
+	f.StringArrayVar(&o.tags, "tag", nil, "tag (repeatable, or comma-separated)")
+	f.StringArrayVar(&o.links, "link", nil, "link to another memory ID or a URL (repeatable)")
+	f.StringArrayVar(&o.supersedes, "supersedes", nil, "ID of a memory this one replaces (repeatable); it is then hidden from search")
+	f.StringVar(&o.data, "data", "", "structured fields of the type, as a JSON object")
+	f.BoolVar(&o.json, "json", false, "print the saved memory as JSON")
 	return cmd
+}
+
+// runSave runs save with o.
+func (a *app) runSave(ctx context.Context, o *saveOptions) error {
+	if err := checkTypes([]string{o.typ}, false); err != nil {
+		return err
+	}
+	body, err := a.readContent(o.content)
+	if err != nil {
+		return err
+	}
+	var d map[string]any
+	if o.data != "" {
+		if err := json.Unmarshal([]byte(o.data), &d); err != nil {
+			return &usageError{fmt.Errorf("--data must be a JSON object: %v", err)}
+		}
+	}
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	res, err := s.Save(ctx, contextfs.SaveRequest{Type: o.typ, Title: o.title, Summary: o.summary, Tags: o.tags,
+		Links: o.links, Supersedes: o.supersedes, Data: d, Body: body})
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(a.io.ErrOut, "warning: possible secret: %s\n  The pre-commit hook will refuse this file. Remove it, or allow it (see docs/SECRETS.md).\n", w)
+	}
+	if o.json {
+		return a.printJSON(res.Memory)
+	}
+	fmt.Fprintln(a.io.Out, res.Memory.ID)
+	return nil
 }

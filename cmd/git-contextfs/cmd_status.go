@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -9,56 +10,67 @@ import (
 	"github.com/contextfs/contextfs"
 )
 
+// statusOptions are the flags of status.
+type statusOptions struct {
+	json bool
+}
+
+// statusCmd is status: its help and flags; runStatus does the work.
 func (a *app) statusCmd() *cobra.Command {
-	var asJSON bool
+	o := &statusOptions{}
 	cmd := &cobra.Command{
 		Use:     "status",
 		Short:   "Show memory counts by type, invalid files and the cache state",
 		Example: "  git contextfs status\n  git contextfs status --json",
 		Args:    argsRange(0, 0),
 		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-			st, err := s.Status(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return a.printJSON(st)
-			}
-			fmt.Fprintf(a.io.Out, "repository  %s\n", st.Root)
-			if !st.Initiated {
-				fmt.Fprintln(a.io.Out, "            (not initialised: run git contextfs init)")
-			}
-			fmt.Fprintf(a.io.Out, "memories    %d in %d files\n", st.Memories, st.Files)
-			types := make([]string, 0, len(st.ByType))
-			for t := range st.ByType {
-				types = append(types, t)
-			}
-			slices.Sort(types)
-			for _, t := range types {
-				fmt.Fprintf(a.io.Out, "  %-18s %d\n", t, st.ByType[t])
-			}
-			if len(st.Code) > 0 {
-				n := 0
-				for _, c := range st.Code {
-					n += c
-				}
-				fmt.Fprintf(a.io.Out, "code        %d chunks\n", n)
-			}
-			if st.Commits > 0 {
-				fmt.Fprintf(a.io.Out, "commits     %d\n", st.Commits)
-			}
-			fmt.Fprintf(a.io.Out, "embedder    %s\n", st.Embedder)
-			fmt.Fprintf(a.io.Out, "cache       %s (%.1f MB, schema %s, fresh)\n", st.Cache.Path, float64(st.Cache.Bytes)/1e6, st.Cache.Schema)
-			fmt.Fprintf(a.io.Out, "watcher     %s\n", describeWatcher(st.Watcher))
-			if len(st.Invalid) > 0 {
-				fmt.Fprintf(a.io.Out, "problems    %d file(s); run git contextfs validate\n", len(st.Invalid))
-				for _, p := range st.Invalid {
-					fmt.Fprintf(a.io.Out, "  %s\n", p)
-				}
-			}
-			return nil
+			return a.runStatus(cmd.Context(), s, o)
 		}),
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print as JSON")
 	return cmd
+}
+
+// runStatus runs status with o.
+func (a *app) runStatus(ctx context.Context, s *contextfs.Store, o *statusOptions) error {
+	st, err := s.Status(ctx)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return a.printJSON(st)
+	}
+	fmt.Fprintf(a.io.Out, "repository  %s\n", st.Root)
+	if !st.Initiated {
+		fmt.Fprintln(a.io.Out, "            (not initialised: run git contextfs init)")
+	}
+	fmt.Fprintf(a.io.Out, "memories    %d in %d files\n", st.Memories, st.Files)
+	types := make([]string, 0, len(st.ByType))
+	for t := range st.ByType {
+		types = append(types, t)
+	}
+	slices.Sort(types)
+	for _, t := range types {
+		fmt.Fprintf(a.io.Out, "  %-18s %d\n", t, st.ByType[t])
+	}
+	if len(st.Code) > 0 {
+		n := 0
+		for _, c := range st.Code {
+			n += c
+		}
+		fmt.Fprintf(a.io.Out, "code        %d chunks\n", n)
+	}
+	if st.Commits > 0 {
+		fmt.Fprintf(a.io.Out, "commits     %d\n", st.Commits)
+	}
+	fmt.Fprintf(a.io.Out, "embedder    %s\n", st.Embedder)
+	fmt.Fprintf(a.io.Out, "cache       %s (%.1f MB, schema %s, fresh)\n", st.Cache.Path, float64(st.Cache.Bytes)/1e6, st.Cache.Schema)
+	fmt.Fprintf(a.io.Out, "watcher     %s\n", describeWatcher(st.Watcher))
+	if len(st.Invalid) > 0 {
+		fmt.Fprintf(a.io.Out, "problems    %d file(s); run git contextfs validate\n", len(st.Invalid))
+		for _, p := range st.Invalid {
+			fmt.Fprintf(a.io.Out, "  %s\n", p)
+		}
+	}
+	return nil
 }

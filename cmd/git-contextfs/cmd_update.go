@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -11,13 +12,21 @@ import (
 	"github.com/contextfs/contextfs/memory"
 )
 
+// updateOptions are the flags and arguments of update.
+type updateOptions struct {
+	typ, title, summary, data  string
+	tags, addTags, rmTags      []string
+	links, supersedes          []string
+	setBody, json, replaceData bool
+	args                       []string
+	// changed reports whether a flag was given, as opposed to left at
+	// its default: only given fields change.
+	changed func(flag string) bool
+}
+
+// updateCmd is update: its help and flags; runUpdate does the work.
 func (a *app) updateCmd() *cobra.Command {
-	var (
-		typ, title, summary, data   string
-		tags, addTags, rmTags       []string
-		links, supersedes           []string
-		setBody, asJSON, replaceDat bool
-	)
+	o := &updateOptions{}
 	cmd := &cobra.Command{
 		Use:   "update ID [flags] [CONTENT|-]",
 		Short: "Change a memory in place",
@@ -30,93 +39,98 @@ the body. --data merges JSON fields into data (null deletes a field;
   git contextfs update k3x9 - < new-body.md`,
 		Args: argsRange(1, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var body string
-			setBody = len(args) > 1
-			if setBody {
-				b, err := a.readContent(args[1:])
-				if err != nil {
-					return err
-				}
-				body = b
-			}
-			var d map[string]any
-			if data != "" {
-				if err := json.Unmarshal([]byte(data), &d); err != nil {
-					return &usageError{fmt.Errorf("--data must be a JSON object: %v", err)}
-				}
-			}
-			fl := cmd.Flags()
-			if fl.Changed("type") {
-				if err := checkTypes([]string{typ}, false); err != nil {
-					return err
-				}
-			}
-			s, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			m, err := s.Update(cmd.Context(), args[0], func(m *memory.Memory) error {
-				if fl.Changed("type") {
-					m.Type = typ
-				}
-				if fl.Changed("title") {
-					m.Title = title
-				}
-				if fl.Changed("summary") {
-					m.Summary = summary
-				}
-				if fl.Changed("tag") {
-					m.Tags = tags
-				}
-				m.Tags = append(m.Tags, addTags...)
-				for _, t := range rmTags {
-					m.Tags = slices.DeleteFunc(m.Tags, func(x string) bool { return strings.EqualFold(x, t) })
-				}
-				if fl.Changed("link") {
-					m.Links = links
-				}
-				if fl.Changed("supersedes") {
-					m.Supersedes = supersedes
-				}
-				if data != "" {
-					if replaceDat || m.Data == nil {
-						m.Data = map[string]any{}
-					}
-					for k, v := range d {
-						if v == nil {
-							delete(m.Data, k)
-						} else {
-							m.Data[k] = v
-						}
-					}
-				}
-				if setBody {
-					m.Body = strings.TrimRight(body, "\n") + "\n"
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return a.printJSON(m)
-			}
-			fmt.Fprintf(a.io.Out, "updated %s %s\n", m.ID, m.Path)
-			return nil
+			o.args, o.changed = args, cmd.Flags().Changed
+			return a.runUpdate(cmd.Context(), o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&typ, "type", "t", "", "new type")
-	f.StringVar(&title, "title", "", "new title")
-	f.StringVar(&summary, "summary", "", "new summary")
-	f.StringArrayVar(&tags, "tag", nil, "replace all tags (repeatable)")
-	f.StringArrayVar(&addTags, "add-tag", nil, "add a tag (repeatable)")
-	f.StringArrayVar(&rmTags, "remove-tag", nil, "remove a tag (repeatable)")
-	f.StringArrayVar(&links, "link", nil, "replace links (repeatable)")
-	f.StringArrayVar(&supersedes, "supersedes", nil, "replace the IDs this memory supersedes (repeatable)")
-	f.StringVar(&data, "data", "", "JSON object merged into data")
-	f.BoolVar(&replaceDat, "replace-data", false, "with --data: replace data instead of merging")
-	f.BoolVar(&asJSON, "json", false, "print the updated memory as JSON")
+	f.StringVarP(&o.typ, "type", "t", "", "new type")
+	f.StringVar(&o.title, "title", "", "new title")
+	f.StringVar(&o.summary, "summary", "", "new summary")
+	f.StringArrayVar(&o.tags, "tag", nil, "replace all tags (repeatable)")
+	f.StringArrayVar(&o.addTags, "add-tag", nil, "add a tag (repeatable)")
+	f.StringArrayVar(&o.rmTags, "remove-tag", nil, "remove a tag (repeatable)")
+	f.StringArrayVar(&o.links, "link", nil, "replace links (repeatable)")
+	f.StringArrayVar(&o.supersedes, "supersedes", nil, "replace the IDs this memory supersedes (repeatable)")
+	f.StringVar(&o.data, "data", "", "JSON object merged into data")
+	f.BoolVar(&o.replaceData, "replace-data", false, "with --data: replace data instead of merging")
+	f.BoolVar(&o.json, "json", false, "print the updated memory as JSON")
 	return cmd
+}
+
+// runUpdate runs update with o.
+func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
+	var body string
+	o.setBody = len(o.args) > 1
+	if o.setBody {
+		b, err := a.readContent(o.args[1:])
+		if err != nil {
+			return err
+		}
+		body = b
+	}
+	var d map[string]any
+	if o.data != "" {
+		if err := json.Unmarshal([]byte(o.data), &d); err != nil {
+			return &usageError{fmt.Errorf("--data must be a JSON object: %v", err)}
+		}
+	}
+	if o.changed("type") {
+		if err := checkTypes([]string{o.typ}, false); err != nil {
+			return err
+		}
+	}
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	m, err := s.Update(ctx, o.args[0], func(m *memory.Memory) error {
+		if o.changed("type") {
+			m.Type = o.typ
+		}
+		if o.changed("title") {
+			m.Title = o.title
+		}
+		if o.changed("summary") {
+			m.Summary = o.summary
+		}
+		if o.changed("tag") {
+			m.Tags = o.tags
+		}
+		m.Tags = append(m.Tags, o.addTags...)
+		for _, t := range o.rmTags {
+			m.Tags = slices.DeleteFunc(m.Tags, func(x string) bool { return strings.EqualFold(x, t) })
+		}
+		if o.changed("link") {
+			m.Links = o.links
+		}
+		if o.changed("supersedes") {
+			m.Supersedes = o.supersedes
+		}
+		if o.data != "" {
+			if o.replaceData || m.Data == nil {
+				m.Data = map[string]any{}
+			}
+			for k, v := range d {
+				if v == nil {
+					delete(m.Data, k)
+				} else {
+					m.Data[k] = v
+				}
+			}
+		}
+		if o.setBody {
+			m.Body = strings.TrimRight(body, "\n") + "\n"
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return a.printJSON(m)
+	}
+	fmt.Fprintf(a.io.Out, "updated %s %s\n", m.ID, m.Path)
+	return nil
 }

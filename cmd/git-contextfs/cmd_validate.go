@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,8 +12,15 @@ import (
 	"github.com/contextfs/contextfs"
 )
 
+// validateOptions are the flags and arguments of validate.
+type validateOptions struct {
+	json  bool
+	paths []string
+}
+
+// validateCmd is validate: its help and flags; runValidate does the work.
 func (a *app) validateCmd() *cobra.Command {
-	var asJSON bool
+	o := &validateOptions{}
 	cmd := &cobra.Command{
 		Use:   "validate [PATH...]",
 		Short: "Check memory files; exit 1 if any is invalid",
@@ -22,43 +30,49 @@ conflict markers. Problems are printed as FILE:LINE: RULE: MESSAGE.
 Exit status: 0 all valid, 1 something is invalid.`,
 		Example: "  git contextfs validate\n  git contextfs validate .contextfs/memories/use-pgx-k3x9m2abcd.md --json",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			for _, p := range args {
-				if _, err := os.Stat(p); err != nil {
-					return fmt.Errorf("validate %s: %w", p, errors.Unwrap(err))
-				}
-			}
-			s, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			probs, n, err := s.Validate(cmd.Context(), absAll(args))
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				if probs == nil {
-					probs = []contextfs.Problem{}
-				}
-				if err := a.printJSON(map[string]any{"files": n, "problems": probs}); err != nil {
-					return err
-				}
-			} else {
-				for _, p := range probs {
-					fmt.Fprintln(a.io.Out, p)
-				}
-				if len(probs) == 0 {
-					fmt.Fprintf(a.io.ErrOut, "%d memory file(s) valid\n", n)
-				}
-			}
-			if len(probs) > 0 {
-				return &exitError{exitFail}
-			}
-			return nil
+			o.paths = args
+			return a.runValidate(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print {files, problems} as JSON")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print {files, problems} as JSON")
 	return cmd
+}
+
+// runValidate runs validate with o.
+func (a *app) runValidate(ctx context.Context, o *validateOptions) error {
+	for _, p := range o.paths {
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("validate %s: %w", p, errors.Unwrap(err))
+		}
+	}
+	s, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	probs, n, err := s.Validate(ctx, absAll(o.paths))
+	if err != nil {
+		return err
+	}
+	if o.json {
+		if probs == nil {
+			probs = []contextfs.Problem{}
+		}
+		if err := a.printJSON(map[string]any{"files": n, "problems": probs}); err != nil {
+			return err
+		}
+	} else {
+		for _, p := range probs {
+			fmt.Fprintln(a.io.Out, p)
+		}
+		if len(probs) == 0 {
+			fmt.Fprintf(a.io.ErrOut, "%d memory file(s) valid\n", n)
+		}
+	}
+	if len(probs) > 0 {
+		return &exitError{exitFail}
+	}
+	return nil
 }
 
 func absAll(ps []string) []string {
