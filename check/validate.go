@@ -1,7 +1,8 @@
 // Package check finds what is wrong with memory files: invalid files
 // (CheckFiles, Validate), what is about to be committed (CheckStaged),
 // suspected secrets (ScanFile), files not in canonical form (Format) and
-// a broken setup (Doctor). The CLI, the MCP server, the hooks and the
+// a broken setup (Hooks, MergeDriver, Config, Memories, Binary: the checks
+// contextfs.Doctor runs). The CLI, the MCP server, the hooks and the
 // memory commit all call it, so a rule is written once.
 package check
 
