@@ -15,6 +15,7 @@ import (
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/pathglob"
 	"github.com/contextfs/contextfs/secrets"
 )
 
@@ -28,6 +29,11 @@ type SaveRequest struct {
 	Supersedes []string
 	Data       map[string]any
 	Body       string
+	// Paths are globs of the code the memory bears on (see package pathglob).
+	Paths []string
+	// Source and Session record who saved the memory (see package session).
+	Source  *memory.Source
+	Session string
 }
 
 // SaveResult is the saved memory and what the secret scanner thought of it.
@@ -71,7 +77,11 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 		ID: memory.NewID(), Type: typ, Title: strings.TrimSpace(req.Title), Summary: strings.TrimSpace(req.Summary),
 		Tags: cleanList(req.Tags), Links: cleanList(req.Links), Supersedes: cleanList(req.Supersedes),
 		Created: now, Updated: now, Author: s.Repo.Author(), Data: memory.NormalizeData(req.Data),
-		Body: normalizeBody(req.Body),
+		Body: normalizeBody(req.Body), Paths: cleanPaths(req.Paths), Session: strings.TrimSpace(req.Session),
+	}
+	if !req.Source.IsZero() {
+		src := *req.Source
+		m.Source = &src
 	}
 	if strings.TrimSpace(m.Body) == "" && m.Title == "" {
 		return nil, errors.New("a memory needs content or a title")
@@ -155,6 +165,17 @@ func normalizeBody(b string) string {
 		return ""
 	}
 	return b + "\n"
+}
+
+// cleanPaths trims globs and drops repeats and a leading "./".
+func cleanPaths(xs []string) []string {
+	var out []string
+	for _, x := range cleanList(xs) {
+		if x = strings.TrimPrefix(x, "./"); !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func cleanList(xs []string) []string {
@@ -276,6 +297,7 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 		m.Type = t
 	}
 	m.Tags, m.Links, m.Supersedes = cleanList(m.Tags), cleanList(m.Links), cleanList(m.Supersedes)
+	m.Paths = cleanPaths(m.Paths)
 	m.Data = memory.NormalizeData(m.Data)
 	m.Updated = s.now().UTC().Truncate(time.Second)
 	if m.Updated.Before(m.Created) {
@@ -324,6 +346,10 @@ type ListOptions struct {
 	Since time.Time
 	All   bool // include superseded memories
 	Limit int
+	// Attached keeps memories whose paths cover any of these files.
+	Attached []string
+	// Source keeps memories written by this tool; Session, in this session.
+	Source, Session string
 }
 
 // Entry is a memory as listed and searched: what the cache knows.
@@ -346,6 +372,9 @@ func (s *Store) List(ctx context.Context, o ListOptions) ([]Entry, error) {
 	}
 	f, err := s.filter(o.Types, o.Tags, o.Since, o.All)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.narrow(ctx, &f, o.Attached, o.Source, o.Session); err != nil {
 		return nil, err
 	}
 	rows, err := s.cache.List(ctx, cache.KindMemory, f, o.Limit)
@@ -374,6 +403,61 @@ func (s *Store) filter(types, tags []string, since time.Time, all bool) (cache.F
 		f.Types = append(f.Types, c)
 	}
 	return f, nil
+}
+
+// narrow restricts f to memories attached to files, from the source tool
+// and in the session given (each when not empty).
+func (s *Store) narrow(ctx context.Context, f *cache.Filter, files []string, source, session string) error {
+	if source != "" {
+		f.Attrs = append(f.Attrs, cache.Attr{Key: attrSource, Value: source})
+	}
+	if session != "" {
+		f.Attrs = append(f.Attrs, cache.Attr{Key: attrSession, Value: session})
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	globs, err := s.cache.AttrValues(ctx, cache.KindMemory, attrPath, *f)
+	if err != nil {
+		return err
+	}
+	f.MIDs = []string{}
+	for mid, gs := range globs {
+		if pathglob.Any(gs, files) {
+			f.MIDs = append(f.MIDs, mid)
+		}
+	}
+	sort.Strings(f.MIDs)
+	return nil
+}
+
+// Attribute keys the cache keeps for memories (see cache.Attr).
+const (
+	attrPath    = "path"
+	attrSource  = "source"
+	attrSession = "session"
+)
+
+// memoryAttrs are the cache attributes of m: its globs, source tool and
+// session (the one in source when the key is absent).
+func memoryAttrs(m *memory.Memory) []cache.Attr {
+	var out []cache.Attr
+	for _, p := range m.Paths {
+		out = append(out, cache.Attr{Key: attrPath, Value: p})
+	}
+	sess := m.Session
+	if m.Source != nil {
+		if m.Source.Tool != "" {
+			out = append(out, cache.Attr{Key: attrSource, Value: m.Source.Tool})
+		}
+		if sess == "" {
+			sess = m.Source.Session
+		}
+	}
+	if sess != "" {
+		out = append(out, cache.Attr{Key: attrSession, Value: sess})
+	}
+	return out
 }
 
 func sortedKeys(m map[string]any) []string {

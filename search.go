@@ -32,6 +32,10 @@ type Query struct {
 	Limit int    // default 10
 	// SemanticWeight overrides the configured fusion weight when non-nil.
 	SemanticWeight *float64
+	// Attached keeps memories whose paths cover any of these files.
+	Attached []string
+	// Source keeps memories written by this tool; Session, in this session.
+	Source, Session string
 }
 
 // Result is one search hit.
@@ -104,6 +108,9 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 	kinds, memTypes := splitKinds(q.Types)
 	f, err := s.filter(memTypes, q.Tags, q.Since, q.All)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.narrow(ctx, &f, q.Attached, q.Source, q.Session); err != nil {
 		return nil, err
 	}
 	var qvec []float32
