@@ -363,6 +363,8 @@ type Entry struct {
 	Path    string    `json:"path"`
 	Updated time.Time `json:"updated,omitzero"`
 	Author  string    `json:"author,omitempty"`
+	// Status is the memory's data.status, if any.
+	Status string `json:"status,omitempty"`
 }
 
 // List returns current memories, newest first.
@@ -390,7 +392,7 @@ func (s *Store) List(ctx context.Context, o ListOptions) ([]Entry, error) {
 
 func entryOf(r cache.Row) Entry {
 	return Entry{ID: r.MID, Kind: r.Kind.String(), Type: r.Type, Title: r.Title, Summary: r.Summary, Tags: r.Tags,
-		Path: r.Path, Updated: r.Updated, Author: r.Author}
+		Path: r.Path, Updated: r.Updated, Author: r.Author, Status: r.Status}
 }
 
 func (s *Store) filter(types, tags []string, since time.Time, all bool) (cache.Filter, error) {
