@@ -56,6 +56,7 @@ func (a *app) saveCmd() *cobra.Command {
 		typ, title, summary, data string
 		tags, links, supersedes   []string
 		asJSON                    bool
+		attach                    saveAttach
 	)
 	cmd := &cobra.Command{
 		Use:   "save [flags] [CONTENT|-]",
@@ -90,8 +91,12 @@ secrets: findings are printed as warnings (the pre-commit hook blocks them).`,
 				return err
 			}
 			defer s.Close()
-			res, err := s.Save(cmd.Context(), contextfs.SaveRequest{Type: typ, Title: title, Summary: summary, Tags: tags,
-				Links: links, Supersedes: supersedes, Data: d, Body: body})
+			req := contextfs.SaveRequest{Type: typ, Title: title, Summary: summary, Tags: tags,
+				Links: links, Supersedes: supersedes, Data: d, Body: body}
+			if err := attach.apply(s, &req); err != nil {
+				return err
+			}
+			res, err := s.Save(cmd.Context(), req)
 			if err != nil {
 				return err
 			}
@@ -114,6 +119,7 @@ secrets: findings are printed as warnings (the pre-commit hook blocks them).`,
 	f.StringArrayVar(&supersedes, "supersedes", nil, "ID of a memory this one replaces (repeatable); it is then hidden from search")
 	f.StringVar(&data, "data", "", "structured fields of the type, as a JSON object")
 	f.BoolVar(&asJSON, "json", false, "print the saved memory as JSON")
+	attach.flags(f)
 	return cmd
 }
 
@@ -123,9 +129,10 @@ func (a *app) searchCmd() *cobra.Command {
 		limit       int
 		mode, since string
 		all, asJSON bool
+		attach      filterAttach
 	)
 	cmd := &cobra.Command{
-		Use:   "search QUERY",
+		Use:   "search QUERY | --path FILE",
 		Short: "Search memories (and indexed code and commits) by keyword and meaning",
 		Long: `Ranks memories by a fusion of BM25 keyword scores and embedding similarity
 (--mode hybrid, the default), or by either alone. Superseded memories are
@@ -138,10 +145,15 @@ for code).`,
 		Example: `  git contextfs search "how do we pool db connections"
   git contextfs search --type decision --tag db --limit 5 postgres
   git contextfs search --mode keyword --json EADDRINUSE
-  git contextfs search --since 2024-01-01 "release checklist"`,
-		Args: argsRange(1, -1),
+  git contextfs search --since 2024-01-01 "release checklist"
+  git contextfs search --path auth/token.go`,
+		Args: argsRange(0, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			q := contextfs.Query{Text: strings.Join(args, " "), Types: types, Tags: tags, Limit: limit, Mode: mode, All: all}
+			if len(args) == 0 {
+				return a.listAttached(cmd, attach, asJSON)
+			}
+			q := contextfs.Query{Text: strings.Join(args, " "), Types: types, Tags: tags, Limit: limit, Mode: mode, All: all,
+				Attached: attach.files, Source: attach.source}
 			if since != "" {
 				t, err := parseSince(since)
 				if err != nil {
@@ -199,6 +211,7 @@ for code).`,
 	f.StringVar(&since, "since", "", "only memories updated since `WHEN` (2024-05-01, or 7d, 2w, 3m ago)")
 	f.BoolVar(&all, "all", false, "include superseded memories")
 	f.BoolVar(&asJSON, "json", false, "print results as a JSON array")
+	attach.flags(f)
 	return cmd
 }
 
@@ -282,6 +295,7 @@ func (a *app) listCmd() *cobra.Command {
 		limit       int
 		since       string
 		all, asJSON bool
+		attach      filterAttach
 	)
 	cmd := &cobra.Command{
 		Use:     "list",
@@ -289,7 +303,7 @@ func (a *app) listCmd() *cobra.Command {
 		Example: "  git contextfs list --type decision\n  git contextfs list --tag db --json",
 		Args:    argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o := contextfs.ListOptions{Types: types, Tags: tags, Limit: limit, All: all}
+			o := contextfs.ListOptions{Types: types, Tags: tags, Limit: limit, All: all, Attached: attach.files, Source: attach.source}
 			if since != "" {
 				t, err := parseSince(since)
 				if err != nil {
@@ -326,6 +340,7 @@ func (a *app) listCmd() *cobra.Command {
 	f.StringVar(&since, "since", "", "only memories updated since `WHEN`")
 	f.BoolVar(&all, "all", false, "include superseded memories")
 	f.BoolVar(&asJSON, "json", false, "print as a JSON array")
+	attach.flags(f)
 	return cmd
 }
 
@@ -335,6 +350,7 @@ func (a *app) updateCmd() *cobra.Command {
 		tags, addTags, rmTags       []string
 		links, supersedes           []string
 		setBody, asJSON, replaceDat bool
+		attach                      updateAttach
 	)
 	cmd := &cobra.Command{
 		Use:   "update ID [flags] [CONTENT|-]",
@@ -392,6 +408,7 @@ the body. --data merges JSON fields into data (null deletes a field;
 				if fl.Changed("supersedes") {
 					m.Supersedes = supersedes
 				}
+				attach.apply(m)
 				if data != "" {
 					if replaceDat || m.Data == nil {
 						m.Data = map[string]any{}
@@ -431,6 +448,7 @@ the body. --data merges JSON fields into data (null deletes a field;
 	f.StringVar(&data, "data", "", "JSON object merged into data")
 	f.BoolVar(&replaceDat, "replace-data", false, "with --data: replace data instead of merging")
 	f.BoolVar(&asJSON, "json", false, "print the updated memory as JSON")
+	attach.flags(f)
 	return cmd
 }
 
