@@ -1,0 +1,83 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/contextfs/contextfs/internal/testgit"
+)
+
+func TestSessionAndContextThroughTheCLI(t *testing.T) {
+	dir := testgit.Init(t)
+	ok(t, dir, "save", "--type", "project-brief", "--title", "Billing", "Billing turns usage into invoices.")
+	dec := strings.TrimSpace(ok(t, dir, "save", "--type", "decision", "--path", "auth/**", "--data", `{"decision":"1h","status":"accepted"}`, "Tokens expire after one hour"))
+	if err := os.MkdirAll(filepath.Join(dir, "auth"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "auth", "token.go"), []byte("package auth\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	sid := strings.TrimSpace(ok(t, dir, "session", "start", "--tool", "claude-code", "--model", "opus"))
+	a := strings.TrimSpace(ok(t, dir, "save", "First finding"))
+	b := strings.TrimSpace(ok(t, dir, "save", "--source", "cursor", "Second finding"))
+	for _, id := range []string{a, b} {
+		if out := ok(t, dir, "recall", id); !strings.Contains(out, "session: "+sid) {
+			t.Errorf("memory %s does not carry session %s:\n%s", id, sid, out)
+		}
+	}
+	if out := ok(t, dir, "list", "--source", "cursor"); !strings.Contains(out, b) || strings.Contains(out, a) {
+		t.Errorf("list --source cursor:\n%s", out)
+	}
+	r := cli(t, dir, "", "session", "start")
+	if r.code != 0 || !strings.Contains(r.stderr, "session "+sid+" was still open") {
+		t.Fatalf("a second start was silent or failed: %d %q", r.code, r.stderr)
+	}
+	out := ok(t, dir, "session", "end", "--summary", "Done.", "--outcome", "partial", "--json")
+	var sum map[string]any
+	decodeJSON(t, out, &sum)
+	if sum["type"] != "episodic" {
+		t.Errorf("session end wrote %v", sum["type"])
+	}
+	var list struct {
+		Open  any
+		Ended []struct {
+			ID    string   `json:"session_id"`
+			Saved []string `json:"saved"`
+		}
+	}
+	decodeJSON(t, ok(t, dir, "session", "list", "--json"), &list)
+	if list.Open != nil || len(list.Ended) != 2 {
+		t.Fatalf("session list: %+v", list)
+	}
+	first := list.Ended[0]
+	if first.ID != sid {
+		first = list.Ended[1] // both ended within the same second
+	}
+	if first.ID != sid || len(first.Saved) != 2 || !strings.Contains(strings.Join(first.Saved, " "), a) || !strings.Contains(strings.Join(first.Saved, " "), b) {
+		t.Errorf("the first session lists %+v, want %s and %s", first, a, b)
+	}
+	if r := cli(t, dir, "", "session", "end"); r.code != 1 || !strings.Contains(r.stderr, "no session is open") {
+		t.Errorf("end with none open: %d %q", r.code, r.stderr)
+	}
+	if r := cli(t, dir, "", "session", "end", "--if-open"); r.code != 0 {
+		t.Errorf("end --if-open with none open: %d %q", r.code, r.stderr)
+	}
+
+	ctx := ok(t, dir, "context", "--budget", "1000")
+	for _, want := range []string{"## Project brief", "## Last session", "## Relevant to your changes", "[" + dec + "]"} {
+		if !strings.Contains(ctx, want) {
+			t.Errorf("context lacks %q:\n%s", want, ctx)
+		}
+	}
+	if out := ok(t, dir, "search", "--path", "auth/token.go"); !strings.Contains(out, dec) {
+		t.Errorf("search --path auth/token.go:\n%s", out)
+	}
+	for _, args := range [][]string{{"context", "--format", "xml"}, {"session", "end", "--outcome", "great"}, {"search"}} {
+		if r := cli(t, dir, "", args...); r.code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, r.code, r.stderr)
+		}
+	}
+}
