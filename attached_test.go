@@ -24,7 +24,7 @@ func TestListAndSearchFilterOnPathsSourceAndSession(t *testing.T) {
 	auth := save(contextfs.SaveRequest{Type: "decision", Title: "Tokens expire after an hour", Body: "token expiry", Paths: []string{"auth/**"},
 		Source: &memory.Source{Tool: "claude-code", Model: "opus"}, Session: "sess0001"})
 	docs := save(contextfs.SaveRequest{Type: "fact", Title: "Docs are in Markdown", Body: "token docs", Paths: []string{"docs/*.md"},
-		Source: &memory.Source{Tool: "cursor"}})
+		Source: &memory.Source{Tool: "cursor/1.7"}})
 	plain := save(contextfs.SaveRequest{Type: "fact", Title: "No paths here", Body: "token plain"})
 
 	tests := []struct {
@@ -35,7 +35,8 @@ func TestListAndSearchFilterOnPathsSourceAndSession(t *testing.T) {
 		{"a file under auth/ finds the auth decision", contextfs.ListOptions{Attached: []string{"auth/token.go"}}, []string{auth}},
 		{"a doc file finds the docs fact", contextfs.ListOptions{Attached: []string{"docs/a.md"}}, []string{docs}},
 		{"a file nothing covers finds nothing", contextfs.ListOptions{Attached: []string{"main.go"}}, nil},
-		{"source filters on the tool", contextfs.ListOptions{Source: "cursor"}, []string{docs}},
+		{"source filters on the tool's name", contextfs.ListOptions{Source: "cursor"}, []string{docs}},
+		{"source filters on the tool's name and version", contextfs.ListOptions{Source: "cursor/1.7"}, []string{docs}},
 		{"session filters on the session", contextfs.ListOptions{Session: "sess0001"}, []string{auth}},
 		{"no filter lists all", contextfs.ListOptions{}, []string{auth, docs, plain}},
 	}

@@ -449,8 +449,13 @@ func memoryAttrs(m *memory.Memory) []cache.Attr {
 	}
 	sess := m.Session
 	if m.Source != nil {
-		if m.Source.Tool != "" {
-			out = append(out, cache.Attr{Key: attrSource, Value: m.Source.Tool})
+		if t := m.Source.Tool; t != "" {
+			out = append(out, cache.Attr{Key: attrSource, Value: t})
+			// An MCP client is recorded as name/version; its name alone
+			// matches too.
+			if name, _, ok := strings.Cut(t, "/"); ok && name != "" {
+				out = append(out, cache.Attr{Key: attrSource, Value: name})
+			}
 		}
 		if sess == "" {
 			sess = m.Source.Session
