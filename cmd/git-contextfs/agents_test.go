@@ -81,3 +81,43 @@ func TestSessionAndContextThroughTheCLI(t *testing.T) {
 		}
 	}
 }
+
+func TestSetupClaudeProjectThroughTheCLI(t *testing.T) {
+	dir := testgit.Init(t)
+	mcp, settings := filepath.Join(dir, ".mcp.json"), filepath.Join(dir, ".claude", "settings.json")
+	const theirMCP = "{\"mcpServers\": {\"github\": {\"command\": \"gh-mcp\"}}}\n"
+	const theirSettings = "{\"model\": \"opus\", \"hooks\": {\"SessionEnd\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo bye\"}]}]}}\n"
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, c := range map[string]string{mcp: theirMCP, settings: theirSettings} {
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if out := ok(t, dir, "setup", "claude", "--dry-run"); !strings.Contains(out, "would update") || read(mcp) != theirMCP {
+		t.Fatalf("dry run wrote or said nothing:\n%s", out)
+	}
+	ok(t, dir, "setup", "claude", "--project")
+	m, s := read(mcp), read(settings)
+	if !strings.Contains(m, "gh-mcp") || !strings.Contains(m, `"contextfs"`) || !strings.Contains(s, "echo bye") || !strings.Contains(s, "git contextfs context") {
+		t.Fatalf("after setup:\n%s\n%s", m, s)
+	}
+	if out := ok(t, dir, "setup", "claude"); strings.Count(out, "unchanged") != 2 || read(mcp) != m || read(settings) != s {
+		t.Errorf("a second run changed something:\n%s", out)
+	}
+	ok(t, dir, "setup", "claude", "--remove")
+	if read(mcp) != theirMCP || read(settings) != theirSettings {
+		t.Errorf("remove did not restore the files:\n%s\n%s", read(mcp), read(settings))
+	}
+	if r := cli(t, dir, "", "setup", "vim"); r.code != 2 {
+		t.Errorf("setup vim: exit %d", r.code)
+	}
+}

@@ -52,7 +52,7 @@ into "git help contextfs") or as "git-contextfs COMMAND".`,
 	})
 	root.AddCommand(a.initCmd(), a.saveCmd(), a.searchCmd(), a.recallCmd(), a.listCmd(), a.updateCmd(),
 		a.deleteCmd(), a.statusCmd(), a.reindexCmd(), a.schemaCmd(), a.validateCmd())
-	root.AddCommand(a.contextCmd(), a.sessionCmd())
+	root.AddCommand(a.contextCmd(), a.sessionCmd(), a.setupCmd())
 	a.addExtra(root)
 	return root
 }

@@ -58,7 +58,7 @@ func TestRealMCPClient(t *testing.T) {
 		t.Fatalf("node client.mjs: %v\nstderr:\n%s", err, stderr.String())
 	}
 	var got struct {
-		Tools, Prompts, Resources, Templates []string
+		Tools, Prompts, Resources, Templates  []string
 		Session, SessionTool, Saved           string
 		ContextText, PromptText, ResourceText string
 		Summary                               struct {

@@ -37,8 +37,8 @@ in the pull request.`,
 
 func (a *app) sessionStartCmd() *cobra.Command {
 	var (
-		o      session.StartOptions
-		asJSON bool
+		o              session.StartOptions
+		asJSON, resume bool
 	)
 	cmd := &cobra.Command{
 		Use:   "start [--label TEXT] [--tool NAME] [--model NAME]",
@@ -49,6 +49,19 @@ is ended first (outcome unknown), and a notice says so.`,
   git contextfs session start --label "fix rounding" --tool claude-code --model opus`,
 		Args: argsRange(0, 0),
 		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+			if resume {
+				cur, err := session.Current(s.Repo)
+				if err != nil {
+					return err
+				}
+				if cur != nil {
+					if asJSON {
+						return a.printJSON(map[string]any{"session": cur})
+					}
+					fmt.Fprintln(a.stdout, cur.ID)
+					return nil
+				}
+			}
 			res, err := session.Start(cmd.Context(), s, o, time.Now())
 			if err != nil {
 				return err
@@ -72,6 +85,7 @@ is ended first (outcome unknown), and a notice says so.`,
 	f.StringVar(&o.Tool, "tool", "", "the assistant, such as claude-code, cursor or codex")
 	f.StringVar(&o.Model, "model", "", "the model behind the assistant")
 	f.BoolVar(&asJSON, "json", false, "print the session (and the one closed) as JSON")
+	f.BoolVar(&resume, "resume", false, "keep the open session if there is one (for hooks that also run on resume)")
 	return cmd
 }
 
