@@ -58,6 +58,18 @@ func Files(ctx context.Context, root string) (Changes, error) {
 	return ch, nil
 }
 
+// Between returns the files that differ between two commits, sorted:
+// what a reviewed range changes.
+func Between(ctx context.Context, root, base, head string) ([]string, error) {
+	out, err := git(ctx, root, "diff", "--name-only", "-z", "--no-renames", base, head, "--")
+	if err != nil {
+		return nil, err
+	}
+	files := split(out)
+	slices.Sort(files)
+	return files, nil
+}
+
 // base picks what the branch is compared with: the remote's default
 // branch, a local main or master, then the upstream. The upstream comes
 // last because a pushed feature branch's upstream is itself, which would

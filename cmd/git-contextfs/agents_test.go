@@ -121,3 +121,39 @@ func TestSetupClaudeProjectThroughTheCLI(t *testing.T) {
 		t.Errorf("setup vim: exit %d", r.code)
 	}
 }
+
+func TestReviewListsMemoriesOnTheChangedCode(t *testing.T) {
+	dir := testgit.Init(t)
+	if err := os.MkdirAll(filepath.Join(dir, "auth"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"auth/token.go", "README.md"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("v1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dec := strings.TrimSpace(ok(t, dir, "save", "--type", "decision", "--path", "auth/**", "--data", `{"decision":"1h","status":"accepted"}`, "Tokens expire after one hour"))
+	testgit.Run(t, dir, "add", ".")
+	testgit.Run(t, dir, "commit", "-qm", "base")
+	tests := []struct {
+		name, branch, file string
+		want               bool
+	}{
+		{"a range changing auth/ lists the decision", "auth", "auth/token.go", true},
+		{"a range changing only the README does not", "readme", "README.md", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			testgit.Run(t, dir, "checkout", "-q", "main")
+			testgit.Run(t, dir, "checkout", "-qb", tt.branch)
+			if err := os.WriteFile(filepath.Join(dir, tt.file), []byte("v2\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			testgit.Run(t, dir, "commit", "-qam", "change")
+			out := ok(t, dir, "review", "main...HEAD")
+			if got := strings.Contains(out, "Memories on the changed code") && strings.Contains(out, dec); got != tt.want {
+				t.Errorf("review lists the decision = %v, want %v:\n%s", got, tt.want, out)
+			}
+		})
+	}
+}

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/branchdiff"
 	"github.com/contextfs/contextfs/contextblock"
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/review"
 )
 
 func (a *app) contextCmd() *cobra.Command {
@@ -61,4 +65,26 @@ gives; section headers always stay. The same files give the same bytes.`,
 	f.IntVar(&budget, "budget", 0, "size of the block in estimated `TOKENS` (default from config, 2000)")
 	f.StringVar(&format, "format", "markdown", "markdown or json")
 	return cmd
+}
+
+// relevantToRange lists the memories attached to the code (not the memory
+// files) that a reviewed range changes.
+func relevantToRange(ctx context.Context, s *contextfs.Store, base, head string) ([]review.Relevant, error) {
+	files, err := branchdiff.Between(ctx, s.Repo.Root, base, head)
+	if err != nil {
+		return nil, err
+	}
+	files = slices.DeleteFunc(files, gitstore.IsMemoryPath)
+	if len(files) == 0 {
+		return nil, nil
+	}
+	es, err := s.List(ctx, contextfs.ListOptions{Attached: files})
+	if err != nil {
+		return nil, err
+	}
+	var out []review.Relevant
+	for _, e := range es {
+		out = append(out, review.Relevant{ID: e.ID, Type: e.Type, Title: e.Title, Path: e.Path})
+	}
+	return out, nil
 }
