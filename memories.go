@@ -372,6 +372,12 @@ func (s *Store) List(ctx context.Context, o ListOptions) ([]Entry, error) {
 	if _, err := s.Sync(ctx); err != nil {
 		return nil, err
 	}
+	return s.ListIndexed(ctx, o)
+}
+
+// ListIndexed lists without syncing first: for callers that just synced
+// and list several times (the context block).
+func (s *Store) ListIndexed(ctx context.Context, o ListOptions) ([]Entry, error) {
 	f, err := s.filter(o.Types, o.Tags, o.Since, o.All)
 	if err != nil {
 		return nil, err

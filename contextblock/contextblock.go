@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
 )
 
@@ -123,6 +124,13 @@ func Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
 		budget = DefaultBudget
 	}
 	b := &Block{Budget: budget, Estimator: Estimator}
+	// One sync for the whole block; the sections then read the index.
+	if _, err := s.Sync(ctx); err != nil {
+		return nil, fmt.Errorf("context: %w", err)
+	}
+	// Memory files are not code: a branch that adds memories does not
+	// make them "relevant to its changes".
+	o.Changed = slices.DeleteFunc(slices.Clone(o.Changed), gitstore.IsMemoryPath)
 	shown := map[string]bool{}
 	for _, sp := range specs {
 		entries, err := gather(ctx, s, sp, o)
@@ -156,12 +164,12 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 		if len(o.Changed) == 0 {
 			return nil, nil
 		}
-		return s.List(ctx, contextfs.ListOptions{Attached: o.Changed, Limit: sp.limit * 2})
+		return s.ListIndexed(ctx, contextfs.ListOptions{Attached: o.Changed, Limit: sp.limit * 2})
 	case RelevantTask:
 		if strings.TrimSpace(o.Task) == "" {
 			return nil, nil
 		}
-		res, err := s.Search(ctx, contextfs.Query{Text: o.Task, Types: memoryTypes(), Limit: sp.limit * 2})
+		res, err := s.SearchIndexed(ctx, contextfs.Query{Text: o.Task, Types: memoryTypes(), Limit: sp.limit * 2})
 		if err != nil {
 			return nil, err
 		}
@@ -174,7 +182,7 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 		}
 		return out, nil
 	case OpenWork:
-		all, err := s.List(ctx, contextfs.ListOptions{Types: sp.types})
+		all, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types})
 		if err != nil {
 			return nil, err
 		}
@@ -191,7 +199,7 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 	if sp.limit == 1 {
 		limit = 1 // only the latest: an older one never shows
 	}
-	entries, err := s.List(ctx, contextfs.ListOptions{Types: sp.types, Limit: limit})
+	entries, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Limit: limit})
 	if err != nil {
 		return nil, err
 	}
