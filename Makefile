@@ -34,9 +34,13 @@ demo: install
 	PATH="$(BINDIR):$$PATH" ./scripts/demo.sh
 
 # test: the whole suite, with the race detector (CI runs exactly this).
-test:
+# The MCP client test needs the TypeScript SDK pinned in tests/mcp-client.
+test: tests/mcp-client/node_modules/.package-lock.json
 	$(GO) vet -tags $(TAGS) ./...
 	$(GO) test -tags $(TAGS) -race -count=1 -timeout 15m ./...
+
+tests/mcp-client/node_modules/.package-lock.json: tests/mcp-client/package-lock.json
+	cd tests/mcp-client && npm ci --no-audit --no-fund
 
 test-short:
 	$(GO) test -tags $(TAGS) -count=1 ./...

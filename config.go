@@ -20,6 +20,8 @@ type (
 	IndexConfig = config.IndexConfig
 	// SecretsConfig lists allowed secret findings; see config.SecretsConfig.
 	SecretsConfig = config.SecretsConfig
+	// ContextConfig holds the context block's defaults; see config.ContextConfig.
+	ContextConfig = config.ContextConfig
 )
 
 // DefaultConfig is what `init` writes; see config.Default.

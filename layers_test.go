@@ -24,9 +24,11 @@ const module = "github.com/contextfs/contextfs"
 var layers = map[string]int{
 	// 0 leaves: the model and self-contained mechanisms.
 	"memory": 0, "frontmatter": 0, "chunker": 0, "secrets": 0, "watch": 0, "git": 0, "internal/porter": 0,
+	"pathglob":                    0,
 	"cmd/git-contextfs/iostreams": 0,
 	// 1 storage and building blocks over the leaves.
 	"gitstore": 1, "embed": 1, "hooks": 1, "internal/testgit": 1, "internal/sick": 1,
+	"branchdiff": 1, "agentsetup": 2,
 	// 2 what the repository holds: its config, its cache, its merges.
 	"config": 2, "cache": 2, "memmerge": 2,
 	// 3 the jobs: checking, searching, indexing code and history.
@@ -35,8 +37,10 @@ var layers = map[string]int{
 	"commitflow": 4, "review": 4,
 	// 5 the front door.
 	"": 5,
-	// 6 adapters over the front door; 7 programs.
-	"mcpserver": 6, "cmd/git-contextfs": 7, "cmd/contextfs-bench": 7,
+	// 6 capabilities over the front door (what agents use).
+	"contextblock": 6, "session": 6,
+	// 7 adapters over the front door; 8 programs.
+	"mcpserver": 7, "cmd/git-contextfs": 8, "cmd/contextfs-bench": 8,
 }
 
 // unplaced is the layer of a package not yet in layers.

@@ -30,6 +30,11 @@ type SaveRequest struct {
 	Supersedes []string
 	Data       map[string]any
 	Body       string
+	// Paths are globs of the code the memory bears on (see package pathglob).
+	Paths []string
+	// Source and Session record who saved the memory (see package session).
+	Source  *memory.Source
+	Session string
 }
 
 // SaveResult is the saved memory and what the secret scanner thought of it.
@@ -73,7 +78,11 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 		ID: memory.NewID(), Type: typ, Title: strings.TrimSpace(req.Title), Summary: strings.TrimSpace(req.Summary),
 		Tags: cleanList(req.Tags), Links: cleanList(req.Links), Supersedes: cleanList(req.Supersedes),
 		Created: now, Updated: now, Author: s.Repo.Author(), Data: memory.NormalizeData(req.Data),
-		Body: normalizeBody(req.Body),
+		Body: normalizeBody(req.Body), Paths: cleanPaths(req.Paths), Session: strings.TrimSpace(req.Session),
+	}
+	if !req.Source.IsZero() {
+		src := *req.Source
+		m.Source = &src
 	}
 	if strings.TrimSpace(m.Body) == "" && m.Title == "" {
 		return nil, errors.New("a memory needs content or a title")
@@ -132,6 +141,17 @@ func normalizeBody(b string) string {
 		return ""
 	}
 	return b + "\n"
+}
+
+// cleanPaths trims globs and drops repeats and a leading "./".
+func cleanPaths(xs []string) []string {
+	var out []string
+	for _, x := range cleanList(xs) {
+		if x = strings.TrimPrefix(x, "./"); !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func cleanList(xs []string) []string {
@@ -253,6 +273,7 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 		m.Type = t
 	}
 	m.Tags, m.Links, m.Supersedes = cleanList(m.Tags), cleanList(m.Links), cleanList(m.Supersedes)
+	m.Paths = cleanPaths(m.Paths)
 	m.Data = memory.NormalizeData(m.Data)
 	m.Updated = s.now().UTC().Truncate(time.Second)
 	if m.Updated.Before(m.Created) {
@@ -301,6 +322,10 @@ type ListOptions struct {
 	Since time.Time
 	All   bool // include superseded memories
 	Limit int
+	// Attached keeps memories whose paths cover any of these files.
+	Attached []string
+	// Source keeps memories written by this tool; Session, in this session.
+	Source, Session string
 }
 
 // Entry is a memory as listed and searched: what the cache knows.
@@ -314,6 +339,8 @@ type Entry struct {
 	Path    string    `json:"path"`
 	Updated time.Time `json:"updated,omitzero"`
 	Author  string    `json:"author,omitempty"`
+	// Status is the memory's data.status, if any.
+	Status string `json:"status,omitempty"`
 }
 
 // List returns current memories, newest first.
@@ -321,8 +348,17 @@ func (s *Store) List(ctx context.Context, o ListOptions) ([]Entry, error) {
 	if _, err := s.Sync(ctx); err != nil {
 		return nil, err
 	}
+	return s.ListIndexed(ctx, o)
+}
+
+// ListIndexed lists without syncing first: for callers that just synced
+// and list several times (the context block).
+func (s *Store) ListIndexed(ctx context.Context, o ListOptions) ([]Entry, error) {
 	f, err := search.Filter(o.Types, o.Tags, o.Since, o.All)
 	if err != nil {
+		return nil, err
+	}
+	if err := search.Narrow(ctx, s.cache, &f, o.Attached, o.Source, o.Session); err != nil {
 		return nil, err
 	}
 	rows, err := s.cache.List(ctx, cache.KindMemory, f, o.Limit)
@@ -338,7 +374,34 @@ func (s *Store) List(ctx context.Context, o ListOptions) ([]Entry, error) {
 
 func entryOf(r cache.Row) Entry {
 	return Entry{ID: r.MID, Kind: r.Kind.String(), Type: r.Type, Title: r.Title, Summary: r.Summary, Tags: r.Tags,
-		Path: r.Path, Updated: r.Updated, Author: r.Author}
+		Path: r.Path, Updated: r.Updated, Author: r.Author, Status: r.Status}
+}
+
+// memoryAttrs are the cache attributes of m: its globs, source tool and
+// session (the one in source when the key is absent).
+func memoryAttrs(m *memory.Memory) []cache.Attr {
+	var out []cache.Attr
+	for _, p := range m.Paths {
+		out = append(out, cache.Attr{Key: search.AttrPath, Value: p})
+	}
+	sess := m.Session
+	if m.Source != nil {
+		if t := m.Source.Tool; t != "" {
+			out = append(out, cache.Attr{Key: search.AttrSource, Value: t})
+			// An MCP client is recorded as name/version; its name alone
+			// matches too.
+			if name, _, ok := strings.Cut(t, "/"); ok && name != "" {
+				out = append(out, cache.Attr{Key: search.AttrSource, Value: name})
+			}
+		}
+		if sess == "" {
+			sess = m.Source.Session
+		}
+	}
+	if sess != "" {
+		out = append(out, cache.Attr{Key: search.AttrSession, Value: sess})
+	}
+	return out
 }
 
 func sortedKeys(m map[string]any) []string {

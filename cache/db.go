@@ -28,7 +28,7 @@ import (
 // SchemaVersion changes whenever the tables change; a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "10"
+const SchemaVersion = "11"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -193,6 +193,11 @@ CREATE INDEX docs_superseded ON docs(kind) WHERE status='superseded';
 CREATE INDEX docs_list ON docs(kind, updated, mid, type, status, src, tags);
 CREATE TABLE supersedes(src TEXT NOT NULL, target TEXT NOT NULL);
 CREATE INDEX supersedes_src ON supersedes(src);
+-- Attributes a document carries besides its columns: a memory's paths
+-- globs, source tool and session. Keyed by blob, as supersedes is.
+CREATE TABLE attrs(src TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL);
+CREATE INDEX attrs_src ON attrs(src);
+CREATE INDEX attrs_key ON attrs(key, value);
 -- One full-text table per kind: a memory search must not rank (or read)
 -- the tens of thousands of code chunks an indexed repository has.
 CREATE VIRTUAL TABLE fts_1 USING fts5(title, tags, body, content='docs', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');

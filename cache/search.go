@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -23,10 +24,12 @@ type Filter struct {
 	Tags  []string  // all of these tags
 	Since time.Time // updated at or after
 	All   bool      // include superseded memories
+	Attrs []Attr    // all of these attributes
+	MIDs  []string  // any of these IDs (nil: any ID)
 }
 
 func (f Filter) restrictive() bool {
-	return len(f.Types) > 0 || len(f.Tags) > 0 || !f.Since.IsZero()
+	return len(f.Types) > 0 || len(f.Tags) > 0 || !f.Since.IsZero() || len(f.Attrs) > 0 || f.MIDs != nil
 }
 
 // Hit is a document and its score in one ranking.
@@ -57,6 +60,15 @@ func (f Filter) where(kind Kind, current bool) (string, []any) {
 	if !f.Since.IsZero() {
 		conds = append(conds, "d.updated >= ?")
 		args = append(args, f.Since.Unix())
+	}
+	for _, a := range f.Attrs {
+		conds = append(conds, "EXISTS (SELECT 1 FROM attrs a WHERE a.src=d.src AND a.key=? AND a.value=?)")
+		args = append(args, a.Key, a.Value)
+	}
+	if f.MIDs != nil {
+		conds = append(conds, "d.mid IN (SELECT value FROM json_each(?))")
+		b, _ := json.Marshal(f.MIDs)
+		args = append(args, string(b))
 	}
 	if !f.All && kind == KindMemory {
 		conds = append(conds, "d.status != 'superseded'", retiredCond)
@@ -275,6 +287,27 @@ func (c *Cache) List(ctx context.Context, kind Kind, f Filter, limit int) ([]Row
 			return nil, fmt.Errorf("cache: %w", err)
 		}
 		out = append(out, r)
+	}
+	return out, rs.Err()
+}
+
+// AttrValues returns, for each current document of kind that matches f
+// and carries attribute key, its values in the order they were stored.
+func (c *Cache) AttrValues(ctx context.Context, kind Kind, key string, f Filter) (map[string][]string, error) {
+	cond, args := f.where(kind, true)
+	q := `SELECT d.mid, a.value FROM attrs a JOIN docs d ON d.src=a.src WHERE a.key=? AND ` + cond + ` ORDER BY d.mid, a.rowid`
+	rs, err := c.db.QueryContext(ctx, q, append([]any{key}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	defer rs.Close()
+	out := map[string][]string{}
+	for rs.Next() {
+		var mid, v string
+		if err := rs.Scan(&mid, &v); err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		out[mid] = append(out[mid], v)
 	}
 	return out, rs.Err()
 }

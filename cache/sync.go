@@ -43,6 +43,14 @@ type Doc struct {
 	StartLine  int
 	EndLine    int
 	Supersedes []string
+	// Attrs are searchable attributes kept beside the document (Filter.Attrs
+	// and Cache.AttrValues read them).
+	Attrs []Attr
+}
+
+// Attr is one attribute of a document, such as ("path", "auth/**").
+type Attr struct {
+	Key, Value string
 }
 
 // Analysis is what an Analyzer makes of one file's content.
@@ -665,7 +673,7 @@ func (c *Cache) hasBlob(ctx context.Context, oid string) (bool, error) {
 // blobWriter inserts analysed blobs with statements prepared once per
 // transaction: indexing a repository inserts tens of thousands of rows.
 type blobWriter struct {
-	blob, delDocs, delSup, doc, sup *sql.Stmt
+	blob, delDocs, delSup, doc, sup, delAttr, attr *sql.Stmt
 }
 
 func newBlobWriter(ctx context.Context, tx *sql.Tx) (*blobWriter, error) {
@@ -680,6 +688,8 @@ func newBlobWriter(ctx context.Context, tx *sql.Tx) (*blobWriter, error) {
 		{&w.doc, `INSERT INTO docs(src, kind, mid, type, title, tags, body, summary, created, updated, author, status, symbol, lang, start_line, end_line, vhash)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&w.sup, `INSERT INTO supersedes(src, target) VALUES (?, ?)`},
+		{&w.delAttr, `DELETE FROM attrs WHERE src=?`},
+		{&w.attr, `INSERT INTO attrs(src, key, value) VALUES (?, ?, ?)`},
 	} {
 		st, err := tx.PrepareContext(ctx, p.q)
 		if err != nil {
@@ -692,7 +702,7 @@ func newBlobWriter(ctx context.Context, tx *sql.Tx) (*blobWriter, error) {
 }
 
 func (w *blobWriter) close() {
-	for _, st := range []*sql.Stmt{w.blob, w.delDocs, w.delSup, w.doc, w.sup} {
+	for _, st := range []*sql.Stmt{w.blob, w.delDocs, w.delSup, w.doc, w.sup, w.delAttr, w.attr} {
 		if st != nil {
 			st.Close()
 		}
@@ -724,6 +734,9 @@ func (w *blobWriter) insert(ctx context.Context, kind Kind, oid string, a Analys
 	if _, err := w.delSup.ExecContext(ctx, oid); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
+	if _, err := w.delAttr.ExecContext(ctx, oid); err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
 	for _, d := range a.Docs {
 		if _, err := w.doc.ExecContext(ctx, oid, int(kind), d.MID, d.Type, d.Title, joinTags(d.Tags), d.Body, d.Summary, unix(d.Created), unix(d.Updated),
 			d.Author, d.Status, d.Symbol, d.Lang, d.StartLine, d.EndLine, textHash(embedText(d))); err != nil {
@@ -731,6 +744,11 @@ func (w *blobWriter) insert(ctx context.Context, kind Kind, oid string, a Analys
 		}
 		for _, t := range d.Supersedes {
 			if _, err := w.sup.ExecContext(ctx, oid, t); err != nil {
+				return nil, fmt.Errorf("cache: %w", err)
+			}
+		}
+		for _, a := range d.Attrs {
+			if _, err := w.attr.ExecContext(ctx, oid, a.Key, a.Value); err != nil {
 				return nil, fmt.Errorf("cache: %w", err)
 			}
 		}

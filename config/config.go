@@ -31,6 +31,15 @@ type Config struct {
 	Index    IndexConfig    `yaml:"index"`
 	Secrets  SecretsConfig  `yaml:"secrets"`
 	Watch    WatchConfig    `yaml:"watch"`
+	Context  ContextConfig  `yaml:"context"`
+}
+
+// ContextConfig holds the defaults of the context block (package
+// contextblock).
+type ContextConfig struct {
+	// Budget is the block's size in estimated tokens; 0 means the
+	// package's default.
+	Budget int `yaml:"budget"`
 }
 
 // WatchConfig controls the change watcher: a background process that
@@ -119,6 +128,9 @@ watch:
   # auto: started for repositories of 10,000 memory files or more; on; off.
   mode: auto
   idle: 30m             # it exits after this long without a command
+
+context:
+  budget: 2000          # tokens (estimated as bytes/4) of the block agents read at start
 `
 
 // Load reads the repository's config; a missing file gives the
@@ -147,6 +159,9 @@ func Load(repo *gitstore.Repo) (Config, error) {
 	case "", WatchAuto, WatchOn, WatchOff:
 	default:
 		return c, fmt.Errorf("%s: watch.mode must be auto, on or off, not %q", repo.Rel(p), c.Watch.Mode)
+	}
+	if c.Context.Budget < 0 {
+		return c, fmt.Errorf("%s: context.budget must not be negative, not %d", repo.Rel(p), c.Context.Budget)
 	}
 	if c.Watch.Idle != "" {
 		if d, err := time.ParseDuration(c.Watch.Idle); err != nil || d <= 0 {

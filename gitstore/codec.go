@@ -16,7 +16,7 @@ import (
 // KeyOrder is the canonical order of the frontmatter keys contextfs knows.
 // Unknown keys follow in their own order. Identity first, then what a
 // reviewer reads, then bookkeeping, then the structured data.
-var keyOrder = []string{"id", "type", "title", "summary", "tags", "links", "supersedes", "author", "created", "updated", "data"}
+var keyOrder = []string{"id", "type", "title", "summary", "tags", "links", "supersedes", "paths", "author", "source", "session", "created", "updated", "data"}
 
 // KeyOrder returns the canonical frontmatter key order.
 func KeyOrder() []string { return slices.Clone(keyOrder) }
@@ -102,10 +102,39 @@ func Decode(path string, raw []byte) (*memory.Memory, *frontmatter.Document, err
 		*dst = t
 		return nil
 	}
+	source := func() error {
+		n := doc.Get("source")
+		if n == nil || isNull(n) {
+			return nil
+		}
+		if n.Kind != yaml.MappingNode {
+			return bad("source", "must be a mapping with tool, model and session")
+		}
+		var src memory.Source
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i].Value, n.Content[i+1]
+			if v.Kind != yaml.ScalarNode {
+				return bad("source", k+" must be a single value")
+			}
+			switch k {
+			case "tool":
+				src.Tool = v.Value
+			case "model":
+				src.Model = v.Value
+			case "session":
+				src.Session = v.Value
+			}
+		}
+		if !src.IsZero() {
+			m.Source = &src
+		}
+		return nil
+	}
 	for _, err := range []error{
 		str("id", &m.ID), str("type", &m.Type), str("title", &m.Title), str("summary", &m.Summary),
 		str("author", &m.Author), list("tags", &m.Tags), list("links", &m.Links),
-		list("supersedes", &m.Supersedes), when("created", &m.Created), when("updated", &m.Updated),
+		list("supersedes", &m.Supersedes), list("paths", &m.Paths), str("session", &m.Session),
+		when("created", &m.Created), when("updated", &m.Updated), source(),
 	} {
 		if err != nil {
 			return nil, nil, err
@@ -189,7 +218,10 @@ func Encode(m *memory.Memory, doc *frontmatter.Document, canonical bool) ([]byte
 		set("tags", len(m.Tags) == 0, !slices.Equal(old.Tags, m.Tags), l(m.Tags)),
 		set("links", len(m.Links) == 0, !slices.Equal(old.Links, m.Links), l(m.Links)),
 		set("supersedes", len(m.Supersedes) == 0, !slices.Equal(old.Supersedes, m.Supersedes), l(m.Supersedes)),
+		set("paths", len(m.Paths) == 0, !slices.Equal(old.Paths, m.Paths), l(m.Paths)),
 		set("author", m.Author == "", old.Author != m.Author, s(m.Author)),
+		set("source", m.Source.IsZero(), !reflect.DeepEqual(old.Source, m.Source), sourceNode(m.Source)),
+		set("session", m.Session == "", old.Session != m.Session, s(m.Session)),
 		set("created", m.Created.IsZero(), !old.Created.Equal(m.Created), ts(m.Created)),
 		set("updated", m.Updated.IsZero(), !old.Updated.Equal(m.Updated), ts(m.Updated)),
 		set("data", len(m.Data) == 0, !reflect.DeepEqual(memory.NormalizeData(old.Data), memory.NormalizeData(m.Data)),
@@ -205,6 +237,20 @@ func Encode(m *memory.Memory, doc *frontmatter.Document, canonical bool) ([]byte
 	}
 	doc.Body = []byte(m.Body)
 	return doc.Format()
+}
+
+// sourceNode writes a source as a block mapping in a fixed key order,
+// leaving out empty values.
+func sourceNode(src *memory.Source) func() (*yaml.Node, error) {
+	return func() (*yaml.Node, error) {
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		for _, kv := range [][2]string{{"tool", src.Tool}, {"model", src.Model}, {"session", src.Session}} {
+			if kv[1] != "" {
+				n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv[0]}, frontmatter.String(kv[1]))
+			}
+		}
+		return n, nil
+	}
 }
 
 // decodeFields reads the known fields of doc, ignoring errors: Encode only

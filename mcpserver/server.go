@@ -84,7 +84,8 @@ func New(s *contextfs.Store, opts Options) *mcp.Server {
 // bug in one call never takes the server — and the agent's session —
 // down.
 func addTool[In, Out any](sv *server, srv *mcp.Server, t *mcp.Tool, h func(context.Context, In) (Out, string, error)) {
-	mcp.AddTool(srv, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+	mcp.AddTool(srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		ctx = context.WithValue(ctx, clientKey{}, req.ClientInfo())
 		sv.mu.Lock()
 		defer sv.mu.Unlock()
 		defer func() {

@@ -188,11 +188,13 @@ func TestTools(t *testing.T) {
 			args map[string]any
 			want string
 		}{
-			{"save_memory", map[string]any{"type": "decison", "content": "x"}, `did you mean "decision"`},
+			// type and mode are enums in the input schemas: the SDK refuses a
+			// value outside them and lists the valid ones.
+			{"save_memory", map[string]any{"type": "decison", "content": "x"}, `decison does not equal any of: [agent_run`},
 			{"recall_memory", map[string]any{"id": "nosuch"}, "no memory with that ID"},
 			{"update_memory", map[string]any{"id": saved.ID, "data": map[string]any{"status": 42}}, "invalid"},
 			{"search_memory", map[string]any{"query": " "}, "query is empty"},
-			{"search_memory", map[string]any{"query": "x", "mode": "fuzzy"}, "unknown search mode"},
+			{"search_memory", map[string]any{"query": "x", "mode": "fuzzy"}, "fuzzy does not equal any of: [hybrid keyword semantic]"},
 			{"save_memory", map[string]any{"content": "no type"}, "type"},
 		} {
 			res := callRaw(t, cs, c.tool, c.args)

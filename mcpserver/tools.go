@@ -5,13 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/session"
 )
 
 // SaveInput is the argument of save_memory.
@@ -22,6 +25,7 @@ type SaveInput struct {
 	Tags       []string       `json:"tags,omitempty" jsonschema:"tags, such as the component or topic"`
 	Data       map[string]any `json:"data,omitempty" jsonschema:"structured fields of the type (for a decision, for example: decision, status, rationale); they are validated against the type's JSON Schema"`
 	Supersedes []string       `json:"supersedes,omitempty" jsonschema:"IDs (or unique prefixes) of memories this one replaces; they are then hidden from search"`
+	Paths      []string       `json:"paths,omitempty" jsonschema:"globs of the code this memory bears on, relative to the repository root, such as auth/** (it is then shown to agents changing those files)"`
 }
 
 // MemoryRef names a memory written by a tool.
@@ -74,12 +78,20 @@ type ListOutput struct {
 // UpdateInput is the argument of update_memory. Title and Body are
 // pointers so that leaving them out differs from clearing them.
 type UpdateInput struct {
-	ID         string         `json:"id" jsonschema:"the memory's ID or a unique prefix of it"`
-	Title      *string        `json:"title,omitempty" jsonschema:"a new title"`
-	Body       *string        `json:"body,omitempty" jsonschema:"a new Markdown body, replacing the old one whole"`
-	AddTags    []string       `json:"add_tags,omitempty" jsonschema:"tags to add"`
-	RemoveTags []string       `json:"remove_tags,omitempty" jsonschema:"tags to remove"`
-	Data       map[string]any `json:"data,omitempty" jsonschema:"fields merged into the structured data; a null value deletes the field"`
+	ID          string         `json:"id" jsonschema:"the memory's ID or a unique prefix of it"`
+	Title       *string        `json:"title,omitempty" jsonschema:"a new title"`
+	Body        *string        `json:"body,omitempty" jsonschema:"a new Markdown body, replacing the old one whole"`
+	AddTags     []string       `json:"add_tags,omitempty" jsonschema:"tags to add"`
+	RemoveTags  []string       `json:"remove_tags,omitempty" jsonschema:"tags to remove"`
+	Data        map[string]any `json:"data,omitempty" jsonschema:"fields merged into the structured data; a null value deletes the field"`
+	AddPaths    []string       `json:"add_paths,omitempty" jsonschema:"globs of code to attach the memory to"`
+	RemovePaths []string       `json:"remove_paths,omitempty" jsonschema:"globs to detach the memory from"`
+}
+
+// UpdateOutput is the result of update_memory.
+type UpdateOutput struct {
+	MemoryRef
+	Changed bool `json:"changed" jsonschema:"false when the update asked for nothing new and the file was left alone"`
 }
 
 // DeleteOutput is the result of delete_memory.
@@ -104,21 +116,25 @@ func (sv *server) register(srv *mcp.Server) {
 		Name:        "save_memory",
 		Description: "Save a new memory for the team and future sessions: a decision, a fact, an error and its fix, a procedure… It is validated, scanned for secrets and written as a Markdown file under .contextfs/ (to be committed with the code). Types:\n" + typeList(),
 		Annotations: &mcp.ToolAnnotations{Title: "Save a memory", DestructiveHint: new(false)},
+		InputSchema: schemaWithEnums[SaveInput](map[string][]string{"type": typeNames(true)}),
 	}, sv.save)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "search_memory",
 		Description: "Search the repository's memories (and its indexed code and commits) by keyword and by meaning. Describe what you need in words; results are ranked best first with a snippet. Call recall_memory with a memory's id to read it whole.",
-		Annotations: &mcp.ToolAnnotations{Title: "Search memories", ReadOnlyHint: true},
+		Annotations: &mcp.ToolAnnotations{Title: "Search memories", ReadOnlyHint: true, IdempotentHint: true},
+		InputSchema: schemaWithEnums[SearchInput](map[string][]string{"type": typeNames(true),
+			"mode": {contextfs.ModeHybrid, contextfs.ModeKeyword, contextfs.ModeSemantic}}),
 	}, sv.search)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "recall_memory",
-		Description: "Read one memory whole, from its file: its frontmatter fields (type, title, tags, data, dates…) and its Markdown body.",
-		Annotations: &mcp.ToolAnnotations{Title: "Read a memory", ReadOnlyHint: true},
+		Description: "Read one memory whole, from its file: its frontmatter fields (type, title, tags, data, dates…) and its Markdown body. Also opens the code chunks (path:start-end) and commits (SHA) that search_memory returns.",
+		Annotations: &mcp.ToolAnnotations{Title: "Read a memory", ReadOnlyHint: true, IdempotentHint: true},
 	}, sv.recall)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "list_memories",
 		Description: "List memories, newest first, optionally of one type or with one tag.",
-		Annotations: &mcp.ToolAnnotations{Title: "List memories", ReadOnlyHint: true},
+		Annotations: &mcp.ToolAnnotations{Title: "List memories", ReadOnlyHint: true, IdempotentHint: true},
+		InputSchema: schemaWithEnums[ListInput](map[string][]string{"type": typeNames(true)}),
 	}, sv.list)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "update_memory",
@@ -133,9 +149,10 @@ func (sv *server) register(srv *mcp.Server) {
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "memory_status",
 		Description: "Count the repository's memories by type and list memory files that cannot be read or are invalid.",
-		Annotations: &mcp.ToolAnnotations{Title: "Memory status", ReadOnlyHint: true},
+		Annotations: &mcp.ToolAnnotations{Title: "Memory status", ReadOnlyHint: true, IdempotentHint: true},
 	}, sv.status)
 	sv.registerChecks(srv)
+	sv.registerAgents(srv)
 }
 
 // typeList describes the types an agent may save, one per line, from the
@@ -156,8 +173,15 @@ func refOf(m *memory.Memory) MemoryRef {
 }
 
 func (sv *server) save(ctx context.Context, in SaveInput) (SaveOutput, string, error) {
-	res, err := sv.store.Save(ctx, contextfs.SaveRequest{Type: in.Type, Title: in.Title, Tags: in.Tags,
-		Supersedes: in.Supersedes, Data: in.Data, Body: in.Content})
+	req := contextfs.SaveRequest{Type: in.Type, Title: in.Title, Tags: in.Tags,
+		Supersedes: in.Supersedes, Data: in.Data, Body: in.Content, Paths: in.Paths}
+	if src := clientSource(ctx); src != "" {
+		req.Source = &memory.Source{Tool: src}
+	}
+	if err := session.Stamp(sv.store.Repo, &req); err != nil {
+		return SaveOutput{}, "", err
+	}
+	res, err := sv.store.Save(ctx, req)
 	if err != nil {
 		return SaveOutput{}, "", err
 	}
@@ -216,6 +240,16 @@ func (sv *server) autoIndex(ctx context.Context, q contextfs.Query) {
 }
 
 func (sv *server) recall(ctx context.Context, in IDInput) (*memory.Memory, string, error) {
+	if _, err := sv.store.Sync(ctx); err != nil {
+		return nil, "", err
+	}
+	// Code chunks and commits are recallable by the IDs search gives them.
+	if x, ok, err := sv.store.RecallIndexed(ctx, strings.TrimSpace(in.ID)); err != nil || ok {
+		if err != nil {
+			return nil, "", err
+		}
+		return indexedMemory(x), indexedText(x), nil
+	}
 	m, err := sv.store.Resolve(ctx, in.ID)
 	if err != nil {
 		return nil, "", err
@@ -252,8 +286,13 @@ func (sv *server) list(ctx context.Context, in ListInput) (ListOutput, string, e
 	return ListOutput{Memories: es}, strings.TrimRight(b.String(), "\n"), nil
 }
 
-func (sv *server) update(ctx context.Context, in UpdateInput) (MemoryRef, string, error) {
+// errUnchanged stops an update that would change nothing.
+var errUnchanged = errors.New("nothing to change")
+
+func (sv *server) update(ctx context.Context, in UpdateInput) (UpdateOutput, string, error) {
 	m, err := sv.store.Update(ctx, in.ID, func(m *memory.Memory) error {
+		before := *m
+		before.Tags, before.Paths, before.Data = slices.Clone(m.Tags), slices.Clone(m.Paths), maps.Clone(m.Data)
 		if in.Title != nil {
 			m.Title = *in.Title
 		}
@@ -274,13 +313,71 @@ func (sv *server) update(ctx context.Context, in UpdateInput) (MemoryRef, string
 				m.Data[k] = v
 			}
 		}
+		m.Paths = append(m.Paths, in.AddPaths...)
+		m.Paths = slices.DeleteFunc(m.Paths, func(p string) bool { return slices.Contains(in.RemovePaths, p) })
+		if sameContent(&before, m) {
+			return errUnchanged
+		}
 		return nil
 	})
-	if err != nil {
-		return MemoryRef{}, "", err
+	if errors.Is(err, errUnchanged) {
+		cur, err := sv.store.Resolve(ctx, in.ID)
+		if err != nil {
+			return UpdateOutput{}, "", err
+		}
+		out := UpdateOutput{MemoryRef: refOf(cur)}
+		return out, fmt.Sprintf("nothing changed: %s %s already holds what was asked; the file was left alone", out.ID, out.Path), nil
 	}
-	out := refOf(m)
+	if err != nil {
+		return UpdateOutput{}, "", err
+	}
+	out := UpdateOutput{MemoryRef: refOf(m), Changed: true}
 	return out, fmt.Sprintf("updated %s %s", out.ID, out.Path), nil
+}
+
+// sameContent reports whether an edit left a memory as it was, once lists
+// lose their repeats as Update's cleaning does.
+func sameContent(a, b *memory.Memory) bool {
+	data := func(m *memory.Memory) map[string]any {
+		if len(m.Data) == 0 {
+			return nil
+		}
+		return memory.NormalizeData(m.Data)
+	}
+	return a.Title == b.Title && a.Body == b.Body && slices.Equal(uniq(a.Tags), uniq(b.Tags)) &&
+		slices.Equal(uniq(a.Paths), uniq(b.Paths)) && reflect.DeepEqual(data(a), data(b))
+}
+
+func uniq(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// indexedMemory presents a code chunk or commit in recall_memory's shape:
+// a memory of type code or commit whose body is the chunk or message.
+func indexedMemory(x *contextfs.Indexed) *memory.Memory {
+	m := &memory.Memory{ID: x.ID, Type: x.Kind, Title: x.Title, Path: x.Path, Body: x.Text, Author: x.Author}
+	if x.Kind == "code" {
+		m.Data = map[string]any{"symbol": x.Symbol, "language": x.Language, "start_line": x.StartLine, "end_line": x.EndLine}
+	} else {
+		m.Data = map[string]any{"sha": x.ID, "date": x.Date}
+		if t, err := time.Parse(time.RFC3339, x.Date); err == nil {
+			m.Created, m.Updated = t, t
+		}
+	}
+	return m
+}
+
+func indexedText(x *contextfs.Indexed) string {
+	if x.Kind == "code" {
+		return fmt.Sprintf("# %s:%d-%d  %s (%s)\n%s", x.Path, x.StartLine, x.EndLine, x.Title, x.Language, x.Text)
+	}
+	return fmt.Sprintf("commit %s\nAuthor: %s\nDate:   %s\n\n%s", x.ID, x.Author, x.Date, x.Text)
 }
 
 func (sv *server) delete(ctx context.Context, in IDInput) (DeleteOutput, string, error) {

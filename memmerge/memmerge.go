@@ -4,7 +4,7 @@
 // clean merge where a line-based merge would stop with a conflict. It backs
 // the git merge driver that `git contextfs init` registers.
 //
-// Lists (tags, links, supersedes) merge as sets; created and updated take
+// Lists (tags, links, supersedes, paths) merge as sets; created and updated take
 // the earliest and the latest time; every other field, each field of data
 // and every unknown key takes the side that changed it; the body merges
 // line by line with git merge-file. What cannot be merged is written with
@@ -190,7 +190,9 @@ func mergeMemories(b, o, t *version) (Result, error) {
 	// Unknown keys and the fields of data are merged as YAML nodes, in
 	// place, so that what neither side changed keeps ours' bytes.
 	for _, key := range union(keys(o.doc.Front), keys(t.doc.Front)) {
-		if slices.Contains(gitstore.KeyOrder(), key) {
+		// source and session are set once, when a memory is saved, and
+		// merge as nodes like unknown keys.
+		if slices.Contains(gitstore.KeyOrder(), key) && key != "source" && key != "session" {
 			continue
 		}
 		_, bv := pair(b.doc.Front, key)
@@ -228,6 +230,7 @@ func mergeMemories(b, o, t *version) (Result, error) {
 	m.Tags = mergeSet(b.m.Tags, o.m.Tags, t.m.Tags)
 	m.Links = mergeSet(b.m.Links, o.m.Links, t.m.Links)
 	m.Supersedes = mergeSet(b.m.Supersedes, o.m.Supersedes, t.m.Supersedes)
+	m.Paths = mergeSet(b.m.Paths, o.m.Paths, t.m.Paths)
 	m.Created = earliest(o.m.Created, t.m.Created)
 	m.Updated = latest(o.m.Updated, t.m.Updated)
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"path"
 	"reflect"
 	"strconv"
 	"strings"
@@ -132,6 +133,32 @@ func Validate(m *Memory) []Issue {
 		}
 	}
 
+	clear(seen)
+	for i, p := range m.Paths {
+		f := fmt.Sprintf("paths[%d]", i)
+		if err := CheckPathGlob(p); err != nil {
+			add(f, "%v", err)
+		} else if j, dup := seen[p]; dup {
+			add(f, "repeats paths[%d]", j)
+		} else {
+			seen[p] = i
+		}
+	}
+
+	if m.Source != nil {
+		for _, kv := range [][2]string{{"tool", m.Source.Tool}, {"model", m.Source.Model}} {
+			if strings.ContainsAny(kv[1], "\r\n") || strings.TrimSpace(kv[1]) != kv[1] {
+				add("source."+kv[0], "must be one line without surrounding spaces; got %s", quote(kv[1]))
+			}
+		}
+		if s := m.Source.Session; s != "" && !ValidID(s) {
+			add("source.session", "must be a session ID: 4 to 64 characters of a-z, 0-9, %q or %q; got %s", "-", "_", quote(s))
+		}
+	}
+	if m.Session != "" && !ValidID(m.Session) {
+		add("session", "must be a session ID: 4 to 64 characters of a-z, 0-9, %q or %q; got %s", "-", "_", quote(m.Session))
+	}
+
 	if m.Created.IsZero() {
 		add("created", "is required")
 	}
@@ -147,6 +174,35 @@ func Validate(m *Memory) []Issue {
 		issues = append(issues, validateData(typ, m.Data)...)
 	}
 	return issues
+}
+
+// CheckPathGlob reports why p is not a usable `paths:` glob: it must be
+// relative to the repository root, use forward slashes, stay inside the
+// repository and be a valid path.Match pattern in every segment ("**"
+// stands for any number of folders).
+func CheckPathGlob(p string) error {
+	switch {
+	case strings.TrimSpace(p) == "":
+		return fmt.Errorf("must not be empty")
+	case strings.TrimSpace(p) != p || strings.ContainsAny(p, "\r\n"):
+		return fmt.Errorf("must be one line without surrounding spaces; got %s", quote(p))
+	case strings.HasPrefix(p, "/"):
+		return fmt.Errorf("must be relative to the repository root; got %s", quote(p))
+	case strings.Contains(p, "\\"):
+		return fmt.Errorf("must use forward slashes; got %s", quote(p))
+	}
+	for _, seg := range strings.Split(strings.TrimSuffix(p, "/"), "/") {
+		switch seg {
+		case "", ".", "..":
+			return fmt.Errorf("must not have empty, . or .. segments; got %s", quote(p))
+		case "**":
+			continue
+		}
+		if _, err := path.Match(seg, ""); err != nil {
+			return fmt.Errorf("is not a valid glob (%v); got %s", err, quote(p))
+		}
+	}
+	return nil
 }
 
 // ValidateData checks data against the schema of the type called typ

@@ -60,6 +60,12 @@ func (r Report) Markdown() string {
 			writeChange(&b, c)
 		}
 	}
+	if len(r.Relevant) > 0 {
+		fmt.Fprintf(&b, "\n#### Memories on the changed code (%d)\n\n", len(r.Relevant))
+		for _, m := range r.Relevant {
+			fmt.Fprintf(&b, "- %s %s %s\n", code(m.ID), escape(m.Type), escape(m.Title))
+		}
+	}
 	if len(r.Problems) > 0 {
 		fmt.Fprintf(&b, "\n#### Problems (%d)\n\n", len(r.Problems))
 		for _, p := range r.Problems {

@@ -96,6 +96,17 @@ type Report struct {
 	// Secrets are the suspected secrets in the files the head side adds or
 	// changes.
 	Secrets []secrets.Finding `json:"secrets"`
+	// Relevant are the memories whose paths cover code the range changes
+	// (filled by the caller, which knows the code diff).
+	Relevant []Relevant `json:"relevant,omitempty"`
+}
+
+// Relevant is a memory attached to code that a reviewed range changes.
+type Relevant struct {
+	ID    string `json:"id"`
+	Type  string `json:"type"`
+	Title string `json:"title"`
+	Path  string `json:"path"`
 }
 
 // Count returns how many changes are of the given kind.

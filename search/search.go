@@ -39,6 +39,10 @@ type Query struct {
 	Limit int    // default 10
 	// SemanticWeight overrides the configured fusion weight when non-nil.
 	SemanticWeight *float64
+	// Attached keeps memories whose paths cover any of these files.
+	Attached []string
+	// Source keeps memories written by this tool; Session, in this session.
+	Source, Session string
 }
 
 // Result is one search hit.
@@ -123,6 +127,9 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 	kinds, memTypes := splitKinds(q.Types)
 	f, err := Filter(memTypes, q.Tags, q.Since, q.All)
 	if err != nil {
+		return nil, err
+	}
+	if err := Narrow(ctx, e.Cache, &f, q.Attached, q.Source, q.Session); err != nil {
 		return nil, err
 	}
 	var qvec []float32

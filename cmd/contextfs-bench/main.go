@@ -32,7 +32,7 @@ func main() {
 	runs := flag.Int("runs", 30, "CLI runs per row")
 	queries := flag.Int("queries", 200, "in-process queries per mode")
 	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
-	only := flag.String("only", "", "run only: search, sick, index or hooks")
+	only := flag.String("only", "", "run only: search, agents, sick, index or hooks")
 	repoSrc := flag.String("index-src", "", "source tree to index (default: src/cmd of the Go toolchain in the module cache)")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
@@ -71,6 +71,11 @@ func main() {
 			fatal(err)
 		}
 	}
+	if *only == "" || *only == "agents" {
+		if err := benchAgents(ctx, sizeList(*sizes), binAbs, *runs, *queries); err != nil {
+			fatal(err)
+		}
+	}
 	if *sick && (*only == "" || *only == "sick") {
 		if err := benchSICK(ctx); err != nil {
 			fatal(err)
@@ -86,6 +91,19 @@ func main() {
 			fatal(err)
 		}
 	}
+}
+
+// sizeList parses -sizes.
+func sizeList(s string) []int {
+	var ns []int
+	for _, x := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(x))
+		if err != nil {
+			fatal(fmt.Errorf("-sizes: %w", err))
+		}
+		ns = append(ns, n)
+	}
+	return ns
 }
 
 func fatal(err error) {

@@ -16,12 +16,14 @@ type listOptions struct {
 	limit       int
 	since       string
 	all, json   bool
+	attach      filterAttach
 }
 
 // listOptions checks the options and returns the contextfs.ListOptions
 // they ask for; a bad value is a usageError.
 func (o *listOptions) options() (contextfs.ListOptions, error) {
-	lo := contextfs.ListOptions{Types: o.types, Tags: o.tags, Limit: o.limit, All: o.all}
+	lo := contextfs.ListOptions{Types: o.types, Tags: o.tags, Limit: o.limit, All: o.all,
+		Attached: o.attach.files, Source: o.attach.source}
 	if err := checkTypes(o.types, false); err != nil {
 		return lo, err
 	}
@@ -55,6 +57,7 @@ func (a *app) listCmd() *cobra.Command {
 	f.StringVar(&o.since, "since", "", "only memories updated since `WHEN`")
 	f.BoolVar(&o.all, "all", false, "include superseded memories")
 	f.BoolVar(&o.json, "json", false, "print as a JSON array")
+	o.attach.flags(f)
 	return cmd
 }
 

@@ -170,7 +170,8 @@ func buildReview(ctx context.Context, s *contextfs.Store, spec string) (review.R
 	}
 	rep := review.Compare(base, head, sc)
 	rep.Base, rep.Head, rep.BaseCommit, rep.HeadCommit = baseRev, headRev, baseSHA, headSHA
-	return rep, nil
+	rep.Relevant, err = relevantToRange(ctx, s, baseSHA, headSHA)
+	return rep, err
 }
 
 // defaultBranch names the branch pull requests usually target: the

@@ -16,6 +16,7 @@ type saveOptions struct {
 	tags, links, supersedes   []string
 	json                      bool
 	content                   []string // the body, as arguments; "-" or none reads stdin
+	attach                    saveAttach
 }
 
 // saveCmd is save: its help and flags; runSave does the work.
@@ -52,6 +53,7 @@ secrets: findings are printed as warnings (the pre-commit hook blocks them).`,
 	f.StringArrayVar(&o.supersedes, "supersedes", nil, "ID of a memory this one replaces (repeatable); it is then hidden from search")
 	f.StringVar(&o.data, "data", "", "structured fields of the type, as a JSON object")
 	f.BoolVar(&o.json, "json", false, "print the saved memory as JSON")
+	o.attach.flags(f)
 	return cmd
 }
 
@@ -75,8 +77,12 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 		return err
 	}
 	defer s.Close()
-	res, err := s.Save(ctx, contextfs.SaveRequest{Type: o.typ, Title: o.title, Summary: o.summary, Tags: o.tags,
-		Links: o.links, Supersedes: o.supersedes, Data: d, Body: body})
+	req := contextfs.SaveRequest{Type: o.typ, Title: o.title, Summary: o.summary, Tags: o.tags,
+		Links: o.links, Supersedes: o.supersedes, Data: d, Body: body}
+	if err := o.attach.apply(s, &req); err != nil {
+		return err
+	}
+	res, err := s.Save(ctx, req)
 	if err != nil {
 		return err
 	}

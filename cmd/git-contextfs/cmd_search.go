@@ -17,12 +17,14 @@ type searchOptions struct {
 	limit       int
 	mode, since string
 	all, json   bool
+	attach      filterAttach
 }
 
 // query checks the options and returns the query they ask for; a bad
 // value is a usageError.
 func (o *searchOptions) query() (contextfs.Query, error) {
-	q := contextfs.Query{Text: o.text, Types: o.types, Tags: o.tags, Limit: o.limit, Mode: o.mode, All: o.all}
+	q := contextfs.Query{Text: o.text, Types: o.types, Tags: o.tags, Limit: o.limit, Mode: o.mode, All: o.all,
+		Attached: o.attach.files, Source: o.attach.source}
 	if err := checkTypes(o.types, true); err != nil {
 		return q, err
 	}
@@ -46,7 +48,7 @@ func (o *searchOptions) query() (contextfs.Query, error) {
 func (a *app) searchCmd() *cobra.Command {
 	o := &searchOptions{}
 	cmd := &cobra.Command{
-		Use:   "search QUERY",
+		Use:   "search QUERY | --path FILE",
 		Short: "Search memories (and indexed code and commits) by keyword and meaning",
 		Long: `Ranks memories by a fusion of BM25 keyword scores and embedding similarity
 (--mode hybrid, the default), or by either alone. Superseded memories are
@@ -59,9 +61,13 @@ for code).`,
 		Example: `  git contextfs search "how do we pool db connections"
   git contextfs search --type decision --tag db --limit 5 postgres
   git contextfs search --mode keyword --json EADDRINUSE
-  git contextfs search --since 2024-01-01 "release checklist"`,
-		Args: argsRange(1, -1),
+  git contextfs search --since 2024-01-01 "release checklist"
+  git contextfs search --path auth/token.go`,
+		Args: argsRange(0, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return a.listAttached(cmd, o.attach, o.json)
+			}
 			o.text = strings.Join(args, " ")
 			return a.runSearch(cmd.Context(), o)
 		},
@@ -74,6 +80,7 @@ for code).`,
 	f.StringVar(&o.since, "since", "", "only memories updated since `WHEN` (2024-05-01, or 7d, 2w, 3m ago)")
 	f.BoolVar(&o.all, "all", false, "include superseded memories")
 	f.BoolVar(&o.json, "json", false, "print results as a JSON array")
+	o.attach.flags(f)
 	return cmd
 }
 

@@ -19,6 +19,7 @@ type updateOptions struct {
 	links, supersedes          []string
 	setBody, json, replaceData bool
 	args                       []string
+	attach                     updateAttach
 	// changed reports whether a flag was given, as opposed to left at
 	// its default: only given fields change.
 	changed func(flag string) bool
@@ -55,6 +56,7 @@ the body. --data merges JSON fields into data (null deletes a field;
 	f.StringVar(&o.data, "data", "", "JSON object merged into data")
 	f.BoolVar(&o.replaceData, "replace-data", false, "with --data: replace data instead of merging")
 	f.BoolVar(&o.json, "json", false, "print the updated memory as JSON")
+	o.attach.flags(f)
 	return cmd
 }
 
@@ -108,6 +110,7 @@ func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
 		if o.changed("supersedes") {
 			m.Supersedes = o.supersedes
 		}
+		o.attach.apply(m)
 		if o.data != "" {
 			if o.replaceData || m.Data == nil {
 				m.Data = map[string]any{}

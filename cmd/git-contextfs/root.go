@@ -73,6 +73,10 @@ func (a *app) commands() []*cobra.Command {
 		a.reindexCmd(),
 		a.schemaCmd(),
 		a.validateCmd(),
+		// Agents.
+		a.contextCmd(),
+		a.sessionCmd(),
+		a.setupCmd(),
 		// Code and history.
 		a.indexCmd(),
 		// The git workflow.

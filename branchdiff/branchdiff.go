@@ -1,0 +1,105 @@
+// Package branchdiff finds the files a branch changes: what differs
+// between the work tree (index included) and the merge-base of HEAD with
+// the repository's default branch (or, failing that, the upstream), plus
+// untracked files. The context block and review use it to find the
+// memories attached to the code at hand.
+package branchdiff
+
+import (
+	"bytes"
+	"context"
+	gitcli "github.com/contextfs/contextfs/git"
+	"slices"
+	"strings"
+)
+
+// Changes is what a branch changes.
+type Changes struct {
+	// Base is the ref the branch is compared with ("" when there is none,
+	// for example in a repository without commits).
+	Base string `json:"base,omitempty"`
+	// MergeBase is the commit the diff starts from.
+	MergeBase string `json:"merge_base,omitempty"`
+	// Files are the changed files, relative to the root, sorted.
+	Files []string `json:"files"`
+}
+
+// Files returns what the branch checked out in the work tree at root
+// changes. A repository without commits reports every file in it.
+func Files(ctx context.Context, root string) (Changes, error) {
+	var ch Changes
+	if _, err := git(ctx, root, "rev-parse", "--verify", "-q", "HEAD"); err != nil {
+		out, err := git(ctx, root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+		if err != nil {
+			return ch, err
+		}
+		ch.Files = split(out)
+		return ch, nil
+	}
+	ch.Base = base(ctx, root)
+	ch.MergeBase = "HEAD"
+	if ch.Base != "" {
+		if mb, err := git(ctx, root, "merge-base", "HEAD", ch.Base); err == nil {
+			ch.MergeBase = strings.TrimSpace(string(mb))
+		}
+	}
+	diff, err := git(ctx, root, "diff", "--name-only", "-z", "--no-renames", ch.MergeBase, "--")
+	if err != nil {
+		return ch, err
+	}
+	untracked, err := git(ctx, root, "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return ch, err
+	}
+	files := append(split(diff), split(untracked)...)
+	slices.Sort(files)
+	ch.Files = slices.Compact(files)
+	return ch, nil
+}
+
+// Between returns the files that differ between two commits, sorted:
+// what a reviewed range changes.
+func Between(ctx context.Context, root, base, head string) ([]string, error) {
+	out, err := git(ctx, root, "diff", "--name-only", "-z", "--no-renames", base, head, "--")
+	if err != nil {
+		return nil, err
+	}
+	files := split(out)
+	slices.Sort(files)
+	return files, nil
+}
+
+// base picks what the branch is compared with: the remote's default
+// branch, a local main or master, then the upstream. The upstream comes
+// last because a pushed feature branch's upstream is itself, which would
+// hide everything already pushed.
+func base(ctx context.Context, root string) string {
+	if out, err := git(ctx, root, "symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD"); err == nil {
+		if b := strings.TrimSpace(string(out)); b != "" {
+			return b
+		}
+	}
+	for _, b := range []string{"refs/heads/main", "refs/heads/master", "refs/remotes/origin/main", "refs/remotes/origin/master"} {
+		if _, err := git(ctx, root, "rev-parse", "--verify", "-q", b); err == nil {
+			return strings.TrimPrefix(strings.TrimPrefix(b, "refs/heads/"), "refs/remotes/")
+		}
+	}
+	if out, err := git(ctx, root, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"); err == nil {
+		return strings.TrimSpace(string(out))
+	}
+	return ""
+}
+
+func split(out []byte) []string {
+	var files []string
+	for _, f := range bytes.Split(out, []byte{0}) {
+		if len(f) > 0 {
+			files = append(files, string(f))
+		}
+	}
+	return files
+}
+
+func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	return gitcli.Run(ctx, dir, args...)
+}

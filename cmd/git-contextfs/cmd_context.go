@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/branchdiff"
+	"github.com/contextfs/contextfs/contextblock"
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/review"
+)
+
+func (a *app) contextCmd() *cobra.Command {
+	var (
+		task, format string
+		budget       int
+	)
+	cmd := &cobra.Command{
+		Use:   "context [--task TEXT] [--budget TOKENS] [--format markdown|json]",
+		Short: "Print the context block an agent reads at the start of a session",
+		Long: `Prints what an agent should know before its first prompt, in sections
+(each left out when empty): Project brief, Architecture, Tech context,
+Product context, Progress (the latest only), Last session, Preferences, Open
+work, Relevant to your changes (memories whose paths cover the files this
+branch changes), Relevant to the task (a search for --task).
+
+Every item cites its memory ID for "git contextfs recall". The block fits
+--budget tokens (default: context.budget in config, else 2000), estimated as
+bytes/4, by trimming bodies and then items in the order docs/CONTEXT.md
+gives; section headers always stay. The same files give the same bytes.`,
+		Example: `  git contextfs context
+  git contextfs context --task "add refresh tokens" --budget 1000
+  git contextfs context --format json`,
+		Args: argsRange(0, 0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "markdown" && format != "json" {
+				return &usageError{fmt.Errorf("--format must be markdown or json, not %q", format)}
+			}
+			if budget < 0 {
+				return &usageError{fmt.Errorf("--budget must not be negative, got %d", budget)}
+			}
+			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+				ch, err := branchdiff.Files(cmd.Context(), s.Repo.Root)
+				if err != nil {
+					return err
+				}
+				b, err := contextblock.Build(cmd.Context(), s, contextblock.Options{Task: task, Budget: budget, Changed: ch.Files})
+				if err != nil {
+					return err
+				}
+				if format == "json" {
+					return a.printJSON(b)
+				}
+				_, err = fmt.Fprint(a.io.Out, b.Markdown())
+				return err
+			})(cmd, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&task, "task", "", "what the session is about: adds the memories a search for `TEXT` finds")
+	f.IntVar(&budget, "budget", 0, "size of the block in estimated `TOKENS` (default from config, 2000)")
+	f.StringVar(&format, "format", "markdown", "markdown or json")
+	return cmd
+}
+
+// relevantToRange lists the memories attached to the code (not the memory
+// files) that a reviewed range changes.
+func relevantToRange(ctx context.Context, s *contextfs.Store, base, head string) ([]review.Relevant, error) {
+	files, err := branchdiff.Between(ctx, s.Repo.Root, base, head)
+	if err != nil {
+		return nil, err
+	}
+	files = slices.DeleteFunc(files, gitstore.IsMemoryPath)
+	if len(files) == 0 {
+		return nil, nil
+	}
+	es, err := s.List(ctx, contextfs.ListOptions{Attached: files})
+	if err != nil {
+		return nil, err
+	}
+	var out []review.Relevant
+	for _, e := range es {
+		out = append(out, review.Relevant{ID: e.ID, Type: e.Type, Title: e.Title, Path: e.Path})
+	}
+	return out, nil
+}

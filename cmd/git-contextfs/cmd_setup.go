@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contextfs/contextfs/agentsetup"
+	"github.com/contextfs/contextfs/gitstore"
+)
+
+func (a *app) setupCmd() *cobra.Command {
+	var project, user, dryRun, remove, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "setup claude|cursor|codex [--project|--user] [--dry-run] [--remove]",
+		Short: "Connect an agent client to contextfs (MCP server, and Claude Code's session hooks)",
+		Long: `Writes the client's MCP configuration so that it starts "git contextfs mcp",
+and for Claude Code its hooks: SessionStart opens a session and prints the
+context block (which Claude Code adds to the session), SessionEnd ends the
+session. --project (the default) writes the repository's files, to commit
+and share; --user writes your own.
+
+  claude  --project: .mcp.json, .claude/settings.json
+          --user:    ~/.claude.json, ~/.claude/settings.json
+  cursor  --project: .cursor/mcp.json      --user: ~/.cursor/mcp.json
+  codex   --project: .codex/config.toml    --user: $CODEX_HOME/config.toml (~/.codex)
+
+Entries are merged into existing files; an entry of your own named
+contextfs is never replaced. Running it twice changes nothing. --remove
+restores each file byte for byte (or deletes it if setup created it) when
+nobody edited it since, and otherwise takes out only our entries.
+docs/AGENTS.md describes every file.`,
+		Example: `  git contextfs setup claude
+  git contextfs setup cursor --user --dry-run
+  git contextfs setup codex --user
+  git contextfs setup claude --remove`,
+		Args: argsRange(1, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !slices.Contains(agentsetup.Clients, args[0]) {
+				return &usageError{fmt.Errorf("unknown client %q (want %s)", args[0], strings.Join(agentsetup.Clients, ", "))}
+			}
+			if project && user {
+				return &usageError{fmt.Errorf("--project and --user exclude each other")}
+			}
+			o := agentsetup.Options{Client: args[0], User: user, Remove: remove, DryRun: dryRun, CodexHome: os.Getenv("CODEX_HOME")}
+			if user {
+				home, err := os.UserHomeDir()
+				if err != nil {
+					return err
+				}
+				o.Home = home
+				state := os.Getenv("XDG_STATE_HOME")
+				if state == "" {
+					state = filepath.Join(home, ".local", "state")
+				}
+				o.StateDir = filepath.Join(state, "contextfs")
+			} else {
+				dir := a.dir
+				if dir == "" {
+					dir = "."
+				}
+				repo, err := gitstore.Discover(dir)
+				if err != nil {
+					return err
+				}
+				o.Root, o.GitDir = repo.Root, repo.GitDir
+			}
+			chs, err := agentsetup.Run(o)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(chs)
+			}
+			for _, c := range chs {
+				verb := c.Action
+				if dryRun && c.Action != "unchanged" {
+					verb = "would " + c.Action
+				}
+				fmt.Fprintf(a.io.Out, "%s %s\n", verb, c.Path)
+				if dryRun && c.Action != "unchanged" && c.After != nil {
+					for _, line := range strings.SplitAfter(string(c.After), "\n") {
+						if line != "" {
+							fmt.Fprint(a.io.Out, "  | "+line)
+						}
+					}
+				}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&project, "project", false, "write the repository's files (the default)")
+	f.BoolVar(&user, "user", false, "write your own files in your home directory")
+	f.BoolVar(&dryRun, "dry-run", false, "print what would change, write nothing")
+	f.BoolVar(&remove, "remove", false, "take contextfs out of the client's configuration again")
+	f.BoolVar(&asJSON, "json", false, "print the files and what happened to each as JSON")
+	return cmd
+}

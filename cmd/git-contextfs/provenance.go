@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spf13/pflag"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/session"
+)
+
+// Environment variables naming the tool (and model) that saves memories,
+// for agents that run the CLI rather than the MCP server.
+const (
+	envSourceTool  = "CONTEXTFS_SOURCE_TOOL"
+	envSourceModel = "CONTEXTFS_SOURCE_MODEL"
+)
+
+// saveAttach holds save's --path and --source flags.
+type saveAttach struct {
+	paths  []string
+	source string
+}
+
+func (s *saveAttach) flags(f *pflag.FlagSet) {
+	f.StringArrayVar(&s.paths, "path", nil, "attach to code: a `GLOB` relative to the repository root, such as auth/** (repeatable)")
+	f.StringVar(&s.source, "source", "", "the `TOOL` saving this memory (default: $"+envSourceTool+", else the open session's tool)")
+}
+
+// apply fills req's paths, source and session: the flags, then the
+// environment, then the open session.
+func (s *saveAttach) apply(st *contextfs.Store, req *contextfs.SaveRequest) error {
+	req.Paths = s.paths
+	tool, model := s.source, os.Getenv(envSourceModel)
+	if tool == "" {
+		tool = os.Getenv(envSourceTool)
+	}
+	if tool != "" || model != "" {
+		req.Source = &memory.Source{Tool: tool, Model: model}
+	}
+	return session.Stamp(st.Repo, req)
+}
+
+// updateAttach holds update's --add-path and --remove-path flags.
+type updateAttach struct{ add, remove []string }
+
+func (u *updateAttach) flags(f *pflag.FlagSet) {
+	f.StringArrayVar(&u.add, "add-path", nil, "attach to the code matching `GLOB` (repeatable)")
+	f.StringArrayVar(&u.remove, "remove-path", nil, "detach from `GLOB` (repeatable)")
+}
+
+func (u *updateAttach) apply(m *memory.Memory) {
+	m.Paths = append(m.Paths, u.add...)
+	m.Paths = slices.DeleteFunc(m.Paths, func(p string) bool { return slices.Contains(u.remove, p) })
+}
+
+// filterAttach holds the --path and --source filters of list and search.
+type filterAttach struct {
+	files  []string
+	source string
+}
+
+func (f *filterAttach) flags(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&f.files, "path", nil, "only memories attached to `FILE` (their paths globs cover it; repeatable)")
+	fs.StringVar(&f.source, "source", "", "only memories saved by `TOOL`")
+}
+
+// listAttached is `search --path FILE` without a query: the memories
+// attached to the files, newest first.
+func (a *app) listAttached(cmd *cobra.Command, f filterAttach, asJSON bool) error {
+	if len(f.files) == 0 {
+		return &usageError{fmt.Errorf("search needs a QUERY, or --path FILE to list the memories attached to a file\nUsage: %s", cmd.UseLine())}
+	}
+	s, err := a.open(cmd)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	es, err := s.List(cmd.Context(), contextfs.ListOptions{Attached: f.files, Source: f.source})
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if es == nil {
+			es = []contextfs.Entry{}
+		}
+		return a.printJSON(es)
+	}
+	if len(es) == 0 {
+		fmt.Fprintln(a.io.ErrOut, "no memories attached to "+strings.Join(f.files, ", "))
+		return nil
+	}
+	for _, e := range es {
+		fmt.Fprintf(a.io.Out, "%s  %-10s %s\n    %s\n", e.ID, e.Type, e.Title, e.Path)
+	}
+	return nil
+}

@@ -1,0 +1,326 @@
+// Package contextblock builds the context block: what an agent reads at the
+// start of a session about the repository it works in. The block has fixed
+// sections in a fixed order, cites the ID of every item so the agent can
+// recall it, fits a token budget by trimming in a documented priority
+// order, and is deterministic: the same memory files give the same bytes,
+// so clients may cache it. docs/CONTEXT.md describes the design.
+package contextblock
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// DefaultBudget is the budget, in estimated tokens, when neither the
+// caller nor the config gives one.
+const DefaultBudget = 2000
+
+// Estimator states how tokens are estimated; it is reported in the block.
+const Estimator = "bytes/4"
+
+// EstimateTokens is the token estimate of text: one token per four bytes,
+// rounded up. English prose and code run at three to four bytes a token in
+// the tokenizers agents use, so this errs on the side of a smaller block.
+func EstimateTokens(text string) int { return (len(text) + 3) / 4 }
+
+// Section keys, in the order the block shows them.
+const (
+	ProjectBrief    = "project-brief"
+	Architecture    = "architecture"
+	TechContext     = "tech-context"
+	ProductContext  = "product-context"
+	Progress        = "progress"
+	LastSession     = "last-session"
+	Preferences     = "preferences"
+	OpenWork        = "open-work"
+	RelevantChanges = "relevant-to-changes"
+	RelevantTask    = "relevant-to-task"
+)
+
+// spec describes one section: where its items come from and how many.
+type spec struct {
+	key, title string
+	types      []string
+	limit      int
+	bodies     bool // items start with their bodies
+}
+
+var specs = []spec{
+	{ProjectBrief, "Project brief", []string{"project-brief", "config"}, 5, true},
+	{Architecture, "Architecture", []string{"architecture"}, 5, true},
+	{TechContext, "Tech context", []string{"tech-context"}, 5, true},
+	{ProductContext, "Product context", []string{"product-context"}, 5, true},
+	{Progress, "Progress", []string{"progress"}, 1, true},
+	{LastSession, "Last session", []string{"episodic"}, 1, true},
+	{Preferences, "Preferences", []string{"user"}, 15, false},
+	{OpenWork, "Open work", []string{"todo", "issue", "task"}, 15, false},
+	{RelevantChanges, "Relevant to your changes", nil, 10, false},
+	{RelevantTask, "Relevant to the task", nil, 8, false},
+}
+
+// TrimOrder is the order in which sections give way when the block is over
+// budget, first to last: first every body in this order, then items from
+// the end of each section in this order. A section's header always stays.
+var TrimOrder = []string{
+	RelevantTask, ProductContext, TechContext, OpenWork, Architecture,
+	Preferences, RelevantChanges, LastSession, Progress, ProjectBrief,
+}
+
+// maxBody caps one item's body before any trimming, so that one long
+// memory cannot take the whole budget.
+const maxBody = 1500
+
+// Options configure Build.
+type Options struct {
+	// Task, when set, fills "Relevant to the task" by hybrid search.
+	Task string
+	// Budget is the size in estimated tokens; 0 means the config's
+	// context.budget, else DefaultBudget.
+	Budget int
+	// Changed are the files the branch changes (see package branchdiff);
+	// memories whose paths cover one of them are "Relevant to your changes".
+	Changed []string
+}
+
+// Block is the context block.
+type Block struct {
+	Budget    int       `json:"budget"`
+	Tokens    int       `json:"tokens"`
+	Estimator string    `json:"estimator"`
+	Sections  []Section `json:"sections"`
+}
+
+// Section is one non-empty section of the block.
+type Section struct {
+	Key   string `json:"key"`
+	Title string `json:"title"`
+	Items []Item `json:"items"`
+	// Omitted counts the items left out to meet the budget.
+	Omitted int `json:"omitted,omitempty"`
+}
+
+// Item is one memory in a section.
+type Item struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	Title   string `json:"title"`
+	Summary string `json:"summary,omitempty"`
+	Body    string `json:"body,omitempty"`
+}
+
+// Build reads the memories of s and assembles the block.
+func Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
+	budget := o.Budget
+	if budget <= 0 {
+		budget = s.Config.Context.Budget
+	}
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	b := &Block{Budget: budget, Estimator: Estimator}
+	// One sync for the whole block; the sections then read the index.
+	if _, err := s.Sync(ctx); err != nil {
+		return nil, fmt.Errorf("context: %w", err)
+	}
+	// Memory files are not code: a branch that adds memories does not
+	// make them "relevant to its changes".
+	o.Changed = slices.DeleteFunc(slices.Clone(o.Changed), gitstore.IsMemoryPath)
+	shown := map[string]bool{}
+	for _, sp := range specs {
+		entries, err := gather(ctx, s, sp, o)
+		if err != nil {
+			return nil, fmt.Errorf("context: %s: %w", sp.title, err)
+		}
+		sec := Section{Key: sp.key, Title: sp.title}
+		for _, e := range entries {
+			if shown[e.ID] || len(sec.Items) == sp.limit {
+				continue
+			}
+			it, err := item(s, e, sp.bodies)
+			if err != nil {
+				return nil, fmt.Errorf("context: %s: %w", sp.title, err)
+			}
+			shown[e.ID] = true
+			sec.Items = append(sec.Items, it)
+		}
+		if len(sec.Items) > 0 {
+			b.Sections = append(b.Sections, sec)
+		}
+	}
+	b.fit()
+	return b, nil
+}
+
+// gather lists the candidate entries of one section, best first.
+func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]contextfs.Entry, error) {
+	switch sp.key {
+	case RelevantChanges:
+		if len(o.Changed) == 0 {
+			return nil, nil
+		}
+		return s.ListIndexed(ctx, contextfs.ListOptions{Attached: o.Changed, Limit: sp.limit * 2})
+	case RelevantTask:
+		if strings.TrimSpace(o.Task) == "" {
+			return nil, nil
+		}
+		res, err := s.SearchIndexed(ctx, contextfs.Query{Text: o.Task, Types: memoryTypes(), Limit: sp.limit * 2})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]contextfs.Entry, 0, len(res))
+		for _, r := range res {
+			// Only the latest progress is current; it has its own section.
+			if r.Type != "progress" {
+				out = append(out, contextfs.Entry{ID: r.ID, Type: r.Type, Title: r.Title, Path: r.Path})
+			}
+		}
+		return out, nil
+	case OpenWork:
+		all, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types})
+		if err != nil {
+			return nil, err
+		}
+		open := all[:0]
+		for _, e := range all {
+			switch e.Status {
+			case "", "open", "in_progress":
+				open = append(open, e)
+			}
+		}
+		return open, nil
+	}
+	limit := sp.limit * 2
+	if sp.limit == 1 {
+		limit = 1 // only the latest: an older one never shows
+	}
+	entries, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	if sp.key == ProjectBrief {
+		// The brief first, then config; each newest first.
+		slices.SortStableFunc(entries, func(a, b contextfs.Entry) int {
+			return slices.Index(sp.types, a.Type) - slices.Index(sp.types, b.Type)
+		})
+	}
+	return entries, nil
+}
+
+// item reads the memory behind e from its file.
+func item(s *contextfs.Store, e contextfs.Entry, body bool) (Item, error) {
+	m, err := s.Read(e.Path)
+	if err != nil {
+		return Item{}, err
+	}
+	it := Item{ID: m.ID, Type: m.Type, Title: oneLine(m.Title), Summary: oneLine(m.Summary)}
+	if body {
+		it.Body = clip(strings.TrimSpace(m.Body), maxBody)
+		if it.Body == it.Summary {
+			it.Body = ""
+		}
+	}
+	return it, nil
+}
+
+// fit trims the block to its budget: bodies first, then whole items, each
+// in TrimOrder; headers stay.
+func (b *Block) fit() {
+	b.Tokens = EstimateTokens(b.Markdown())
+	for _, key := range TrimOrder {
+		sec := b.section(key)
+		for i := len(sec) - 1; i >= 0 && b.Tokens > b.Budget; i-- {
+			if sec[i].Body != "" {
+				sec[i].Body = ""
+				b.Tokens = EstimateTokens(b.Markdown())
+			}
+		}
+	}
+	for _, key := range TrimOrder {
+		for b.Tokens > b.Budget {
+			i := slices.IndexFunc(b.Sections, func(s Section) bool { return s.Key == key })
+			if i < 0 || len(b.Sections[i].Items) == 0 {
+				break
+			}
+			sec := &b.Sections[i]
+			sec.Items = sec.Items[:len(sec.Items)-1]
+			sec.Omitted++
+			b.Tokens = EstimateTokens(b.Markdown())
+		}
+	}
+}
+
+func (b *Block) section(key string) []Item {
+	for i := range b.Sections {
+		if b.Sections[i].Key == key {
+			return b.Sections[i].Items
+		}
+	}
+	return nil
+}
+
+// Markdown renders the block for a model's context window.
+func (b *Block) Markdown() string {
+	var w strings.Builder
+	w.WriteString("# Project memory (contextfs)\n\n")
+	w.WriteString("Each item cites its memory ID: `git contextfs recall ID` (or the recall_memory tool) opens it.\n")
+	for _, sec := range b.Sections {
+		fmt.Fprintf(&w, "\n## %s\n\n", sec.Title)
+		for _, it := range sec.Items {
+			fmt.Fprintf(&w, "- [%s] %s (%s)", it.ID, it.Title, it.Type)
+			if it.Summary != "" && it.Summary != it.Title {
+				w.WriteString(": " + it.Summary)
+			}
+			w.WriteString("\n")
+			if it.Body != "" {
+				for _, line := range strings.Split(it.Body, "\n") {
+					if line == "" {
+						w.WriteString("\n")
+						continue
+					}
+					w.WriteString("  " + line + "\n")
+				}
+			}
+		}
+		if sec.Omitted > 0 {
+			fmt.Fprintf(&w, "- (%d more left out to fit the budget)\n", sec.Omitted)
+		}
+	}
+	return w.String()
+}
+
+// memoryTypes names every memory type but code and commit, which a
+// search takes for the auto-index's kinds: the block cites memories only.
+func memoryTypes() []string {
+	var out []string
+	for _, t := range memory.Types() {
+		if t.Name != "code" && t.Name != "commit" {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// clip cuts s to at most n bytes at a line or word boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := s[:n]
+	if i := strings.LastIndexAny(cut, "\n "); i > n/2 {
+		cut = cut[:i]
+	}
+	for len(cut) > 0 && !utf8Start(s[len(cut)]) {
+		cut = cut[:len(cut)-1]
+	}
+	return strings.TrimRight(cut, " \n") + " …"
+}
+
+func utf8Start(c byte) bool { return c&0xC0 != 0x80 }

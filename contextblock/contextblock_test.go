@@ -1,0 +1,256 @@
+package contextblock_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/branchdiff"
+	"github.com/contextfs/contextfs/contextblock"
+	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/testgit"
+)
+
+// openAt opens a store whose clock advances a minute per call, so that
+// "latest" is well defined.
+func openAt(t *testing.T, dir string) *contextfs.Store {
+	t.Helper()
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s, err := contextfs.Open(context.Background(), contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin(),
+		Now: func() time.Time { at = at.Add(time.Minute); return at }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func save(t *testing.T, s *contextfs.Store, req contextfs.SaveRequest) string {
+	t.Helper()
+	res, err := s.Save(context.Background(), req)
+	if err != nil {
+		t.Fatalf("save %q: %v", req.Title, err)
+	}
+	return res.Memory.ID
+}
+
+type fixture struct {
+	s                         *contextfs.Store
+	dir                       string
+	oldProgress, newProgress  string
+	superseded, done, authDec string
+	longArch                  string
+}
+
+// seed saves 30 memories of mixed types, two of them progress.
+func seed(t *testing.T) fixture {
+	dir := testgit.Init(t)
+	s := openAt(t, dir)
+	f := fixture{s: s, dir: dir}
+	long := strings.Repeat("The service is a set of small Go packages behind one HTTP front door. ", 60)
+	save(t, s, contextfs.SaveRequest{Type: "project-brief", Title: "Billing service", Body: "Billing turns usage events into invoices."})
+	save(t, s, contextfs.SaveRequest{Type: "config", Title: "Runs on Postgres 16", Body: "DATABASE_URL selects the database."})
+	f.longArch = save(t, s, contextfs.SaveRequest{Type: "architecture", Title: "Layered packages", Body: long})
+	save(t, s, contextfs.SaveRequest{Type: "tech-context", Title: "Go 1.27 and pgx", Body: strings.Repeat("We use Go 1.27 with pgx and sqlc. ", 40)})
+	save(t, s, contextfs.SaveRequest{Type: "product-context", Title: "Customers are SaaS companies", Body: strings.Repeat("They bill monthly. ", 60)})
+	f.oldProgress = save(t, s, contextfs.SaveRequest{Type: "progress", Title: "Invoices render", Body: "Invoices render as PDF."})
+	f.newProgress = save(t, s, contextfs.SaveRequest{Type: "progress", Title: "Invoices are emailed", Body: "Invoices are emailed nightly."})
+	save(t, s, contextfs.SaveRequest{Type: "episodic", Title: "Session: fixed rounding", Body: "Fixed cent rounding in totals.",
+		Data: map[string]any{"outcome": "success"}})
+	save(t, s, contextfs.SaveRequest{Type: "user", Title: "Prefer table-driven tests", Body: "Table-driven tests, please."})
+	save(t, s, contextfs.SaveRequest{Type: "user", Title: "No ORMs", Body: "Write SQL by hand with sqlc."})
+	save(t, s, contextfs.SaveRequest{Type: "todo", Title: "Retry failed emails", Body: "Retry with backoff.", Data: map[string]any{"status": "open"}})
+	f.done = save(t, s, contextfs.SaveRequest{Type: "todo", Title: "Add PDF fonts", Body: "Done already.", Data: map[string]any{"status": "done"}})
+	save(t, s, contextfs.SaveRequest{Type: "issue", Title: "Totals off by a cent", Body: "Rounding.", Data: map[string]any{"status": "in_progress"}})
+	f.authDec = save(t, s, contextfs.SaveRequest{Type: "decision", Title: "Tokens expire after one hour", Body: "Auth tokens expire after an hour.",
+		Paths: []string{"auth/**"}, Data: map[string]any{"decision": "1h tokens", "status": "accepted"}})
+	f.superseded = save(t, s, contextfs.SaveRequest{Type: "decision", Title: "Tokens never expire", Body: "Old auth decision.",
+		Paths: []string{"auth/**"}, Data: map[string]any{"decision": "no expiry", "status": "superseded"}})
+	for i := range 15 {
+		save(t, s, contextfs.SaveRequest{Type: "fact", Title: fmt.Sprintf("Fact number %d about invoices", i), Body: fmt.Sprintf("Invoice fact %d.", i)})
+	}
+	return f
+}
+
+func sectionKeys(b *contextblock.Block) []string {
+	var keys []string
+	for _, s := range b.Sections {
+		keys = append(keys, s.Key)
+	}
+	return keys
+}
+
+func ids(sec contextblock.Section) []string {
+	var out []string
+	for _, it := range sec.Items {
+		out = append(out, it.ID)
+	}
+	return out
+}
+
+func TestBuildShowsSectionsInOrderWithOnlyTheLatestProgress(t *testing.T) {
+	f := seed(t)
+	b, err := contextblock.Build(context.Background(), f.s, contextblock.Options{Budget: 100000, Task: "invoice emails", Changed: []string{"auth/token.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{contextblock.ProjectBrief, contextblock.Architecture, contextblock.TechContext, contextblock.ProductContext,
+		contextblock.Progress, contextblock.LastSession, contextblock.Preferences, contextblock.OpenWork,
+		contextblock.RelevantChanges, contextblock.RelevantTask}
+	if got := sectionKeys(b); !slices.Equal(got, want) {
+		t.Fatalf("sections %v, want %v", got, want)
+	}
+	md := b.Markdown()
+	last := -1
+	for _, sec := range b.Sections {
+		i := strings.Index(md, "\n## "+sec.Title+"\n")
+		if i <= last {
+			t.Errorf("header %q out of order in\n%s", sec.Title, md)
+		}
+		last = i
+		for _, it := range sec.Items {
+			if !strings.Contains(md, "["+it.ID+"]") {
+				t.Errorf("item %s not cited in the markdown", it.ID)
+			}
+		}
+	}
+	if got := ids(b.Sections[4]); !slices.Equal(got, []string{f.newProgress}) {
+		t.Errorf("progress shows %v, want only the latest %s", got, f.newProgress)
+	}
+	for _, hidden := range []string{f.oldProgress, f.superseded, f.done} {
+		if strings.Contains(md, hidden) {
+			t.Errorf("%s (old progress, superseded or done) appears:\n%s", hidden, md)
+		}
+	}
+	if got := ids(b.Sections[8]); !slices.Equal(got, []string{f.authDec}) {
+		t.Errorf("relevant to changes = %v, want [%s]", got, f.authDec)
+	}
+	if got := b.Sections[0].Items[0].Type; got != "project-brief" {
+		t.Errorf("the brief section starts with a %s", got)
+	}
+}
+
+func TestBuildMeetsABudgetAndKeepsEveryHeader(t *testing.T) {
+	f := seed(t)
+	full, err := contextblock.Build(context.Background(), f.s, contextblock.Options{Budget: 100000, Task: "invoices"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Tokens <= 1000 {
+		t.Fatalf("the untrimmed block is only %d tokens; the test needs more", full.Tokens)
+	}
+	for _, budget := range []int{1000, 400} {
+		t.Run(fmt.Sprint(budget), func(t *testing.T) {
+			b, err := contextblock.Build(context.Background(), f.s, contextblock.Options{Budget: budget, Task: "invoices"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			md := b.Markdown()
+			if got := contextblock.EstimateTokens(md); got > budget || got != b.Tokens {
+				t.Errorf("%d tokens (reported %d), budget %d", got, b.Tokens, budget)
+			}
+			if !slices.Equal(sectionKeys(b), sectionKeys(full)) {
+				t.Errorf("sections %v, want all of %v", sectionKeys(b), sectionKeys(full))
+			}
+			for _, sec := range full.Sections {
+				if !strings.Contains(md, "\n## "+sec.Title+"\n") {
+					t.Errorf("header %q dropped", sec.Title)
+				}
+			}
+		})
+	}
+	b, _ := contextblock.Build(context.Background(), f.s, contextblock.Options{Budget: 1000, Task: "invoices"})
+	if prod := b.Sections[3]; prod.Key != contextblock.ProductContext || prod.Items[0].Body != "" {
+		t.Errorf("the product-context body, first to go, survived a cut budget: %+v", prod)
+	}
+	if b.Sections[0].Items[0].Body == "" {
+		t.Errorf("the project brief lost its body at 1000 tokens, before lower sections")
+	}
+}
+
+func TestBuildIsDeterministicAndJSONHasTheSameStructure(t *testing.T) {
+	f := seed(t)
+	o := contextblock.Options{Budget: 1000, Task: "invoices"}
+	a, err := contextblock.Build(context.Background(), f.s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := contextblock.Build(context.Background(), openAt(t, f.dir), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Markdown() != b.Markdown() {
+		t.Errorf("two builds differ:\n%s\n---\n%s", a.Markdown(), b.Markdown())
+	}
+	raw, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back contextblock.Block
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Markdown() != a.Markdown() || back.Estimator != "bytes/4" || back.Budget != 1000 {
+		t.Errorf("the JSON form does not carry the same block: %s", raw)
+	}
+}
+
+func TestRelevantToChangesFollowsTheBranch(t *testing.T) {
+	dir := testgit.Init(t)
+	write := func(rel, content string) {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("auth/token.go", "package auth\n")
+	write("docs/guide.md", "guide\n")
+	s := openAt(t, dir)
+	dec := save(t, s, contextfs.SaveRequest{Type: "decision", Title: "Sign tokens with Ed25519", Body: "Ed25519 keys.",
+		Paths: []string{"auth/**"}, Data: map[string]any{"decision": "ed25519", "status": "accepted"}})
+	testgit.Run(t, dir, "add", ".")
+	testgit.Run(t, dir, "commit", "-qm", "base")
+
+	tests := []struct {
+		name, branch, file string
+		want               bool
+	}{
+		{"a branch changing auth/token.go lists the decision", "auth-work", "auth/token.go", true},
+		{"a branch changing only docs/ does not", "docs-work", "docs/guide.md", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			testgit.Run(t, dir, "checkout", "-q", "main")
+			testgit.Run(t, dir, "checkout", "-qb", tt.branch)
+			write(tt.file, "changed on "+tt.branch+"\n")
+			testgit.Run(t, dir, "commit", "-qam", "change")
+			ch, err := branchdiff.Files(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := contextblock.Build(context.Background(), s, contextblock.Options{Changed: ch.Files})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bool
+			for _, sec := range b.Sections {
+				if sec.Key == contextblock.RelevantChanges && slices.Contains(ids(sec), dec) {
+					got = true
+				}
+			}
+			if got != tt.want {
+				t.Errorf("changes %v: decision listed = %v, want %v\n%s", ch.Files, got, tt.want, b.Markdown())
+			}
+		})
+	}
+}

@@ -1,0 +1,43 @@
+package search
+
+import (
+	"context"
+	"sort"
+
+	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/pathglob"
+)
+
+// Attribute keys the cache keeps for memories (see cache.Attr): the globs
+// of the code a memory bears on, the tool that wrote it and its session.
+const (
+	AttrPath    = "path"
+	AttrSource  = "source"
+	AttrSession = "session"
+)
+
+// Narrow restricts f to memories attached to any of files, written by the
+// source tool and in the session given (each when not empty).
+func Narrow(ctx context.Context, c *cache.Cache, f *cache.Filter, files []string, source, session string) error {
+	if source != "" {
+		f.Attrs = append(f.Attrs, cache.Attr{Key: AttrSource, Value: source})
+	}
+	if session != "" {
+		f.Attrs = append(f.Attrs, cache.Attr{Key: AttrSession, Value: session})
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	globs, err := c.AttrValues(ctx, cache.KindMemory, AttrPath, *f)
+	if err != nil {
+		return err
+	}
+	f.MIDs = []string{}
+	for mid, gs := range globs {
+		if pathglob.Any(gs, files) {
+			f.MIDs = append(f.MIDs, mid)
+		}
+	}
+	sort.Strings(f.MIDs)
+	return nil
+}
