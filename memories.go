@@ -24,8 +24,9 @@ type SaveRequest struct {
 	Title      string
 	Summary    string
 	Tags       []string
-	Links      []string
+	Links      []string // "ID", "rel:ID" (see memory.ParseLink) or a URL
 	Supersedes []string
+	Reason     string // why it supersedes them: one of memory.Reasons()
 	Data       map[string]any
 	Body       string
 }
@@ -69,9 +70,13 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 	now := s.now().UTC().Truncate(time.Second)
 	m := &memory.Memory{
 		ID: memory.NewID(), Type: typ, Title: strings.TrimSpace(req.Title), Summary: strings.TrimSpace(req.Summary),
-		Tags: cleanList(req.Tags), Links: cleanList(req.Links), Supersedes: cleanList(req.Supersedes),
+		Tags: cleanList(req.Tags), Supersedes: cleanList(req.Supersedes),
+		Reason:  strings.TrimSpace(req.Reason),
 		Created: now, Updated: now, Author: s.Repo.Author(), Data: memory.NormalizeData(req.Data),
 		Body: normalizeBody(req.Body),
+	}
+	if m.Links, err = memory.ParseLinks(req.Links); err != nil {
+		return nil, err
 	}
 	if strings.TrimSpace(m.Body) == "" && m.Title == "" {
 		return nil, errors.New("a memory needs content or a title")
@@ -275,7 +280,7 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 	} else {
 		m.Type = t
 	}
-	m.Tags, m.Links, m.Supersedes = cleanList(m.Tags), cleanList(m.Links), cleanList(m.Supersedes)
+	m.Tags, m.Links, m.Supersedes = cleanList(m.Tags), memory.CleanLinks(m.Links), cleanList(m.Supersedes)
 	m.Data = memory.NormalizeData(m.Data)
 	m.Updated = s.now().UTC().Truncate(time.Second)
 	if m.Updated.Before(m.Created) {

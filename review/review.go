@@ -415,8 +415,9 @@ func diffEntries(old, cur *entry) []FieldChange {
 	scalar("title", o.Title, n.Title)
 	scalar("summary", o.Summary, n.Summary)
 	list("tags", o.Tags, n.Tags)
-	list("links", o.Links, n.Links)
+	list("links", linkStrings(o.Links), linkStrings(n.Links))
 	list("supersedes", o.Supersedes, n.Supersedes)
+	scalar("reason", o.Reason, n.Reason)
 	scalar("author", o.Author, n.Author)
 	if !o.Created.Equal(n.Created) {
 		scalar("created", createdText(o), createdText(n))
@@ -539,4 +540,14 @@ func formatValue(v any) string {
 		return fmt.Sprint(v)
 	}
 	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// linkStrings writes links as the CLI reads them ("ID" or "rel:ID"), so a
+// change of relation shows as one link removed and one added.
+func linkStrings(links []memory.Link) []string {
+	out := make([]string, len(links))
+	for i, l := range links {
+		out[i] = l.String()
+	}
+	return out
 }

@@ -53,6 +53,7 @@ into "git help contextfs") or as "git-contextfs COMMAND".`,
 	root.AddCommand(a.initCmd(), a.saveCmd(), a.searchCmd(), a.recallCmd(), a.listCmd(), a.updateCmd(),
 		a.deleteCmd(), a.statusCmd(), a.reindexCmd(), a.schemaCmd(), a.validateCmd())
 	a.addExtra(root)
+	a.addHygiene(root)
 	return root
 }
 

@@ -260,6 +260,7 @@ or a commit SHA prints the chunk or commit.`,
 			if err != nil {
 				return err
 			}
+			a.noteSuperseded(cmd, s, m) // hygiene
 			if asJSON {
 				return a.printJSON(m)
 			}
@@ -312,9 +313,10 @@ func (a *app) listCmd() *cobra.Command {
 				}
 				return a.printJSON(es)
 			}
+			mark := a.supersededMarks(cmd, s, all) // hygiene
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			for _, e := range es {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), e.Title)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), e.Title, mark(e.ID))
 			}
 			return tw.Flush()
 		},
@@ -387,7 +389,11 @@ the body. --data merges JSON fields into data (null deletes a field;
 					m.Tags = slices.DeleteFunc(m.Tags, func(x string) bool { return strings.EqualFold(x, t) })
 				}
 				if fl.Changed("link") {
-					m.Links = links
+					ls, err := memory.ParseLinks(links)
+					if err != nil {
+						return err
+					}
+					m.Links = ls
 				}
 				if fl.Changed("supersedes") {
 					m.Supersedes = supersedes
