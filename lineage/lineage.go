@@ -74,7 +74,9 @@ func Merge(ctx context.Context, s *contextfs.Store, ids []string, body string) (
 		}
 		ms = append(ms, m)
 	}
-	merged := func(id string) bool { return slices.ContainsFunc(ms, func(x *memory.Memory) bool { return x.ID == id }) }
+	merged := func(id string) bool {
+		return slices.ContainsFunc(ms, func(x *memory.Memory) bool { return x.ID == id })
+	}
 	var tags, sup []string
 	var ls []memory.Link
 	var bodies []string
@@ -211,10 +213,12 @@ func Lineage(ctx context.Context, s *contextfs.Store, id string) ([]Version, err
 	return out, nil
 }
 
-// History returns the commits that touched the file at rel, newest first,
-// following renames. A file never committed has none.
+// History returns the commits that touched the file at rel, newest first.
+// Renames are not followed: memory files never move, and --follow would
+// take a new version, whose text is close to the old one's, for a copy of
+// it. A file never committed has none.
 func History(ctx context.Context, root, rel string) ([]Commit, error) {
-	cmd := exec.CommandContext(ctx, "git", "log", "--follow", "--format=%H%x09%an%x09%aI%x09%s", "--", rel)
+	cmd := exec.CommandContext(ctx, "git", "log", "--format=%H%x09%an%x09%aI%x09%s", "--", rel)
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -56,6 +56,7 @@ func (a *app) saveCmd() *cobra.Command {
 		typ, title, summary, data string
 		tags, links, supersedes   []string
 		asJSON                    bool
+		dedupPolicy               string
 	)
 	cmd := &cobra.Command{
 		Use:   "save [flags] [CONTENT|-]",
@@ -67,7 +68,11 @@ first heading or sentence becomes the title. --data gives the type's
 structured fields as JSON; "git contextfs schema TYPE" shows them.
 
 The memory is validated before anything is written, and scanned for
-secrets: findings are printed as warnings (the pre-commit hook blocks them).`,
+secrets: findings are printed as warnings (the pre-commit hook blocks them).
+It is compared with the memories of its type: ones it repeats are listed
+("similar:" on stderr) and --dedup decides (skip: print the existing ID and
+write nothing); ones it may replace are listed ("may supersede:"). A
+progress memory supersedes the current progress. See docs/HYGIENE.md.`,
 		Example: `  git contextfs save --type decision --tag db \
       --data '{"decision":"pgx pool of 20","status":"accepted"}' \
       "We pool Postgres connections with pgxpool, 20 per instance."
@@ -90,19 +95,8 @@ secrets: findings are printed as warnings (the pre-commit hook blocks them).`,
 				return err
 			}
 			defer s.Close()
-			res, err := s.Save(cmd.Context(), contextfs.SaveRequest{Type: typ, Title: title, Summary: summary, Tags: tags,
-				Links: links, Supersedes: supersedes, Data: d, Body: body})
-			if err != nil {
-				return err
-			}
-			for _, w := range res.Warnings {
-				fmt.Fprintf(a.stderr, "warning: possible secret: %s\n  The pre-commit hook will refuse this file. Remove it, or allow it (see docs/SECRETS.md).\n", w)
-			}
-			if asJSON {
-				return a.printJSON(res.Memory)
-			}
-			fmt.Fprintln(a.stdout, res.Memory.ID)
-			return nil
+			return a.checkedSave(cmd, s, contextfs.SaveRequest{Type: typ, Title: title, Summary: summary, Tags: tags,
+				Links: links, Supersedes: supersedes, Data: d, Body: body}, dedupPolicy, asJSON) // hygiene
 		},
 	}
 	f := cmd.Flags()
@@ -114,6 +108,7 @@ secrets: findings are printed as warnings (the pre-commit hook blocks them).`,
 	f.StringArrayVar(&supersedes, "supersedes", nil, "ID of a memory this one replaces (repeatable); it is then hidden from search")
 	f.StringVar(&data, "data", "", "structured fields of the type, as a JSON object")
 	f.BoolVar(&asJSON, "json", false, "print the saved memory as JSON")
+	f.StringVar(&dedupPolicy, "dedup", "", "when it repeats a memory of its type: skip (default), update, error or allow")
 	return cmd
 }
 
