@@ -36,6 +36,7 @@ demo: install
 # test: the whole suite, with the race detector (CI runs exactly this).
 test:
 	$(GO) vet -tags $(TAGS) ./...
+	@if command -v npm >/dev/null 2>&1 && [ ! -d tests/mermaid/node_modules ]; then cd tests/mermaid && npm ci --no-audit --no-fund; fi
 	$(GO) test -tags $(TAGS) -race -count=1 -timeout 15m ./...
 
 test-short:

@@ -60,6 +60,9 @@ func (r Report) Markdown() string {
 			writeChange(&b, c)
 		}
 	}
+	if r.Diagram != "" {
+		fmt.Fprintf(&b, "\n#### Links\n\n```mermaid\n%s```\n", r.Diagram)
+	}
 	if len(r.Problems) > 0 {
 		fmt.Fprintf(&b, "\n#### Problems (%d)\n\n", len(r.Problems))
 		for _, p := range r.Problems {

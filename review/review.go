@@ -96,6 +96,9 @@ type Report struct {
 	// Secrets are the suspected secrets in the files the head side adds or
 	// changes.
 	Secrets []secrets.Finding `json:"secrets"`
+	// Diagram is a Mermaid flowchart of the changed memories and their
+	// links (see diagram), or "".
+	Diagram string `json:"diagram,omitempty"`
 }
 
 // Count returns how many changes are of the given kind.
@@ -381,6 +384,7 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 	slices.SortStableFunc(r.Secrets, func(x, y secrets.Finding) int {
 		return cmp.Or(cmp.Compare(x.Path, y.Path), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Column, y.Column))
 	})
+	r.Diagram = diagram(head, r.Changes) // hygiene
 	return r
 }
 

@@ -17,7 +17,7 @@ import (
 // lineage, duplicates, aging and the graph.
 func (a *app) addHygiene(root *cobra.Command) {
 	root.AddCommand(a.linkCmd(), a.unlinkCmd(), a.relatedCmd(),
-		a.evolveCmd(), a.mergeCmd(), a.splitCmd(), a.lineageCmd(), a.pruneCmd())
+		a.evolveCmd(), a.mergeCmd(), a.splitCmd(), a.lineageCmd(), a.pruneCmd(), a.graphCmd())
 }
 
 // relUsage checks --rel and turns a bad one into a usage error.
