@@ -161,7 +161,7 @@ type Commit struct {
 }
 
 // Lineage returns the supersedes chain through id, both ways, oldest
-// first (by creation time, then ID): what it replaced, transitively, and
+// first (each version after what it replaced, then by creation time): what it replaced, transitively, and
 // what replaced it. Each version carries its file's git history.
 func Lineage(ctx context.Context, s *contextfs.Store, id string) ([]Version, error) {
 	start, err := s.Resolve(ctx, id)
@@ -203,14 +203,43 @@ func Lineage(ctx context.Context, s *contextfs.Store, id string) ([]Version, err
 		out = append(out, Version{ID: m.ID, Type: m.Type, Title: m.Title, Path: m.Path, Reason: m.Reason,
 			Supersedes: m.Supersedes, SupersededBy: by, Current: len(by) == 0, Commits: cs})
 	}
+	gen := generations(g, seen)
 	slices.SortStableFunc(out, func(a, b Version) int {
 		ma, mb := g.Memory(a.ID), g.Memory(b.ID)
-		if c := ma.Created.Compare(mb.Created); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
+		return cmp.Or(cmp.Compare(gen[a.ID], gen[b.ID]), ma.Created.Compare(mb.Created), strings.Compare(a.ID, b.ID))
 	})
 	return out, nil
+}
+
+// generations numbers the versions in a chain: 0 for one that supersedes
+// nothing in it, else one more than the highest it supersedes, so that a
+// version always comes after what it replaced (times may tie to the
+// second). A cycle, which only hand edits make, is cut where it closes.
+func generations(g *links.Graph, in map[string]bool) map[string]int {
+	gen := map[string]int{}
+	visiting := map[string]bool{}
+	var walk func(id string) int
+	walk = func(id string) int {
+		if n, ok := gen[id]; ok {
+			return n
+		}
+		if visiting[id] {
+			return 0
+		}
+		visiting[id] = true
+		n := 0
+		for _, s := range g.Memory(id).Supersedes {
+			if in[s] && g.Memory(s) != nil {
+				n = max(n, walk(s)+1)
+			}
+		}
+		gen[id] = n
+		return n
+	}
+	for id := range in {
+		walk(id)
+	}
+	return gen
 }
 
 // History returns the commits that touched the file at rel, newest first.

@@ -22,6 +22,7 @@ type SaveInput struct {
 	Tags       []string       `json:"tags,omitempty" jsonschema:"tags, such as the component or topic"`
 	Data       map[string]any `json:"data,omitempty" jsonschema:"structured fields of the type (for a decision, for example: decision, status, rationale); they are validated against the type's JSON Schema"`
 	Supersedes []string       `json:"supersedes,omitempty" jsonschema:"IDs (or unique prefixes) of memories this one replaces; they are then hidden from search"`
+	HygieneInput
 }
 
 // MemoryRef names a memory written by a tool.
@@ -38,6 +39,7 @@ type SaveOutput struct {
 	// Warnings are possible secrets; the memory was written anyway, as the
 	// CLI does, because the pre-commit hook is what keeps them out of git.
 	Warnings []string `json:"warnings,omitempty" jsonschema:"possible secrets found in the memory: remove them with update_memory, the pre-commit hook will refuse the file"`
+	HygieneOutput
 }
 
 // SearchInput is the argument of search_memory.
@@ -135,6 +137,7 @@ func (sv *server) register(srv *mcp.Server) {
 		Description: "Count the repository's memories by type and list memory files that cannot be read or are invalid.",
 		Annotations: &mcp.ToolAnnotations{Title: "Memory status", ReadOnlyHint: true},
 	}, sv.status)
+	sv.registerHygiene(srv)
 }
 
 // typeList describes the types an agent may save, one per line, from the
@@ -155,18 +158,7 @@ func refOf(m *memory.Memory) MemoryRef {
 }
 
 func (sv *server) save(ctx context.Context, in SaveInput) (SaveOutput, string, error) {
-	res, err := sv.store.Save(ctx, contextfs.SaveRequest{Type: in.Type, Title: in.Title, Tags: in.Tags,
-		Supersedes: in.Supersedes, Data: in.Data, Body: in.Content})
-	if err != nil {
-		return SaveOutput{}, "", err
-	}
-	out := SaveOutput{MemoryRef: refOf(res.Memory)}
-	text := fmt.Sprintf("saved %s %s (%s: %s)", out.ID, out.Path, out.Type, out.Title)
-	for _, w := range res.Warnings {
-		out.Warnings = append(out.Warnings, w.String())
-		text += "\nwarning: possible secret: " + w.String()
-	}
-	return out, text, nil
+	return sv.checkedSave(ctx, in) // hygiene.go: duplicates, may_supersede, progress
 }
 
 func (sv *server) search(ctx context.Context, in SearchInput) (SearchOutput, string, error) {
