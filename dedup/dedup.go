@@ -28,6 +28,7 @@ const (
 	Update Policy = "update" // put the new content into the existing memory
 	Error  Policy = "error"  // write nothing and fail
 	Allow  Policy = "allow"  // write the new memory anyway (never for identical content)
+	Off    Policy = "off"    // do not look: no check at all (bulk imports, benchmarks)
 )
 
 // DefaultPolicy is the policy when none is given.
@@ -38,10 +39,10 @@ func ParsePolicy(s string) (Policy, error) {
 	switch p := Policy(strings.TrimSpace(s)); p {
 	case "":
 		return DefaultPolicy, nil
-	case Skip, Update, Error, Allow:
+	case Skip, Update, Error, Allow, Off:
 		return p, nil
 	}
-	return "", fmt.Errorf("unknown dedup policy %q: use skip, update, error or allow", s)
+	return "", fmt.Errorf("unknown dedup policy %q: use skip, update, error, allow or off", s)
 }
 
 // Thresholds are cosine similarities of the embedder (1 - cosine distance).

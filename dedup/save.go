@@ -49,6 +49,13 @@ func (e *DuplicateError) Error() string {
 // policy when it repeats one: identical content is never written twice,
 // whatever the policy. Memories req already supersedes are not reported.
 func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, policy Policy, th Thresholds) (*Outcome, error) {
+	if policy == Off {
+		res, err := s.Save(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		return &Outcome{Action: Saved, Memory: res.Memory, Saved: res, Report: Report{Similar: []Match{}, MaySupersede: []Match{}}}, nil
+	}
 	rep, err := Check(ctx, s, Candidate{Type: req.Type, Title: req.Title, Body: req.Body, Data: req.Data}, th)
 	if err != nil {
 		return nil, err

@@ -237,4 +237,3 @@ func (sv *server) split(ctx context.Context, in SplitInput) (SplitOutput, string
 	}
 	return out, "saved " + strings.Join(ids, ", "), nil
 }
-

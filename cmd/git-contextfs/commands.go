@@ -108,7 +108,7 @@ progress memory supersedes the current progress. See docs/HYGIENE.md.`,
 	f.StringArrayVar(&supersedes, "supersedes", nil, "ID of a memory this one replaces (repeatable); it is then hidden from search")
 	f.StringVar(&data, "data", "", "structured fields of the type, as a JSON object")
 	f.BoolVar(&asJSON, "json", false, "print the saved memory as JSON")
-	f.StringVar(&dedupPolicy, "dedup", "", "when it repeats a memory of its type: skip (default), update, error or allow")
+	f.StringVar(&dedupPolicy, "dedup", "", "when it repeats a memory of its type: skip (default), update, error, allow, or off (no check)")
 	return cmd
 }
 
