@@ -118,6 +118,10 @@ func writeChange(b *strings.Builder, c Change) {
 		fmt.Fprintf(b, " — superseded by %s", code(c.SupersededBy))
 	}
 	b.WriteString("\n")
+	for _, d := range c.NearDuplicates {
+		fmt.Fprintf(b, "  - **near-duplicate** of **%s** %s · %s (similarity %.2f): update that memory instead?\n",
+			escape(d.Title), code(d.ID), code(d.Path), d.Similarity)
+	}
 	var diffs []FieldChange
 	for _, f := range c.Fields {
 		fmt.Fprintf(b, "  - **%s**: ", escape(f.Field))

@@ -58,6 +58,9 @@ type Change struct {
 	// when one does; a memory that retires itself through data.status has
 	// none.
 	SupersededBy string `json:"superseded_by,omitempty"`
+	// NearDuplicates are, for an added memory, the memories of its type it
+	// nearly repeats (see flagNearDuplicates).
+	NearDuplicates []NearDuplicate `json:"near_duplicates,omitempty"`
 }
 
 // FieldChange is one field of a memory that differs between the sides.
@@ -354,6 +357,7 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 	for _, c := range changes {
 		r.Changes = append(r.Changes, *c)
 	}
+	flagNearDuplicates(head, r.Changes) // hygiene
 	slices.SortFunc(r.Changes, func(x, y Change) int {
 		return cmp.Or(
 			cmp.Compare(slices.Index(kindOrder, x.Kind), slices.Index(kindOrder, y.Kind)),
