@@ -70,8 +70,7 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 	now := s.now().UTC().Truncate(time.Second)
 	m := &memory.Memory{
 		ID: memory.NewID(), Type: typ, Title: strings.TrimSpace(req.Title), Summary: strings.TrimSpace(req.Summary),
-		Tags: cleanList(req.Tags), Supersedes: cleanList(req.Supersedes),
-		Reason:  strings.TrimSpace(req.Reason),
+		Tags: cleanList(req.Tags), Supersedes: cleanList(req.Supersedes), Reason: strings.TrimSpace(req.Reason),
 		Created: now, Updated: now, Author: s.Repo.Author(), Data: memory.NormalizeData(req.Data),
 		Body: normalizeBody(req.Body),
 	}

@@ -10,21 +10,19 @@ import (
 // Memory is one typed memory, the parsed form of one Markdown file under
 // .contextfs/. The file is the source of truth; a Memory is a view of it.
 type Memory struct {
-	ID         string   `json:"id"`
-	Type       string   `json:"type"`
-	Title      string   `json:"title"`
-	Summary    string   `json:"summary,omitempty"`
-	Tags       []string `json:"tags,omitempty"`
-	Links      []Link   `json:"links,omitempty"`
-	Supersedes []string `json:"supersedes,omitempty"`
-	// Reason says why this memory replaced the ones it supersedes (one of
-	// Reasons), as evolve records it.
-	Reason  string         `json:"reason,omitempty"`
-	Created time.Time      `json:"created"`
-	Updated time.Time      `json:"updated"`
-	Author  string         `json:"author,omitempty"`
-	Data    map[string]any `json:"data,omitempty"`
-	Body    string         `json:"body"`
+	ID         string         `json:"id"`
+	Type       string         `json:"type"`
+	Title      string         `json:"title"`
+	Summary    string         `json:"summary,omitempty"`
+	Tags       []string       `json:"tags,omitempty"`
+	Links      []Link         `json:"links,omitempty"`
+	Supersedes []string       `json:"supersedes,omitempty"`
+	Reason     string         `json:"reason,omitempty"` // why it replaced what it supersedes: one of Reasons
+	Created    time.Time      `json:"created"`
+	Updated    time.Time      `json:"updated"`
+	Author     string         `json:"author,omitempty"`
+	Data       map[string]any `json:"data,omitempty"`
+	Body       string         `json:"body"`
 	// Path is the file's path relative to the repository root, with forward
 	// slashes. It is not stored in the file.
 	Path string `json:"path,omitempty"`
