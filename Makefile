@@ -37,6 +37,7 @@ demo: install
 # The MCP client test needs the TypeScript SDK pinned in tests/mcp-client.
 test: tests/mcp-client/node_modules/.package-lock.json
 	$(GO) vet -tags $(TAGS) ./...
+	@if command -v npm >/dev/null 2>&1 && [ ! -d tests/mermaid/node_modules ]; then cd tests/mermaid && npm ci --no-audit --no-fund; fi
 	$(GO) test -tags $(TAGS) -race -count=1 -timeout 15m ./...
 
 tests/mcp-client/node_modules/.package-lock.json: tests/mcp-client/package-lock.json

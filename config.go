@@ -22,6 +22,8 @@ type (
 	SecretsConfig = config.SecretsConfig
 	// ContextConfig holds the context block's defaults; see config.ContextConfig.
 	ContextConfig = config.ContextConfig
+	// HygieneConfig tunes the checks at save and aging; see config.HygieneConfig.
+	HygieneConfig = config.HygieneConfig
 )
 
 // DefaultConfig is what `init` writes; see config.Default.

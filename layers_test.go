@@ -34,13 +34,17 @@ var layers = map[string]int{
 	// 3 the jobs: checking, searching, indexing code and history.
 	"check": 3, "search": 3, "autoindex": 3,
 	// 4 capabilities built from jobs.
-	"commitflow": 4, "review": 4,
+	"commitflow": 4,
 	// 5 the front door.
 	"": 5,
-	// 6 capabilities over the front door (what agents use).
-	"contextblock": 6, "session": 6,
-	// 7 adapters over the front door; 8 programs.
-	"mcpserver": 7, "cmd/git-contextfs": 8, "cmd/contextfs-bench": 8,
+	// 6–8 capabilities over the front door: what agents use (the context
+	// block, sessions), knowledge hygiene (links, duplicates, lineage,
+	// aging, the graph) and the pull-request report that shows it.
+	"contextblock": 6, "session": 6, "links": 6, "dedup": 6,
+	"lineage": 7, "aging": 7, "graph": 7,
+	"review": 8,
+	// 9 adapters over the front door; 10 programs.
+	"mcpserver": 9, "cmd/git-contextfs": 10, "cmd/contextfs-bench": 10,
 }
 
 // unplaced is the layer of a package not yet in layers.

@@ -26,8 +26,9 @@ type SaveRequest struct {
 	Title      string
 	Summary    string
 	Tags       []string
-	Links      []string
+	Links      []string // "ID", "rel:ID" (see memory.ParseLink) or a URL
 	Supersedes []string
+	Reason     string // why it supersedes them: one of memory.Reasons()
 	Data       map[string]any
 	Body       string
 	// Paths are globs of the code the memory bears on (see package pathglob).
@@ -76,13 +77,16 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 	now := s.now().UTC().Truncate(time.Second)
 	m := &memory.Memory{
 		ID: memory.NewID(), Type: typ, Title: strings.TrimSpace(req.Title), Summary: strings.TrimSpace(req.Summary),
-		Tags: cleanList(req.Tags), Links: cleanList(req.Links), Supersedes: cleanList(req.Supersedes),
+		Tags: cleanList(req.Tags), Supersedes: cleanList(req.Supersedes), Reason: strings.TrimSpace(req.Reason),
 		Created: now, Updated: now, Author: s.Repo.Author(), Data: memory.NormalizeData(req.Data),
 		Body: normalizeBody(req.Body), Paths: cleanPaths(req.Paths), Session: strings.TrimSpace(req.Session),
 	}
 	if !req.Source.IsZero() {
 		src := *req.Source
 		m.Source = &src
+	}
+	if m.Links, err = memory.ParseLinks(req.Links); err != nil {
+		return nil, err
 	}
 	if strings.TrimSpace(m.Body) == "" && m.Title == "" {
 		return nil, errors.New("a memory needs content or a title")
@@ -272,7 +276,7 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 	} else {
 		m.Type = t
 	}
-	m.Tags, m.Links, m.Supersedes = cleanList(m.Tags), cleanList(m.Links), cleanList(m.Supersedes)
+	m.Tags, m.Links, m.Supersedes = cleanList(m.Tags), memory.CleanLinks(m.Links), cleanList(m.Supersedes)
 	m.Paths = cleanPaths(m.Paths)
 	m.Data = memory.NormalizeData(m.Data)
 	m.Updated = s.now().UTC().Truncate(time.Second)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -26,7 +27,7 @@ import (
 type Problem struct {
 	Path    string `json:"path"`
 	Line    int    `json:"line,omitempty"`
-	Rule    string `json:"rule"` // syntax, type, field, schema, duplicate-id, conflict, secret
+	Rule    string `json:"rule"` // syntax, type, field, schema, duplicate-id, conflict, secret, link
 	Message string `json:"message"`
 }
 
@@ -52,6 +53,11 @@ type File struct {
 // pre-commit hook runs it on staged content.
 func CheckFiles(files []File, others map[string]string) []Problem {
 	var out []Problem
+	type decoded struct {
+		m   *memory.Memory
+		doc *frontmatter.Document
+	}
+	var linked []decoded // hygiene: links are checked once every ID is known
 	ids := map[string]string{}
 	for id, p := range others {
 		ids[id] = p
@@ -81,6 +87,7 @@ func CheckFiles(files []File, others map[string]string) []Problem {
 			}
 			out = append(out, Problem{Path: f.Path, Line: fieldLine(doc, is.Field), Rule: rule, Message: is.String()})
 		}
+		linked = append(linked, decoded{m, doc})
 		if m.ID != "" {
 			id := strings.ToLower(m.ID)
 			if prev, dup := ids[id]; dup && prev != f.Path {
@@ -89,6 +96,12 @@ func CheckFiles(files []File, others map[string]string) []Problem {
 			} else {
 				ids[id] = f.Path
 			}
+		}
+	}
+	known := func(id string) bool { _, ok := ids[strings.ToLower(id)]; return ok }
+	for _, d := range linked {
+		for _, is := range memory.DanglingLinks(d.m, known) {
+			out = append(out, Problem{Path: d.m.Path, Line: fieldLine(d.doc, is.Field), Rule: "link", Message: is.String()})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -116,12 +129,20 @@ func conflictLine(b []byte) int {
 	return 0
 }
 
-// fieldLine finds the file line of a dotted field such as data.status.
+// fieldLine finds the file line of a dotted field such as data.status, or
+// of a list item such as links[2].
 func fieldLine(doc *frontmatter.Document, field string) int {
 	parts := strings.Split(field, ".")
 	n := doc.Front
 	line := 0
 	for _, p := range parts {
+		if key, idx, ok := strings.Cut(p, "["); ok && n != nil && n.Kind == yaml.MappingNode {
+			i, err := strconv.Atoi(strings.TrimSuffix(idx, "]"))
+			if v := doc.Get(key); n == doc.Front && v != nil && err == nil && v.Kind == yaml.SequenceNode && i < len(v.Content) {
+				return v.Content[i].Line + 1
+			}
+			p = key
+		}
 		if n == nil || n.Kind != yaml.MappingNode {
 			break
 		}

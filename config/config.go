@@ -32,6 +32,15 @@ type Config struct {
 	Secrets  SecretsConfig  `yaml:"secrets"`
 	Watch    WatchConfig    `yaml:"watch"`
 	Context  ContextConfig  `yaml:"context"`
+	Hygiene  HygieneConfig  `yaml:"hygiene"`
+}
+
+// HygieneConfig tunes the checks at save and the aging rules (packages
+// dedup and aging read it; docs/HYGIENE.md describes each key).
+type HygieneConfig struct {
+	Dedup             string `yaml:"dedup"`              // skip (default), update, error or allow
+	SupersedeProgress *bool  `yaml:"supersede_progress"` // default true
+	SessionCap        int    `yaml:"session_cap"`        // default 3
 }
 
 // ContextConfig holds the defaults of the context block (package

@@ -16,7 +16,7 @@ import (
 // KeyOrder is the canonical order of the frontmatter keys contextfs knows.
 // Unknown keys follow in their own order. Identity first, then what a
 // reviewer reads, then bookkeeping, then the structured data.
-var keyOrder = []string{"id", "type", "title", "summary", "tags", "links", "supersedes", "paths", "author", "source", "session", "created", "updated", "data"}
+var keyOrder = []string{"id", "type", "title", "summary", "tags", "links", "supersedes", "reason", "paths", "author", "source", "session", "created", "updated", "data"}
 
 // KeyOrder returns the canonical frontmatter key order.
 func KeyOrder() []string { return slices.Clone(keyOrder) }
@@ -132,8 +132,8 @@ func Decode(path string, raw []byte) (*memory.Memory, *frontmatter.Document, err
 	}
 	for _, err := range []error{
 		str("id", &m.ID), str("type", &m.Type), str("title", &m.Title), str("summary", &m.Summary),
-		str("author", &m.Author), list("tags", &m.Tags), list("links", &m.Links),
-		list("supersedes", &m.Supersedes), list("paths", &m.Paths), str("session", &m.Session),
+		str("author", &m.Author), list("tags", &m.Tags), decodeLinks(doc, &m.Links, bad),
+		list("supersedes", &m.Supersedes), str("reason", &m.Reason), list("paths", &m.Paths), str("session", &m.Session),
 		when("created", &m.Created), when("updated", &m.Updated), source(),
 	} {
 		if err != nil {
@@ -154,6 +154,69 @@ func Decode(path string, raw []byte) (*memory.Memory, *frontmatter.Document, err
 		m.Type = t.Name
 	}
 	return m, doc, nil
+}
+
+// decodeLinks reads links: a bare ID (or a comma-separated line of them)
+// is a "related" link; a mapping {id: X, rel: R} is a typed one. A missing
+// rel means "related"; an unknown one is left for validation to report.
+func decodeLinks(doc *frontmatter.Document, dst *[]memory.Link, bad func(key, msg string) error) error {
+	n := doc.Get("links")
+	if n == nil || isNull(n) {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		for _, s := range strings.Split(n.Value, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				*dst = append(*dst, memory.Link{ID: s, Rel: memory.RelRelated})
+			}
+		}
+		return nil
+	case yaml.SequenceNode:
+	default:
+		return bad("links", "must be a list")
+	}
+	for _, c := range n.Content {
+		switch c.Kind {
+		case yaml.ScalarNode:
+			*dst = append(*dst, memory.Link{ID: c.Value, Rel: memory.RelRelated})
+		case yaml.MappingNode:
+			l := memory.Link{Rel: memory.RelRelated}
+			for i := 0; i+1 < len(c.Content); i += 2 {
+				k, v := c.Content[i], c.Content[i+1]
+				if v.Kind != yaml.ScalarNode {
+					return bad("links", k.Value+" must be a single value")
+				}
+				switch k.Value {
+				case "id":
+					l.ID = v.Value
+				case "rel":
+					l.Rel = v.Value
+				default:
+					return bad("links", fmt.Sprintf("a link has only id and rel; got %q", k.Value))
+				}
+			}
+			*dst = append(*dst, l)
+		default:
+			return bad("links", "must be a list of IDs or {id, rel} mappings")
+		}
+	}
+	return nil
+}
+
+// linksNode writes links in canonical form: one item per line, a bare ID
+// for a "related" link and a flow mapping {id: X, rel: R} otherwise.
+func linksNode(links []memory.Link) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+	for _, l := range links {
+		if l.Rel == "" || l.Rel == memory.RelRelated {
+			n.Content = append(n.Content, frontmatter.String(l.ID))
+			continue
+		}
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle,
+			Content: []*yaml.Node{frontmatter.String("id"), frontmatter.String(l.ID), frontmatter.String("rel"), frontmatter.String(l.Rel)}})
+	}
+	return n
 }
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
@@ -216,8 +279,10 @@ func Encode(m *memory.Memory, doc *frontmatter.Document, canonical bool) ([]byte
 		set("title", m.Title == "", old.Title != m.Title, s(m.Title)),
 		set("summary", m.Summary == "", old.Summary != m.Summary, s(m.Summary)),
 		set("tags", len(m.Tags) == 0, !slices.Equal(old.Tags, m.Tags), l(m.Tags)),
-		set("links", len(m.Links) == 0, !slices.Equal(old.Links, m.Links), l(m.Links)),
+		set("links", len(m.Links) == 0, !slices.Equal(old.Links, m.Links),
+			func() (*yaml.Node, error) { return linksNode(m.Links), nil }),
 		set("supersedes", len(m.Supersedes) == 0, !slices.Equal(old.Supersedes, m.Supersedes), l(m.Supersedes)),
+		set("reason", m.Reason == "", old.Reason != m.Reason, s(m.Reason)),
 		set("paths", len(m.Paths) == 0, !slices.Equal(old.Paths, m.Paths), l(m.Paths)),
 		set("author", m.Author == "", old.Author != m.Author, s(m.Author)),
 		set("source", m.Source.IsZero(), !reflect.DeepEqual(old.Source, m.Source), sourceNode(m.Source)),

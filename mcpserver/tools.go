@@ -14,7 +14,6 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/session"
 )
 
 // SaveInput is the argument of save_memory.
@@ -26,6 +25,7 @@ type SaveInput struct {
 	Data       map[string]any `json:"data,omitempty" jsonschema:"structured fields of the type (for a decision, for example: decision, status, rationale); they are validated against the type's JSON Schema"`
 	Supersedes []string       `json:"supersedes,omitempty" jsonschema:"IDs (or unique prefixes) of memories this one replaces; they are then hidden from search"`
 	Paths      []string       `json:"paths,omitempty" jsonschema:"globs of the code this memory bears on, relative to the repository root, such as auth/** (it is then shown to agents changing those files)"`
+	HygieneInput
 }
 
 // MemoryRef names a memory written by a tool.
@@ -42,6 +42,7 @@ type SaveOutput struct {
 	// Warnings are possible secrets; the memory was written anyway, as the
 	// CLI does, because the pre-commit hook is what keeps them out of git.
 	Warnings []string `json:"warnings,omitempty" jsonschema:"possible secrets found in the memory: remove them with update_memory, the pre-commit hook will refuse the file"`
+	HygieneOutput
 }
 
 // SearchInput is the argument of search_memory.
@@ -153,6 +154,7 @@ func (sv *server) register(srv *mcp.Server) {
 	}, sv.status)
 	sv.registerChecks(srv)
 	sv.registerAgents(srv)
+	sv.registerHygiene(srv)
 }
 
 // typeList describes the types an agent may save, one per line, from the
@@ -173,25 +175,7 @@ func refOf(m *memory.Memory) MemoryRef {
 }
 
 func (sv *server) save(ctx context.Context, in SaveInput) (SaveOutput, string, error) {
-	req := contextfs.SaveRequest{Type: in.Type, Title: in.Title, Tags: in.Tags,
-		Supersedes: in.Supersedes, Data: in.Data, Body: in.Content, Paths: in.Paths}
-	if src := clientSource(ctx); src != "" {
-		req.Source = &memory.Source{Tool: src}
-	}
-	if err := session.Stamp(sv.store.Repo, &req); err != nil {
-		return SaveOutput{}, "", err
-	}
-	res, err := sv.store.Save(ctx, req)
-	if err != nil {
-		return SaveOutput{}, "", err
-	}
-	out := SaveOutput{MemoryRef: refOf(res.Memory)}
-	text := fmt.Sprintf("saved %s %s (%s: %s)", out.ID, out.Path, out.Type, out.Title)
-	for _, w := range res.Warnings {
-		out.Warnings = append(out.Warnings, w.String())
-		text += "\nwarning: possible secret: " + w.String()
-	}
-	return out, text, nil
+	return sv.checkedSave(ctx, in) // hygiene.go: duplicates, may_supersede, progress
 }
 
 func (sv *server) search(ctx context.Context, in SearchInput) (SearchOutput, string, error) {

@@ -460,17 +460,17 @@ func pick3[T any](base, ours, theirs T, eq func(a, b T) bool) (v T, clean bool) 
 
 // mergeSet merges lists as sets: everything either side has, minus what
 // either side removed from base; ours' order first, then theirs' additions.
-func mergeSet(base, ours, theirs []string) []string {
+func mergeSet[T comparable](base, ours, theirs []T) []T {
 	switch {
 	case slices.Equal(base, theirs):
 		return ours
 	case slices.Equal(base, ours):
 		return theirs
 	}
-	removed := func(x string, side []string) bool {
+	removed := func(x T, side []T) bool {
 		return slices.Contains(base, x) && !slices.Contains(side, x)
 	}
-	var out []string
+	var out []T
 	for _, x := range ours {
 		if !removed(x, theirs) && !slices.Contains(out, x) {
 			out = append(out, x)

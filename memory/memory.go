@@ -15,8 +15,9 @@ type Memory struct {
 	Title      string   `json:"title"`
 	Summary    string   `json:"summary,omitempty"`
 	Tags       []string `json:"tags,omitempty"`
-	Links      []string `json:"links,omitempty"`
+	Links      []Link   `json:"links,omitempty"`
 	Supersedes []string `json:"supersedes,omitempty"`
+	Reason     string   `json:"reason,omitempty"` // why it replaced what it supersedes: one of Reasons
 	// Paths are globs, relative to the repository root, of the code the
 	// memory bears on; "**" spans folders.
 	Paths   []string  `json:"paths,omitempty"`

@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"path"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -99,19 +100,21 @@ func Validate(m *Memory) []Issue {
 		}
 	}
 
-	clear(seen)
+	seenLink := make(map[Link]int, len(m.Links))
 	for i, l := range m.Links {
 		f := fmt.Sprintf("links[%d]", i)
 		switch {
-		case strings.TrimSpace(l) == "":
+		case strings.TrimSpace(l.ID) == "":
 			add(f, "must not be empty")
-		case strings.TrimSpace(l) != l:
-			add(f, "must not start or end with spaces; got %s", quote(l))
+		case strings.TrimSpace(l.ID) != l.ID:
+			add(f, "must not start or end with spaces; got %s", quote(l.ID))
+		case !ValidRel(l.Rel):
+			add(f, "relation must be one of %s; got %s", strings.Join(relations, ", "), quote(l.Rel))
 		default:
-			if j, dup := seen[l]; dup {
+			if j, dup := seenLink[l]; dup {
 				add(f, "repeats links[%d]", j)
 			} else {
-				seen[l] = i
+				seenLink[l] = i
 			}
 		}
 	}
@@ -157,6 +160,9 @@ func Validate(m *Memory) []Issue {
 	}
 	if m.Session != "" && !ValidID(m.Session) {
 		add("session", "must be a session ID: 4 to 64 characters of a-z, 0-9, %q or %q; got %s", "-", "_", quote(m.Session))
+	}
+	if m.Reason != "" && !slices.Contains(reasons, m.Reason) {
+		add("reason", "must be one of %s; got %s", strings.Join(reasons, ", "), quote(m.Reason))
 	}
 
 	if m.Created.IsZero() {

@@ -66,6 +66,9 @@ func (r Report) Markdown() string {
 			fmt.Fprintf(&b, "- %s %s %s\n", code(m.ID), escape(m.Type), escape(m.Title))
 		}
 	}
+	if r.Diagram != "" {
+		fmt.Fprintf(&b, "\n#### Links\n\n```mermaid\n%s```\n", r.Diagram)
+	}
 	if len(r.Problems) > 0 {
 		fmt.Fprintf(&b, "\n#### Problems (%d)\n\n", len(r.Problems))
 		for _, p := range r.Problems {
@@ -121,6 +124,10 @@ func writeChange(b *strings.Builder, c Change) {
 		fmt.Fprintf(b, " — superseded by %s", code(c.SupersededBy))
 	}
 	b.WriteString("\n")
+	for _, d := range c.NearDuplicates {
+		fmt.Fprintf(b, "  - **near-duplicate** of **%s** %s · %s (similarity %.2f): update that memory instead?\n",
+			escape(d.Title), code(d.ID), code(d.Path), d.Similarity)
+	}
 	var diffs []FieldChange
 	for _, f := range c.Fields {
 		fmt.Fprintf(b, "  - **%s**: ", escape(f.Field))

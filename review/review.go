@@ -58,6 +58,9 @@ type Change struct {
 	// when one does; a memory that retires itself through data.status has
 	// none.
 	SupersededBy string `json:"superseded_by,omitempty"`
+	// NearDuplicates are, for an added memory, the memories of its type it
+	// nearly repeats (see flagNearDuplicates).
+	NearDuplicates []NearDuplicate `json:"near_duplicates,omitempty"`
 }
 
 // FieldChange is one field of a memory that differs between the sides.
@@ -99,6 +102,9 @@ type Report struct {
 	// Relevant are the memories whose paths cover code the range changes
 	// (filled by the caller, which knows the code diff).
 	Relevant []Relevant `json:"relevant,omitempty"`
+	// Diagram is a Mermaid flowchart of the changed memories and their
+	// links (see diagram), or "".
+	Diagram string `json:"diagram,omitempty"`
 }
 
 // Relevant is a memory attached to code that a reviewed range changes.
@@ -362,6 +368,7 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 	for _, c := range changes {
 		r.Changes = append(r.Changes, *c)
 	}
+	flagNearDuplicates(head, r.Changes) // hygiene
 	slices.SortFunc(r.Changes, func(x, y Change) int {
 		return cmp.Or(
 			cmp.Compare(slices.Index(kindOrder, x.Kind), slices.Index(kindOrder, y.Kind)),
@@ -392,6 +399,7 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 	slices.SortStableFunc(r.Secrets, func(x, y secrets.Finding) int {
 		return cmp.Or(cmp.Compare(x.Path, y.Path), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Column, y.Column))
 	})
+	r.Diagram = diagram(head, r.Changes) // hygiene
 	return r
 }
 
@@ -426,8 +434,9 @@ func diffEntries(old, cur *entry) []FieldChange {
 	scalar("title", o.Title, n.Title)
 	scalar("summary", o.Summary, n.Summary)
 	list("tags", o.Tags, n.Tags)
-	list("links", o.Links, n.Links)
+	list("links", linkStrings(o.Links), linkStrings(n.Links))
 	list("supersedes", o.Supersedes, n.Supersedes)
+	scalar("reason", o.Reason, n.Reason)
 	scalar("author", o.Author, n.Author)
 	if !o.Created.Equal(n.Created) {
 		scalar("created", createdText(o), createdText(n))
@@ -550,4 +559,14 @@ func formatValue(v any) string {
 		return fmt.Sprint(v)
 	}
 	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// linkStrings writes links as the CLI reads them ("ID" or "rel:ID"), so a
+// change of relation shows as one link removed and one added.
+func linkStrings(links []memory.Link) []string {
+	out := make([]string, len(links))
+	for i, l := range links {
+		out[i] = l.String()
+	}
+	return out
 }

@@ -32,7 +32,7 @@ func main() {
 	runs := flag.Int("runs", 30, "CLI runs per row")
 	queries := flag.Int("queries", 200, "in-process queries per mode")
 	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
-	only := flag.String("only", "", "run only: search, agents, sick, index or hooks")
+	only := flag.String("only", "", "run only: search, agents, sick, index, save or hooks")
 	repoSrc := flag.String("index-src", "", "source tree to index (default: src/cmd of the Go toolchain in the module cache)")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
@@ -83,6 +83,11 @@ func main() {
 	}
 	if *only == "" || *only == "index" {
 		if err := benchIndex(*repoSrc, binAbs); err != nil {
+			fatal(err)
+		}
+	}
+	if *only == "" || *only == "save" {
+		if err := benchSave(ctx, *sizes, binAbs, *runs); err != nil {
 			fatal(err)
 		}
 	}

@@ -82,9 +82,10 @@ func (a *app) runList(ctx context.Context, o *listOptions) error {
 		}
 		return a.printJSON(es)
 	}
+	mark := a.supersededMarks(ctx, s, o.all) // hygiene
 	tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
 	for _, e := range es {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), e.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), e.Title, mark(e.ID))
 	}
 	return tw.Flush()
 }

@@ -46,6 +46,7 @@ func (a *app) runRecall(ctx context.Context, s *contextfs.Store, o *recallOption
 	if err != nil {
 		return err
 	}
+	a.noteSuperseded(ctx, s, m) // hygiene
 	if o.json {
 		return a.printJSON(m)
 	}

@@ -17,6 +17,7 @@ type saveOptions struct {
 	json                      bool
 	content                   []string // the body, as arguments; "-" or none reads stdin
 	attach                    saveAttach
+	dedup                     string
 }
 
 // saveCmd is save: its help and flags; runSave does the work.
@@ -32,7 +33,11 @@ first heading or sentence becomes the title. --data gives the type's
 structured fields as JSON; "git contextfs schema TYPE" shows them.
 
 The memory is validated before anything is written, and scanned for
-secrets: findings are printed as warnings (the pre-commit hook blocks them).`,
+secrets: findings are printed as warnings (the pre-commit hook blocks them).
+It is compared with the memories of its type: ones it repeats are listed
+("similar:" on stderr) and --dedup decides (skip: print the existing ID and
+write nothing); ones it may replace are listed ("may supersede:"). A
+progress memory supersedes the current progress. See docs/HYGIENE.md.`,
 		Example: `  git contextfs save --type decision --tag db \
       --data '{"decision":"pgx pool of 20","status":"accepted"}' \
       "We pool Postgres connections with pgxpool, 20 per instance."
@@ -53,6 +58,7 @@ secrets: findings are printed as warnings (the pre-commit hook blocks them).`,
 	f.StringArrayVar(&o.supersedes, "supersedes", nil, "ID of a memory this one replaces (repeatable); it is then hidden from search")
 	f.StringVar(&o.data, "data", "", "structured fields of the type, as a JSON object")
 	f.BoolVar(&o.json, "json", false, "print the saved memory as JSON")
+	f.StringVar(&o.dedup, "dedup", "", "when it repeats a memory of its type: skip (default), update, error, allow, or off (no check)")
 	o.attach.flags(f)
 	return cmd
 }
@@ -82,16 +88,5 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 	if err := o.attach.apply(s, &req); err != nil {
 		return err
 	}
-	res, err := s.Save(ctx, req)
-	if err != nil {
-		return err
-	}
-	for _, w := range res.Warnings {
-		fmt.Fprintf(a.io.ErrOut, "warning: possible secret: %s\n  The pre-commit hook will refuse this file. Remove it, or allow it (see docs/SECRETS.md).\n", w)
-	}
-	if o.json {
-		return a.printJSON(res.Memory)
-	}
-	fmt.Fprintln(a.io.Out, res.Memory.ID)
-	return nil
+	return a.checkedSave(ctx, s, req, o.dedup, o.json) // hygiene
 }

@@ -105,7 +105,11 @@ func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
 			m.Tags = slices.DeleteFunc(m.Tags, func(x string) bool { return strings.EqualFold(x, t) })
 		}
 		if o.changed("link") {
-			m.Links = o.links
+			ls, err := memory.ParseLinks(o.links)
+			if err != nil {
+				return err
+			}
+			m.Links = ls
 		}
 		if o.changed("supersedes") {
 			m.Supersedes = o.supersedes

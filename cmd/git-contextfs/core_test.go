@@ -191,7 +191,7 @@ func TestCLIConcurrentProcessesLoseNothing(t *testing.T) {
 		go func(p int) {
 			defer wg.Done()
 			for i := 0; i < each; i++ {
-				r := cli(t, dir, "", "save", "--title", "Same title", fmt.Sprintf("process %d note %d", p, i))
+				r := cli(t, dir, "", "save", "--dedup", "allow", "--title", "Same title", fmt.Sprintf("process %d note %d", p, i))
 				if r.code != 0 {
 					t.Errorf("save: %+v", r)
 				}

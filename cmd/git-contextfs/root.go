@@ -77,6 +77,16 @@ func (a *app) commands() []*cobra.Command {
 		a.contextCmd(),
 		a.sessionCmd(),
 		a.setupCmd(),
+		// Knowledge hygiene: links, lineage, aging, the graph.
+		a.linkCmd(),
+		a.unlinkCmd(),
+		a.relatedCmd(),
+		a.evolveCmd(),
+		a.mergeCmd(),
+		a.splitCmd(),
+		a.lineageCmd(),
+		a.pruneCmd(),
+		a.graphCmd(),
 		// Code and history.
 		a.indexCmd(),
 		// The git workflow.

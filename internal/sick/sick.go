@@ -42,11 +42,14 @@ const EnvPath = "CONTEXTFS_SICK"
 var header = []string{"pair_ID", "sentence_A", "sentence_B", "relatedness_score", "entailment_judgment"}
 
 // Pair is one sentence pair with its mean human relatedness score, from 1
-// (unrelated) to 5 (same meaning).
+// (unrelated) to 5 (same meaning), and its entailment judgement
+// (ENTAILMENT, NEUTRAL or CONTRADICTION; empty when the file has no such
+// column).
 type Pair struct {
-	ID    int
-	A, B  string
-	Score float64
+	ID         int
+	A, B       string
+	Score      float64
+	Entailment string
 }
 
 // Locate returns the path of the SICK data set: the file named by
@@ -196,7 +199,11 @@ func parseRow(text string) (Pair, error) {
 	if !(score >= 1 && score <= 5) {
 		return Pair{}, fmt.Errorf("pair %d: relatedness_score %v is outside [1, 5]", id, score)
 	}
-	return Pair{ID: id, A: a, B: b, Score: score}, nil
+	p := Pair{ID: id, A: a, B: b, Score: score}
+	if len(f) > 4 {
+		p.Entailment = strings.TrimSpace(f[4])
+	}
+	return p, nil
 }
 
 // Spearman returns Spearman's rank correlation of x and y: the Pearson

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/lineage"
+	"github.com/contextfs/contextfs/links"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// reasonUsage checks --reason and turns a bad one into a usage error.
+func reasonUsage(r string) error {
+	if err := lineage.CheckReason(r); err != nil {
+		return &usageError{fmt.Errorf("--reason: %w", err)}
+	}
+	return nil
+}
+
+func (a *app) evolveCmd() *cobra.Command {
+	var reason, title string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "evolve ID [CONTENT|-]",
+		Short: "Write a new version of a memory that supersedes it",
+		Long: `Writes a new memory with the new content (the arguments, or stdin with "-")
+that supersedes ID and records why (--reason: ` + strings.Join(memory.Reasons(), ", ") + `).
+It keeps ID's type, title, tags, links and data. The old file stays, hidden
+from search; "lineage" shows the chain.`,
+		Example: `  git contextfs evolve k3x9 --reason correction "We pool 40 connections, not 20."
+  echo "New text" | git contextfs evolve k3x9 -`,
+		Args: argsRange(1, -1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := reasonUsage(reason); err != nil {
+				return err
+			}
+			body, err := a.readContent(args[1:])
+			if err != nil {
+				return err
+			}
+			return a.withStore(func(cmd *cobra.Command, _ []string, s *contextfs.Store) error {
+				res, err := lineage.Evolve(cmd.Context(), s, args[0], lineage.Change{Body: body, Title: title, Reason: reason})
+				if err != nil {
+					return err
+				}
+				return a.printSaved(res.Memory, asJSON)
+			})(cmd, args)
+		},
+	}
+	cmd.Flags().StringVar(&reason, "reason", "", "why: "+strings.Join(memory.Reasons(), ", "))
+	cmd.Flags().StringVar(&title, "title", "", "a new title (default: the old one)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the new memory as JSON")
+	return cmd
+}
+
+// printSaved prints a new memory's ID, or the memory as JSON.
+func (a *app) printSaved(m *memory.Memory, asJSON bool) error {
+	if asJSON {
+		return a.printJSON(m)
+	}
+	fmt.Fprintln(a.io.Out, m.ID)
+	return nil
+}
+
+func (a *app) mergeCmd() *cobra.Command {
+	var asJSON bool
+	var body string
+	cmd := &cobra.Command{
+		Use:   "merge ID ID... [--content TEXT|-]",
+		Short: "Merge memories of one type into one that supersedes them all",
+		Long: `Writes one memory that supersedes every ID: the first one's type, title
+and data, every one's tags and links, and --content as its body (or "-" for
+stdin; by default the bodies joined in order).`,
+		Example: `  git contextfs merge k3x9 p2m7
+  git contextfs merge k3x9 p2m7 --content "One pool of 20 per process."`,
+		Args: argsRange(2, -1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if body == "-" {
+				b, err := a.readContent([]string{"-"})
+				if err != nil {
+					return err
+				}
+				body = b
+			}
+			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+				res, err := lineage.Merge(cmd.Context(), s, args, body)
+				if err != nil {
+					return err
+				}
+				return a.printSaved(res.Memory, asJSON)
+			})(cmd, args)
+		},
+	}
+	cmd.Flags().StringVar(&body, "content", "", "the merged memory's body, or - for stdin")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the new memory as JSON")
+	return cmd
+}
+
+func (a *app) splitCmd() *cobra.Command {
+	var parts []string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "split ID --part TEXT --part TEXT...",
+		Short: "Split a memory into parts derived from it that supersede it",
+		Long: `Writes one memory per --part, each of ID's type and tags, linked to ID as
+derived_from and superseding it. Prints the new IDs, one per line.`,
+		Example: `  git contextfs split k3x9 --part "We pool with pgxpool." --part "Pools hold 20 connections."`,
+		Args:    argsRange(1, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(parts) < 2 {
+				return &usageError{fmt.Errorf("split needs at least two --part, got %d", len(parts))}
+			}
+			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+				ms, err := lineage.Split(cmd.Context(), s, args[0], parts)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return a.printJSON(ms)
+				}
+				for _, m := range ms {
+					fmt.Fprintln(a.io.Out, m.ID)
+				}
+				return nil
+			})(cmd, args)
+		},
+	}
+	cmd.Flags().StringArrayVar(&parts, "part", nil, "the text of one part (repeat for each)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the new memories as JSON")
+	return cmd
+}
+
+func (a *app) lineageCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "lineage ID",
+		Short: "Show a memory's supersedes chain, both ways, with each file's git history",
+		Long: `Lists every version in the chain through ID, oldest first: what it
+superseded and what superseded it, with the reason recorded, and under each
+the commits that touched its file (commit, author, date).`,
+		Example: `  git contextfs lineage k3x9
+  git contextfs lineage k3x9 --json`,
+		Args: argsRange(1, 1),
+		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+			vs, err := lineage.Lineage(cmd.Context(), s, args[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(vs)
+			}
+			for _, v := range vs {
+				state := "current"
+				if !v.Current {
+					state = "superseded by " + strings.Join(v.SupersededBy, ", ")
+				}
+				fmt.Fprintf(a.io.Out, "%s  %s  %s (%s)\n", v.ID, v.Title, v.Path, state)
+				if v.Reason != "" {
+					fmt.Fprintf(a.io.Out, "    reason: %s\n", v.Reason)
+				}
+				if len(v.Commits) == 0 {
+					fmt.Fprintln(a.io.Out, "    not committed yet")
+				}
+				for _, c := range v.Commits {
+					fmt.Fprintf(a.io.Out, "    %.10s  %s  %s  %s\n", c.SHA, c.Date.Format("2006-01-02 15:04"), c.Author, c.Subject)
+				}
+			}
+			return nil
+		}),
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return cmd
+}
+
+// noteSuperseded tells the reader of an old version what replaced it.
+func (a *app) noteSuperseded(ctx context.Context, s *contextfs.Store, m *memory.Memory) {
+	by, err := lineage.SupersededBy(ctx, s, m.ID)
+	if err == nil && len(by) > 0 {
+		fmt.Fprintf(a.io.ErrOut, "note: %s is superseded by %s\n", m.ID, strings.Join(by, ", "))
+	}
+}
+
+// supersededMarks returns what list --all appends to a superseded
+// memory's line; without --all nothing is superseded, so it reads no files.
+func (a *app) supersededMarks(ctx context.Context, s *contextfs.Store, all bool) func(id string) string {
+	none := func(string) string { return "" }
+	if !all {
+		return none
+	}
+	g, err := links.Load(ctx, s)
+	if err != nil {
+		return none
+	}
+	return func(id string) string {
+		if by := g.SupersededBy(id); len(by) > 0 {
+			return "  [superseded by " + strings.Join(by, ", ") + "]"
+		}
+		if m := g.Memory(id); m != nil && m.Superseded() {
+			return "  [superseded]"
+		}
+		return ""
+	}
+}

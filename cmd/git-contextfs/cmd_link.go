@@ -1,0 +1,162 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/links"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// relUsage checks --rel and turns a bad one into a usage error.
+func relUsage(rel string) error {
+	if rel == "" {
+		return nil
+	}
+	if err := links.CheckRel(rel); err != nil {
+		return &usageError{fmt.Errorf("--rel: %w", err)}
+	}
+	return nil
+}
+
+func (a *app) linkCmd() *cobra.Command {
+	var rel string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "link FROM TO",
+		Short: "Link one memory to another with a typed relation",
+		Long: `Adds a link from FROM to TO (IDs or unique prefixes) to FROM's file. The
+relation defaults to "related"; the others are ` + strings.Join(memory.Relations()[1:], ", ") + `
+(see docs/FORMAT.md). Linking twice changes nothing.`,
+		Example: `  git contextfs link k3x9 p2m7 --rel depends_on
+  git contextfs link k3x9 p2m7`,
+		Args: argsRange(2, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := relUsage(rel); err != nil {
+				return err
+			}
+			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+				m, err := links.Add(cmd.Context(), s, args[0], args[1], rel)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return a.printJSON(m)
+				}
+				fmt.Fprintf(a.io.Out, "%s now links to %s\n", m.Path, strings.Join(linkStrings(m.Links), ", "))
+				return nil
+			})(cmd, args)
+		},
+	}
+	cmd.Flags().StringVar(&rel, "rel", memory.RelRelated, "the link's `RELATION`")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the linking memory as JSON")
+	return cmd
+}
+
+func (a *app) unlinkCmd() *cobra.Command {
+	var rel string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "unlink FROM TO",
+		Short: "Remove the links from one memory to another",
+		Long: `Removes FROM's links to TO: all of them, or only those of relation --rel.
+It fails (exit 1) when there is no such link.`,
+		Example: `  git contextfs unlink k3x9 p2m7
+  git contextfs unlink k3x9 p2m7 --rel depends_on`,
+		Args: argsRange(2, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := relUsage(rel); err != nil {
+				return err
+			}
+			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+				m, err := links.Remove(cmd.Context(), s, args[0], args[1], rel)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return a.printJSON(m)
+				}
+				fmt.Fprintf(a.io.Out, "%s: links now %s\n", m.Path, strings.Join(linkStrings(m.Links), ", "))
+				return nil
+			})(cmd, args)
+		},
+	}
+	cmd.Flags().StringVar(&rel, "rel", "", "remove only links of this `RELATION`")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the memory as JSON")
+	return cmd
+}
+
+func linkStrings(ls []memory.Link) []string {
+	if len(ls) == 0 {
+		return []string{"nothing"}
+	}
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = l.String()
+	}
+	return out
+}
+
+func (a *app) relatedCmd() *cobra.Command {
+	var rel string
+	var depth int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "related ID",
+		Short: "List the memories linked to a memory, both ways",
+		Long: `Walks links (and supersedes) from the memory, in both directions, up to
+--depth steps, and lists what it reaches: depth, ID, the edge that reached
+it ("->" when the link points away from ID's side, "<-" when at it), type
+and title. --rel keeps only links of one relation.`,
+		Example: `  git contextfs related k3x9
+  git contextfs related k3x9 --depth 2 --rel depends_on --json`,
+		Args: argsRange(1, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := relUsage(rel); err != nil {
+				return err
+			}
+			if depth < 1 {
+				return &usageError{errors.New("--depth must be at least 1")}
+			}
+			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+				m, err := s.Resolve(cmd.Context(), args[0])
+				if err != nil {
+					return err
+				}
+				g, err := links.Load(cmd.Context(), s)
+				if err != nil {
+					return err
+				}
+				ns := g.Walk(m.ID, depth, rel)
+				if asJSON {
+					if ns == nil {
+						ns = []links.Neighbour{}
+					}
+					return a.printJSON(ns)
+				}
+				tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
+				for _, n := range ns {
+					dir := "->"
+					if n.Via.To != n.ID {
+						dir = "<-"
+					}
+					title := n.Title
+					if n.Missing {
+						title = "(no such memory)"
+					}
+					fmt.Fprintf(tw, "%d\t%s\t%s %s\t%s\t%s\n", n.Depth, n.ID, dir, n.Via.Rel, n.Type, title)
+				}
+				return tw.Flush()
+			})(cmd, args)
+		},
+	}
+	cmd.Flags().StringVar(&rel, "rel", "", "follow only links of this `RELATION`")
+	cmd.Flags().IntVar(&depth, "depth", 1, "how many links away to go")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return cmd
+}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/contextfs/contextfs/internal/testgit"
+)
+
+// save runs `save` and returns the new ID.
+func save(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	return strings.TrimSpace(ok(t, dir, append([]string{"save"}, args...)...))
+}
+
+func TestCLILinkRelatedUnlink(t *testing.T) {
+	dir := hookedRepo(t)
+	a := save(t, dir, "--type", "decision", "Use pgx for Postgres access.")
+	b := save(t, dir, "--type", "fact", "The orders service talks to Postgres.")
+	c := save(t, dir, "--type", "fact", "The orders service runs on Kubernetes.")
+
+	out := ok(t, dir, "link", b, a, "--rel", "depends_on")
+	if !strings.Contains(out, "depends_on:"+a) {
+		t.Fatalf("link output %q does not show the typed link", out)
+	}
+	ok(t, dir, "link", c, b)
+	m := ok(t, dir, "recall", b)
+	if !strings.Contains(m, "  - {id: "+a+", rel: depends_on}\n") {
+		t.Fatalf("file does not hold the canonical typed link:\n%s", m)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want []string // IDs reached, in order
+	}{
+		{"depth 1 walks both ways", []string{"related", b}, []string{a, c}},
+		{"depth 2 reaches the far end", []string{"related", c, "--depth", "2"}, []string{b, a}},
+		{"a relation filter keeps only its links", []string{"related", b, "--rel", "depends_on"}, []string{a}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []struct{ ID string }
+			decodeJSON(t, ok(t, dir, append(tt.args, "--json")...), &got)
+			var ids []string
+			for _, g := range got {
+				ids = append(ids, g.ID)
+			}
+			if strings.Join(ids, " ") != strings.Join(tt.want, " ") {
+				t.Errorf("reached %v, want %v", ids, tt.want)
+			}
+		})
+	}
+	ok(t, dir, "unlink", b, a)
+	if r := cli(t, dir, "", "unlink", b, a); r.code != 1 || !strings.Contains(r.stderr, "no link") {
+		t.Errorf("unlinking a missing link: exit %d, stderr %q; want exit 1 naming the problem", r.code, r.stderr)
+	}
+	if r := cli(t, dir, "", "link", b, a, "--rel", "likes"); r.code != 2 || !strings.Contains(r.stderr, "depends_on") {
+		t.Errorf("an unknown relation: exit %d, stderr %q; want exit 2 listing the vocabulary", r.code, r.stderr)
+	}
+}
+
+func TestCLIDanglingLinkFailsValidateAndPreCommit(t *testing.T) {
+	dir := hookedRepo(t)
+	a := save(t, dir, "The first memory.")
+	file := ".contextfs/memories/dangling.md"
+	writeFile(t, dir, file, "---\nid: dangler01\ntype: fact\ntitle: Dangling\nlinks:\n  - "+a+
+		"\n  - {id: nowhere99, rel: depends_on}\ncreated: 2024-05-01T10:00:00Z\nupdated: 2024-05-01T10:00:00Z\n---\nbody\n")
+	r := cli(t, dir, "", "validate")
+	if r.code != 1 || !strings.Contains(r.stdout+r.stderr, file+":7: link: links[1]: links to nowhere99") {
+		t.Fatalf("validate: exit %d\n%s%s\nwant exit 1 naming %s:7", r.code, r.stdout, r.stderr, file)
+	}
+	testgit.Run(t, dir, "add", "-A")
+	if msg, code := gitEnv(t, dir, nil, "commit", "-q", "-m", "dangling"); code == 0 || !strings.Contains(msg, "nowhere99") {
+		t.Fatalf("pre-commit let a dangling link through: exit %d\n%s", code, msg)
+	}
+}
+
+func TestCLIEvolveMergeSplitLineage(t *testing.T) {
+	dir := hookedRepo(t)
+	old := save(t, dir, "--type", "decision", "--title", "Connection pool size", "--tag", "db", "We pool 20 connections per instance.")
+	testgit.Run(t, dir, "add", "-A")
+	testgit.Run(t, dir, "commit", "-q", "-m", "pool decision")
+
+	if r := cli(t, dir, "", "evolve", old, "--reason", "whim", "x"); r.code != 2 {
+		t.Errorf("evolve with an unknown reason: exit %d, want 2", r.code)
+	}
+	newer := strings.TrimSpace(ok(t, dir, "evolve", old, "--reason", "correction", "We pool 40 connections per instance."))
+	testgit.Run(t, dir, "add", "-A")
+	testgit.Run(t, dir, "commit", "-q", "-m", "pool size corrected")
+
+	t.Run("recall of the old version says what superseded it", func(t *testing.T) {
+		r := cli(t, dir, "", "recall", old)
+		if r.code != 0 || !strings.Contains(r.stderr, "superseded by "+newer) {
+			t.Fatalf("recall: exit %d, stderr %q", r.code, r.stderr)
+		}
+	})
+	t.Run("the new version keeps title and tags and records the reason", func(t *testing.T) {
+		f := ok(t, dir, "recall", newer)
+		for _, want := range []string{"title: Connection pool size", "  - db\n", "supersedes:\n  - " + old, "reason: correction", "40 connections"} {
+			if !strings.Contains(f, want) {
+				t.Errorf("new version lacks %q:\n%s", want, f)
+			}
+		}
+	})
+	t.Run("list hides the old version and list --all marks it", func(t *testing.T) {
+		if strings.Contains(ok(t, dir, "list"), old) {
+			t.Error("list shows the superseded version")
+		}
+		if all := ok(t, dir, "list", "--all"); !strings.Contains(all, "[superseded by "+newer+"]") {
+			t.Errorf("list --all does not mark it:\n%s", all)
+		}
+	})
+	t.Run("lineage shows the chain both ways with git history", func(t *testing.T) {
+		var vs []struct {
+			ID      string
+			Current bool
+			Reason  string
+			Commits []struct{ SHA, Author, Subject string }
+		}
+		for _, from := range []string{old, newer} {
+			decodeJSON(t, ok(t, dir, "lineage", from, "--json"), &vs)
+			if len(vs) != 2 || vs[0].ID != old || vs[1].ID != newer || vs[0].Current || !vs[1].Current || vs[1].Reason != "correction" {
+				t.Fatalf("lineage from %s = %+v", from, vs)
+			}
+			if len(vs[0].Commits) != 1 || vs[0].Commits[0].Subject != "pool decision" || vs[0].Commits[0].Author != "Ada Lovelace" ||
+				len(vs[1].Commits) != 1 || vs[1].Commits[0].Subject != "pool size corrected" {
+				t.Fatalf("lineage history = %+v", vs)
+			}
+		}
+	})
+
+	x := save(t, dir, "--type", "fact", "--tag", "ci", "CI runs on GitHub Actions.")
+	y := save(t, dir, "--type", "fact", "--tag", "speed", "--link", "depends_on:"+newer, "CI takes about eight minutes.")
+	t.Run("merge writes one memory superseding all, tags and links unioned", func(t *testing.T) {
+		merged := strings.TrimSpace(ok(t, dir, "merge", x, y))
+		f := ok(t, dir, "recall", merged)
+		for _, want := range []string{"  - ci\n  - speed\n", "{id: " + newer + ", rel: depends_on}", "  - " + x + "\n  - " + y + "\n",
+			"GitHub Actions.\n\nCI takes about eight minutes."} {
+			if !strings.Contains(f, want) {
+				t.Errorf("merged memory lacks %q:\n%s", want, f)
+			}
+		}
+		if r := cli(t, dir, "", "merge", merged, newer); r.code != 1 || !strings.Contains(r.stderr, "one type") {
+			t.Errorf("merging a fact with a decision: exit %d, stderr %q", r.code, r.stderr)
+		}
+	})
+	t.Run("split writes parts derived from the memory that supersede it", func(t *testing.T) {
+		parts := strings.Fields(ok(t, dir, "split", newer, "--part", "We use pgxpool.", "--part", "Each pool holds 40 connections."))
+		if len(parts) != 2 {
+			t.Fatalf("split printed %v", parts)
+		}
+		for _, p := range parts {
+			f := ok(t, dir, "recall", p)
+			if !strings.Contains(f, "{id: "+newer+", rel: derived_from}") || !strings.Contains(f, "supersedes:\n  - "+newer) {
+				t.Errorf("part %s:\n%s", p, f)
+			}
+		}
+		if r := cli(t, dir, "", "split", newer, "--part", "only one"); r.code != 2 {
+			t.Errorf("split with one part: exit %d, want 2", r.code)
+		}
+	})
+}
+
+func TestCLIMergeOfBranchesKeepsLinksAddedOnEach(t *testing.T) {
+	dir := hookedRepo(t)
+	a := save(t, dir, "Memory a.")
+	b := save(t, dir, "Memory b.")
+	c := save(t, dir, "Memory c.")
+	testgit.Run(t, dir, "add", "-A")
+	testgit.Run(t, dir, "commit", "-q", "-m", "three memories")
+	testgit.Run(t, dir, "checkout", "-q", "-b", "other")
+	ok(t, dir, "link", a, b, "--rel", "depends_on")
+	testgit.Run(t, dir, "commit", "-q", "-am", "a depends on b")
+	testgit.Run(t, dir, "checkout", "-q", "main")
+	ok(t, dir, "link", a, c)
+	testgit.Run(t, dir, "commit", "-q", "-am", "a related to c")
+	if out, code := gitEnv(t, dir, nil, "merge", "--no-edit", "other"); code != 0 {
+		t.Fatalf("merge failed: %s", out)
+	}
+	f := ok(t, dir, "recall", a)
+	if !strings.Contains(f, "links:\n  - "+c+"\n  - {id: "+b+", rel: depends_on}\n") {
+		t.Fatalf("merged memory lost a link:\n%s", f)
+	}
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/aging"
+	"github.com/contextfs/contextfs/dedup"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// savedJSON is what save --json prints: the memory's own fields, plus what
+// the checks at save found and did.
+type savedJSON struct {
+	*memory.Memory
+	Action       dedup.Action  `json:"action"`
+	Similar      []dedup.Match `json:"similar"`
+	MaySupersede []dedup.Match `json:"may_supersede"`
+	// SupersededProgress lists the progress memories a new progress replaced.
+	SupersededProgress []string `json:"superseded_progress,omitempty"`
+}
+
+// checkedSave saves req with the hygiene checks: a progress memory
+// supersedes the current ones, then duplicates are handled by policy (the
+// --dedup flag, else the config, else skip). It reports on stderr what it
+// found and prints the result.
+func (a *app) checkedSave(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, policyFlag string, asJSON bool) error {
+	policy, err := dedup.ParsePolicy(policyFlag)
+	if policyFlag == "" {
+		policy, err = dedup.ParsePolicy(s.Config.Hygiene.Dedup)
+	}
+	if err != nil {
+		return &usageError{fmt.Errorf("--dedup: %w", err)}
+	}
+	prev, err := aging.SupersedeProgress(ctx, s, &req, aging.RulesOf(s.Config.Hygiene))
+	if err != nil {
+		return err
+	}
+	out, err := dedup.Save(ctx, s, req, policy, dedup.DefaultThresholds)
+	if out != nil {
+		for _, m := range out.Similar {
+			fmt.Fprintf(a.io.ErrOut, "similar: %s %s (%s, similarity %.2f)\n", m.ID, m.Title, m.Path, m.Similarity)
+		}
+		for _, m := range out.MaySupersede {
+			fmt.Fprintf(a.io.ErrOut, "may supersede: %s %s (%s); confirm with --supersedes %s\n", m.ID, m.Title, m.Why, m.ID)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if out.Saved != nil {
+		for _, w := range out.Saved.Warnings {
+			fmt.Fprintf(a.io.ErrOut, "warning: possible secret: %s\n  The pre-commit hook will refuse this file. Remove it, or allow it (see docs/SECRETS.md).\n", w)
+		}
+	}
+	switch out.Action {
+	case dedup.Skipped:
+		fmt.Fprintf(a.io.ErrOut, "not saved: %s already holds this (use --dedup allow to save anyway)\n", out.Memory.ID)
+	case dedup.Updated:
+		fmt.Fprintf(a.io.ErrOut, "updated %s with the new content instead of saving a copy\n", out.Memory.ID)
+	}
+	if asJSON {
+		return a.printJSON(savedJSON{Memory: out.Memory, Action: out.Action, Similar: out.Similar,
+			MaySupersede: out.MaySupersede, SupersededProgress: prev})
+	}
+	fmt.Fprintln(a.io.Out, out.Memory.ID)
+	return nil
+}

@@ -1,0 +1,282 @@
+// Package dedup finds, before a memory is saved, the memories it repeats
+// (similar) and the ones it may replace (may_supersede), with the same
+// search and embedder as recall. No language model is involved: the
+// thresholds were chosen on labelled data (docs/HYGIENE.md).
+package dedup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+
+	contextfs "github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// Policy is what a save does when it repeats an existing memory.
+type Policy string
+
+// The policies of --dedup. Skip is the default: an agent that saves a
+// known fact is told the existing ID instead of writing a second copy.
+const (
+	Skip   Policy = "skip"   // write nothing; report the existing memory
+	Update Policy = "update" // put the new content into the existing memory
+	Error  Policy = "error"  // write nothing and fail
+	Allow  Policy = "allow"  // write the new memory anyway (never for identical content)
+	Off    Policy = "off"    // do not look: no check at all (bulk imports, benchmarks)
+)
+
+// DefaultPolicy is the policy when none is given.
+const DefaultPolicy = Skip
+
+// ParsePolicy reads a policy name; "" is the default.
+func ParsePolicy(s string) (Policy, error) {
+	switch p := Policy(strings.TrimSpace(s)); p {
+	case "":
+		return DefaultPolicy, nil
+	case Skip, Update, Error, Allow, Off:
+		return p, nil
+	}
+	return "", fmt.Errorf("unknown dedup policy %q: use skip, update, error, allow or off", s)
+}
+
+// Thresholds are cosine similarities of the embedder (1 - cosine distance).
+type Thresholds struct {
+	// General is the least similarity at which a memory repeats another
+	// of the same type.
+	General float64
+	// Structural is the same for the structural types (StructuralTypes),
+	// whose memories are long and change a little at a time, so a wider
+	// net is wanted.
+	Structural float64
+	// Subject is the least similarity of two titles for two memories to be
+	// about the same subject (for may_supersede).
+	Subject float64
+}
+
+// DefaultThresholds were chosen on the labelled sets in docs/HYGIENE.md
+// for the built-in embedder.
+var DefaultThresholds = Thresholds{General: 0.85, Structural: 0.75, Subject: 0.70}
+
+// structural lists the types whose duplicates are judged more widely.
+var structural = []string{"project-brief", "architecture", "tech-context", "product-context", "config"}
+
+// StructuralTypes returns the types that use Thresholds.Structural.
+func StructuralTypes() []string { return slices.Clone(structural) }
+
+// For returns the duplicate threshold of a type.
+func (t Thresholds) For(typ string) float64 {
+	if slices.Contains(structural, typ) {
+		return t.Structural
+	}
+	return t.General
+}
+
+// Match is an existing memory that a new one repeats or may replace.
+type Match struct {
+	ID         string  `json:"id"`
+	Type       string  `json:"type"`
+	Title      string  `json:"title"`
+	Path       string  `json:"path"`
+	Similarity float64 `json:"similarity"`
+	// Identical is set when the title and body are the same, whitespace
+	// aside: such a save never writes a second file.
+	Identical bool `json:"identical,omitempty"`
+	// Why says what differs, for may_supersede.
+	Why string `json:"why,omitempty"`
+}
+
+// Report is what a check found.
+type Report struct {
+	Similar      []Match `json:"similar"`
+	MaySupersede []Match `json:"may_supersede"`
+}
+
+// Candidate is a memory about to be saved.
+type Candidate struct {
+	Type, Title, Body string
+	Data              map[string]any
+}
+
+// candidates is how many nearest memories of the same type are compared.
+const candidates = 8
+
+// Check compares c with the nearest memories of its type. A memory whose
+// text is at least as similar as the type's threshold is Similar. One that
+// states a different position (a decision, preference_value or value data
+// field) on the same subject (titles at least Thresholds.Subject similar,
+// or naming the same thing once the position's words are taken out) may
+// be superseded instead.
+func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) (*Report, error) {
+	typ, err := memory.CanonicalType(c.Type)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Similar: []Match{}, MaySupersede: []Match{}}
+	text := Text(c.Title, c.Body)
+	if strings.TrimSpace(text) == "" {
+		return rep, nil
+	}
+	hits, err := s.Search(ctx, contextfs.Query{Text: text, Types: []string{typ}, Mode: contextfs.ModeHybrid, Limit: candidates})
+	if err != nil {
+		return nil, fmt.Errorf("dedup: search: %w", err)
+	}
+	emb := s.Embedder()
+	for _, h := range hits {
+		if h.Kind != "memory" || h.Type != typ {
+			continue
+		}
+		m, err := s.Read(h.Path)
+		if err != nil {
+			continue // a broken file is validate's to report
+		}
+		sim, err := Similarity(ctx, emb, text, Text(m.Title, m.Body))
+		if err != nil {
+			return nil, err
+		}
+		match := Match{ID: m.ID, Type: m.Type, Title: m.Title, Path: m.Path, Similarity: round(sim)}
+		if same(c.Title, m.Title) && same(c.Body, m.Body) {
+			match.Identical, match.Similarity = true, 1
+			rep.Similar = append(rep.Similar, match)
+			continue
+		}
+		if field, why := differs(c, m); why != "" {
+			subj, err := Similarity(ctx, emb, c.Title, m.Title)
+			if err != nil {
+				return nil, err
+			}
+			if subj >= th.Subject || sameSubject(c.Title, c.Data[field], m.Title, m.Data[field]) {
+				match.Why = why
+				rep.MaySupersede = append(rep.MaySupersede, match)
+				continue
+			}
+		}
+		if sim >= th.For(typ) {
+			rep.Similar = append(rep.Similar, match)
+		}
+	}
+	order := func(a, b Match) int { return -cmpFloat(a.Similarity, b.Similarity) }
+	slices.SortStableFunc(rep.Similar, order)
+	slices.SortStableFunc(rep.MaySupersede, order)
+	return rep, nil
+}
+
+// positionFields are the data fields in which a memory states a position;
+// two memories on one subject with different values disagree.
+var positionFields = []string{"decision", "preference_value", "value"}
+
+// differs says how an existing memory disagrees with the candidate: the
+// position field that differs and a sentence saying so, or "".
+func differs(c Candidate, m *memory.Memory) (field, why string) {
+	for _, f := range positionFields {
+		a, okA := c.Data[f].(string)
+		b, okB := m.Data[f].(string)
+		if okA && okB && !same(a, b) {
+			return f, fmt.Sprintf("%s differs: %q, was %q", f, a, b)
+		}
+	}
+	return "", ""
+}
+
+// sameSubject reports whether two titles name the same subject once the
+// words of each one's position are taken out ("Deploy with Flux" with
+// decision "Flux" and "Deploy with Argo CD" with decision "Argo CD" are
+// both about deploying): the remaining content words of one include all
+// of the other's, and there is at least one.
+func sameSubject(titleA string, posA any, titleB string, posB any) bool {
+	a, b := subject(titleA, posA), subject(titleB, posB)
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(a) == 0 {
+		return false
+	}
+	for w := range a {
+		if !b[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// stop are words that say nothing about a subject.
+var stop = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "to": true, "in": true,
+	"on": true, "at": true, "by": true, "for": true, "from": true, "with": true, "as": true, "is": true, "are": true,
+	"be": true, "we": true, "our": true, "use": true, "using": true, "now": true, "instead": true, "all": true}
+
+// subject is the set of a title's content words less the words of its
+// position value.
+func subject(title string, pos any) map[string]bool {
+	drop := map[string]bool{}
+	if p, ok := pos.(string); ok {
+		for _, w := range words(p) {
+			drop[w] = true
+		}
+	}
+	out := map[string]bool{}
+	for _, w := range words(title) {
+		if !stop[w] && !drop[w] {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// Text is what is compared: the title and the body.
+func Text(title, body string) string {
+	return strings.TrimSpace(strings.TrimSpace(title) + "\n" + strings.TrimSpace(body))
+}
+
+// Similarity is the cosine similarity of two texts' embeddings.
+func Similarity(ctx context.Context, emb embed.Embedder, a, b string) (float64, error) {
+	if emb == nil {
+		return 0, errors.New("dedup: no embedder")
+	}
+	vs, err := emb.Embed(ctx, []string{a, b})
+	if err != nil {
+		return 0, fmt.Errorf("dedup: embed: %w", err)
+	}
+	if len(vs) != 2 {
+		return 0, fmt.Errorf("dedup: embedder returned %d vectors for 2 texts", len(vs))
+	}
+	return Cosine(vs[0], vs[1]), nil
+}
+
+// Cosine is the cosine of two vectors; 0 when either is zero.
+func Cosine(a, b []float32) float64 {
+	var d, na, nb float64
+	for i := range min(len(a), len(b)) {
+		d += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return d / math.Sqrt(na*nb)
+}
+
+func same(a, b string) bool {
+	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
+}
+
+func round(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,187 @@
+package dedup_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	contextfs "github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/dedup"
+	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/testgit"
+)
+
+func open(t *testing.T) *contextfs.Store {
+	t.Helper()
+	s, err := contextfs.Open(context.Background(), contextfs.Options{Dir: testgit.Init(t), Embedder: embed.NewBuiltin()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+var pool = contextfs.SaveRequest{Type: "decision", Title: "Pool Postgres connections with pgxpool",
+	Body: "We pool Postgres connections with pgxpool, 20 per instance.",
+	Data: map[string]any{"decision": "pgxpool, 20 per instance", "status": "accepted"}}
+
+func TestCheckAtSave(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	old, err := s.Save(ctx, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Save(ctx, contextfs.SaveRequest{Type: "fact", Title: "Pool Postgres connections with pgxpool", Body: pool.Body}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name              string
+		c                 dedup.Candidate
+		similar, supplant bool
+	}{
+		{"a paraphrase of the decision is similar",
+			dedup.Candidate{Type: "decision", Title: "Use pgxpool for Postgres",
+				Body: "Postgres connections are pooled with pgxpool: 20 per instance."}, true, false},
+		{"identical content is similar",
+			dedup.Candidate{Type: "decision", Title: pool.Title, Body: pool.Body}, true, false},
+		{"an unrelated decision is neither",
+			dedup.Candidate{Type: "decision", Title: "Deploy with Argo CD", Body: "Deployments to production go through Argo CD, never by hand."}, false, false},
+		{"the same subject with another decision may supersede it",
+			dedup.Candidate{Type: "decision", Title: "Pool Postgres connections with pgxpool", Body: "We pool 40 connections per instance now.",
+				Data: map[string]any{"decision": "pgxpool, 40 per instance"}}, false, true},
+		{"another type is never compared",
+			dedup.Candidate{Type: "procedural", Title: pool.Title, Body: pool.Body}, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep, err := dedup.Check(ctx, s, tt.c, dedup.DefaultThresholds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			has := func(ms []dedup.Match) bool { return len(ms) == 1 && ms[0].ID == old.Memory.ID }
+			if has(rep.Similar) != tt.similar || has(rep.MaySupersede) != tt.supplant {
+				t.Errorf("similar %+v, may_supersede %+v; want similar %v, may_supersede %v", rep.Similar, rep.MaySupersede, tt.similar, tt.supplant)
+			}
+		})
+	}
+}
+
+func TestSavePolicies(t *testing.T) {
+	ctx := context.Background()
+	para := contextfs.SaveRequest{Type: "decision", Title: "Use pgxpool for Postgres", Body: "Postgres connections are pooled with pgxpool: 20 per instance."}
+	tests := []struct {
+		name   string
+		req    contextfs.SaveRequest
+		policy dedup.Policy
+		action dedup.Action
+		files  int
+		err    bool
+	}{
+		{"skip writes nothing and names the existing memory", para, dedup.Skip, dedup.Skipped, 1, false},
+		{"update puts the new text into the existing memory", para, dedup.Update, dedup.Updated, 1, false},
+		{"error refuses", para, dedup.Error, "", 1, true},
+		{"allow writes a second memory", para, dedup.Allow, dedup.Saved, 2, false},
+		{"identical content is never written twice, even with allow", pool, dedup.Allow, dedup.Skipped, 1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := open(t)
+			first, err := s.Save(ctx, pool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := dedup.Save(ctx, s, tt.req, tt.policy, dedup.DefaultThresholds)
+			var de *dedup.DuplicateError
+			if tt.err != errors.As(err, &de) {
+				t.Fatalf("err = %v, want a DuplicateError: %v", err, tt.err)
+			}
+			if !tt.err && out.Action != tt.action {
+				t.Errorf("action %q, want %q", out.Action, tt.action)
+			}
+			if !tt.err && tt.action != dedup.Saved && out.Memory.ID != first.Memory.ID {
+				t.Errorf("memory %s, want the existing %s", out.Memory.ID, first.Memory.ID)
+			}
+			es, _ := s.Repo.List()
+			if len(es) != tt.files {
+				t.Errorf("%d files, want %d", len(es), tt.files)
+			}
+			if tt.action == dedup.Updated {
+				m, _ := s.Resolve(ctx, first.Memory.ID)
+				if m.Body != para.Body+"\n" {
+					t.Errorf("updated body %q", m.Body)
+				}
+			}
+		})
+	}
+}
+
+// TestMaySupersedeOnLabelledSet measures the contradiction heuristic on a
+// labelled set of decisions: each candidate either changes an existing
+// decision (and should be offered for superseding it) or does not (a
+// paraphrase, a decision on another subject). Run it with -v for the
+// figures docs/HYGIENE.md publishes.
+func TestMaySupersedeOnLabelledSet(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	existing := []contextfs.SaveRequest{
+		{Title: "Pool Postgres connections with pgxpool", Body: "We pool Postgres connections with pgxpool, 20 per instance.", Data: map[string]any{"decision": "pgxpool, 20 per instance"}},
+		{Title: "Deploy with Argo CD", Body: "Production deploys go through Argo CD.", Data: map[string]any{"decision": "Argo CD"}},
+		{Title: "Log in JSON", Body: "Services log JSON lines to stdout.", Data: map[string]any{"decision": "JSON lines on stdout"}},
+		{Title: "Store sessions in Redis", Body: "HTTP sessions are kept in Redis with a one-day TTL.", Data: map[string]any{"decision": "Redis, 1 day TTL"}},
+		{Title: "Use GitHub Actions for CI", Body: "CI runs on GitHub Actions.", Data: map[string]any{"decision": "GitHub Actions"}},
+	}
+	ids := make([]string, len(existing))
+	for i, r := range existing {
+		r.Type = "decision"
+		res, err := s.Save(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = res.Memory.ID
+	}
+	cases := []struct {
+		c    dedup.Candidate
+		want int // index of the decision it changes, or -1
+	}{
+		{dedup.Candidate{Title: "Pool Postgres connections with pgxpool", Body: "We now pool 40 connections.", Data: map[string]any{"decision": "pgxpool, 40 per instance"}}, 0},
+		{dedup.Candidate{Title: "Deploy with Flux", Body: "Production deploys go through Flux from now on.", Data: map[string]any{"decision": "Flux"}}, 1},
+		{dedup.Candidate{Title: "Log in plain text", Body: "Services log plain text lines.", Data: map[string]any{"decision": "plain text"}}, 2},
+		{dedup.Candidate{Title: "Store sessions in Postgres", Body: "HTTP sessions move to Postgres.", Data: map[string]any{"decision": "Postgres sessions table"}}, 3},
+		{dedup.Candidate{Title: "Use Buildkite for CI", Body: "CI moves to Buildkite.", Data: map[string]any{"decision": "Buildkite"}}, 4},
+		{dedup.Candidate{Title: "Pool Postgres connections with pgxpool", Body: "We pool Postgres connections with pgxpool, 20 per instance.", Data: map[string]any{"decision": "pgxpool, 20 per instance"}}, -1},
+		{dedup.Candidate{Title: "Cache HTTP responses in Varnish", Body: "Public pages are cached by Varnish.", Data: map[string]any{"decision": "Varnish"}}, -1},
+		{dedup.Candidate{Title: "Write migrations with goose", Body: "Schema migrations are written for goose.", Data: map[string]any{"decision": "goose"}}, -1},
+		{dedup.Candidate{Title: "Use Go 1.27", Body: "Services build with Go 1.27.", Data: map[string]any{"decision": "Go 1.27"}}, -1},
+		{dedup.Candidate{Title: "Trace with OpenTelemetry", Body: "Services export OpenTelemetry traces.", Data: map[string]any{"decision": "OpenTelemetry"}}, -1},
+	}
+	var tp, fp, fn int
+	for _, tc := range cases {
+		tc.c.Type = "decision"
+		rep, err := dedup.Check(ctx, s, tc.c, dedup.DefaultThresholds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hit := false
+		for _, m := range rep.MaySupersede {
+			if tc.want >= 0 && m.ID == ids[tc.want] {
+				hit = true
+			} else {
+				fp++
+				t.Logf("false may_supersede: %q -> %s", tc.c.Title, m.Title)
+			}
+		}
+		switch {
+		case hit:
+			tp++
+		case tc.want >= 0:
+			fn++
+			t.Logf("missed: %q should supersede %q", tc.c.Title, existing[tc.want].Title)
+		}
+	}
+	p, r := float64(tp)/float64(max(tp+fp, 1)), float64(tp)/float64(max(tp+fn, 1))
+	t.Logf("may_supersede on %d labelled decisions: precision %.2f (%d/%d), recall %.2f (%d/%d)", len(cases), p, tp, tp+fp, r, tp, tp+fn)
+	if p < 0.8 || r < 0.6 {
+		t.Errorf("precision %.2f, recall %.2f; want at least 0.8 and 0.6", p, r)
+	}
+}

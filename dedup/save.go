@@ -1,0 +1,110 @@
+package dedup
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	contextfs "github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// Action is what Save did.
+type Action string
+
+// The actions of Save.
+const (
+	Saved   Action = "saved"   // a new file was written
+	Skipped Action = "skipped" // nothing was written; Memory is the existing one
+	Updated Action = "updated" // the existing memory took the new content
+)
+
+// Outcome is a checked save: what was done, to which memory, and what the
+// check found.
+type Outcome struct {
+	Action Action `json:"action"`
+	// Memory is the memory written, updated, or (when skipped) repeated.
+	Memory *memory.Memory `json:"memory"`
+	// Saved is the store's result when a new file was written.
+	Saved *contextfs.SaveResult `json:"-"`
+	Report
+}
+
+// DuplicateError is a save refused by the error policy.
+type DuplicateError struct {
+	Similar []Match
+}
+
+// Error names the memories the save repeats.
+func (e *DuplicateError) Error() string {
+	var ids []string
+	for _, m := range e.Similar {
+		ids = append(ids, fmt.Sprintf("%s (%s, similarity %.2f)", m.ID, m.Path, m.Similarity))
+	}
+	return "not saved: it repeats " + strings.Join(ids, ", ")
+}
+
+// Save checks req against the memories of its type and then applies
+// policy when it repeats one: identical content is never written twice,
+// whatever the policy. Memories req already supersedes are not reported.
+func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, policy Policy, th Thresholds) (*Outcome, error) {
+	if policy == Off {
+		res, err := s.Save(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		return &Outcome{Action: Saved, Memory: res.Memory, Saved: res, Report: Report{Similar: []Match{}, MaySupersede: []Match{}}}, nil
+	}
+	rep, err := Check(ctx, s, Candidate{Type: req.Type, Title: req.Title, Body: req.Body, Data: req.Data}, th)
+	if err != nil {
+		return nil, err
+	}
+	var superseded []string
+	for _, id := range req.Supersedes {
+		if m, err := s.Resolve(ctx, id); err == nil {
+			superseded = append(superseded, m.ID)
+		}
+	}
+	drop := func(m Match) bool { return slices.Contains(superseded, m.ID) }
+	rep.Similar = slices.DeleteFunc(rep.Similar, drop)
+	rep.MaySupersede = slices.DeleteFunc(rep.MaySupersede, drop)
+	out := &Outcome{Report: *rep}
+
+	if len(rep.Similar) > 0 {
+		top := rep.Similar[0]
+		if top.Identical && policy == Allow {
+			policy = Skip
+		}
+		switch policy {
+		case Error:
+			return out, &DuplicateError{Similar: rep.Similar}
+		case Skip:
+			m, err := s.Resolve(ctx, top.ID)
+			if err != nil {
+				return nil, err
+			}
+			out.Action, out.Memory = Skipped, m
+			return out, nil
+		case Update:
+			m, err := s.Update(ctx, top.ID, func(m *memory.Memory) error {
+				if strings.TrimSpace(req.Body) != "" {
+					m.Body = strings.TrimSpace(req.Body) + "\n"
+				}
+				m.Tags = append(m.Tags, req.Tags...)
+				return nil
+			})
+			if err != nil {
+				return nil, fmt.Errorf("update %s: %w", top.ID, err)
+			}
+			out.Action, out.Memory = Updated, m
+			return out, nil
+		}
+	}
+	res, err := s.Save(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	out.Action, out.Memory, out.Saved = Saved, res.Memory, res
+	return out, nil
+}

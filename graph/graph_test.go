@@ -1,0 +1,64 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/contextfs/contextfs/links"
+	"github.com/contextfs/contextfs/memory"
+)
+
+func fixture() *links.Graph {
+	return links.New([]*memory.Memory{
+		{ID: "aaaa1111", Type: "decision", Title: `Pool "DB" <conns> #1`, Links: []memory.Link{{ID: "bbbb2222", Rel: "depends_on"}, {ID: "gone0000", Rel: "related"}}},
+		{ID: "bbbb2222", Type: "fact", Title: "Postgres 16", Supersedes: []string{"cccc3333"}},
+		{ID: "cccc3333", Type: "fact", Title: "Postgres 15"},
+		{ID: "end", Type: "fact", Title: "Unlinked"},
+	})
+}
+
+func TestFormats(t *testing.T) {
+	g := Around(fixture(), "aaaa1111", 2)
+	tests := []struct {
+		format string
+		want   []string
+	}{
+		{"mermaid", []string{"flowchart LR\n", `m_aaaa1111["aaaa1111 · decision<br/>Pool #quot;DB#quot; #lt;conns#gt; #35;1"]`,
+			"m_aaaa1111 -->|depends_on| m_bbbb2222", "m_bbbb2222 -.->|supersedes| m_cccc3333", "m_gone0000[\"gone0000<br/>(missing)\"]"}},
+		{"dot", []string{"digraph memories {", `"aaaa1111" -> "bbbb2222" [label="depends_on"];`, `Pool \"DB\" <conns> #1`, `"gone0000" [label="gone0000", style=dashed];`}},
+		{"json", []string{`"rel": "supersedes"`, `"missing": true`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Write(&b, g, tt.format); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("%s output lacks %q:\n%s", tt.format, w, b.String())
+				}
+			}
+			if strings.Contains(b.String(), "Unlinked") {
+				t.Errorf("a memory beyond the depth was drawn:\n%s", b.String())
+			}
+		})
+	}
+	if err := Write(&bytes.Buffer{}, g, "png"); err == nil {
+		t.Error("an unknown format was accepted")
+	}
+}
+
+func TestWholeGraphHasEveryMemory(t *testing.T) {
+	var gr Graph
+	var b bytes.Buffer
+	Write(&b, Around(fixture(), "", 1), "json")
+	if err := json.Unmarshal(b.Bytes(), &gr); err != nil {
+		t.Fatal(err)
+	}
+	if len(gr.Nodes) != 4 || len(gr.Edges) != 2 {
+		t.Errorf("nodes %d, edges %d; want 4 and 2 (edges to missing memories only around a start)", len(gr.Nodes), len(gr.Edges))
+	}
+}

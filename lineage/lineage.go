@@ -1,0 +1,279 @@
+// Package lineage changes knowledge by writing new versions rather than
+// editing old ones: evolve, merge and split each write new memory files
+// that supersede the old ones, so the history is in the files and in git.
+// It also walks a memory's supersedes chain and its files' git history.
+package lineage
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"github.com/contextfs/contextfs/git"
+	"slices"
+	"strings"
+	"time"
+
+	contextfs "github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/links"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// ErrReason is a reason outside memory.Reasons.
+var ErrReason = errors.New("unknown reason")
+
+// CheckReason returns nil for "" or a known reason.
+func CheckReason(r string) error {
+	if r == "" || slices.Contains(memory.Reasons(), r) {
+		return nil
+	}
+	return fmt.Errorf("%w %q: use one of %s", ErrReason, r, strings.Join(memory.Reasons(), ", "))
+}
+
+// Change is what a new version changes: its body (blank keeps the old
+// one), its title (blank keeps the old one) and why it replaces the old
+// version (one of memory.Reasons, or blank).
+type Change struct {
+	Body, Title, Reason string
+}
+
+// Evolve writes a new version of the memory id, superseding it. The new
+// version keeps the old one's type, tags, links and data, and records the
+// reason.
+func Evolve(ctx context.Context, s *contextfs.Store, id string, c Change) (*contextfs.SaveResult, error) {
+	if err := CheckReason(c.Reason); err != nil {
+		return nil, err
+	}
+	old, err := s.Resolve(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	body, title := cmp.Or(strings.TrimSpace(c.Body), old.Body), cmp.Or(strings.TrimSpace(c.Title), old.Title)
+	return s.Save(ctx, contextfs.SaveRequest{Type: old.Type, Title: title, Tags: old.Tags, Links: linkArgs(old.Links),
+		Supersedes: []string{old.ID}, Reason: c.Reason, Data: old.Data, Body: body})
+}
+
+// Merge writes one memory that supersedes all of ids: the first memory's
+// type, title and data; every memory's tags and links (less links among
+// the merged ones); and the given body, or the bodies joined in order when
+// body is blank.
+func Merge(ctx context.Context, s *contextfs.Store, ids []string, body string) (*contextfs.SaveResult, error) {
+	if len(ids) < 2 {
+		return nil, fmt.Errorf("merge needs at least two memories, got %d", len(ids))
+	}
+	var ms []*memory.Memory
+	for _, id := range ids {
+		m, err := s.Resolve(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(ms, func(x *memory.Memory) bool { return x.ID == m.ID }) {
+			return nil, fmt.Errorf("%s is named twice", m.ID)
+		}
+		ms = append(ms, m)
+	}
+	merged := func(id string) bool {
+		return slices.ContainsFunc(ms, func(x *memory.Memory) bool { return x.ID == id })
+	}
+	var tags, sup []string
+	var ls []memory.Link
+	var bodies []string
+	for _, m := range ms {
+		if m.Type != ms[0].Type {
+			return nil, fmt.Errorf("cannot merge a %s (%s) with a %s (%s): merge memories of one type", m.Type, m.ID, ms[0].Type, ms[0].ID)
+		}
+		tags = append(tags, m.Tags...)
+		for _, l := range m.Links {
+			if !merged(l.ID) {
+				ls = append(ls, l)
+			}
+		}
+		sup = append(sup, m.ID)
+		bodies = append(bodies, strings.TrimSpace(m.Body))
+	}
+	if strings.TrimSpace(body) == "" {
+		body = strings.Join(bodies, "\n\n")
+	}
+	return s.Save(ctx, contextfs.SaveRequest{Type: ms[0].Type, Title: ms[0].Title, Tags: tags,
+		Links: linkArgs(memory.CleanLinks(ls)), Supersedes: sup, Data: ms[0].Data, Body: body})
+}
+
+// Split writes one memory per part, each derived from id (a typed link)
+// and superseding it; the parts keep its type and tags. Titles derive from
+// each part's text.
+func Split(ctx context.Context, s *contextfs.Store, id string, parts []string) ([]*memory.Memory, error) {
+	if len(parts) < 2 {
+		return nil, fmt.Errorf("split needs at least two parts, got %d", len(parts))
+	}
+	for i, p := range parts {
+		if strings.TrimSpace(p) == "" {
+			return nil, fmt.Errorf("part %d is empty", i+1)
+		}
+	}
+	old, err := s.Resolve(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []*memory.Memory
+	for _, p := range parts {
+		res, err := s.Save(ctx, contextfs.SaveRequest{Type: old.Type, Tags: old.Tags,
+			Links: []string{"derived_from:" + old.ID}, Supersedes: []string{old.ID}, Data: old.Data, Body: p})
+		if err != nil {
+			return out, fmt.Errorf("part %d: %w", len(out)+1, err)
+		}
+		out = append(out, res.Memory)
+	}
+	return out, nil
+}
+
+// linkArgs writes links as SaveRequest takes them.
+func linkArgs(ls []memory.Link) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = l.String()
+	}
+	return out
+}
+
+// Version is one memory in a supersedes chain, with its file's history.
+type Version struct {
+	ID     string `json:"id"`
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Path   string `json:"path"`
+	Reason string `json:"reason,omitempty"`
+	// Supersedes and SupersededBy are its neighbours in the chain.
+	Supersedes   []string `json:"supersedes,omitempty"`
+	SupersededBy []string `json:"superseded_by,omitempty"`
+	// Current is false when another memory supersedes it.
+	Current bool     `json:"current"`
+	Commits []Commit `json:"commits"`
+}
+
+// Commit is one commit that touched a memory's file.
+type Commit struct {
+	SHA     string    `json:"sha"`
+	Author  string    `json:"author"`
+	Date    time.Time `json:"date"`
+	Subject string    `json:"subject"`
+}
+
+// Lineage returns the supersedes chain through id, both ways, oldest
+// first (each version after what it replaced, then by creation time): what it replaced, transitively, and
+// what replaced it. Each version carries its file's git history.
+func Lineage(ctx context.Context, s *contextfs.Store, id string) ([]Version, error) {
+	start, err := s.Resolve(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	g, err := links.Load(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{start.ID: true}
+	queue := []string{start.ID}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		var next []string
+		if m := g.Memory(cur); m != nil {
+			next = append(next, m.Supersedes...)
+		}
+		next = append(next, g.SupersededBy(cur)...)
+		for _, n := range next {
+			if !seen[n] && g.Memory(n) != nil {
+				seen[n] = true
+				queue = append(queue, n)
+			}
+		}
+	}
+	var out []Version
+	for _, vid := range g.IDs() {
+		if !seen[vid] {
+			continue
+		}
+		m := g.Memory(vid)
+		by := g.SupersededBy(vid)
+		cs, err := History(ctx, s.Repo.Root, m.Path)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Version{ID: m.ID, Type: m.Type, Title: m.Title, Path: m.Path, Reason: m.Reason,
+			Supersedes: m.Supersedes, SupersededBy: by, Current: len(by) == 0, Commits: cs})
+	}
+	gen := generations(g, seen)
+	slices.SortStableFunc(out, func(a, b Version) int {
+		ma, mb := g.Memory(a.ID), g.Memory(b.ID)
+		return cmp.Or(cmp.Compare(gen[a.ID], gen[b.ID]), ma.Created.Compare(mb.Created), strings.Compare(a.ID, b.ID))
+	})
+	return out, nil
+}
+
+// generations numbers the versions in a chain: 0 for one that supersedes
+// nothing in it, else one more than the highest it supersedes, so that a
+// version always comes after what it replaced (times may tie to the
+// second). A cycle, which only hand edits make, is cut where it closes.
+func generations(g *links.Graph, in map[string]bool) map[string]int {
+	gen := map[string]int{}
+	visiting := map[string]bool{}
+	var walk func(id string) int
+	walk = func(id string) int {
+		if n, ok := gen[id]; ok {
+			return n
+		}
+		if visiting[id] {
+			return 0
+		}
+		visiting[id] = true
+		n := 0
+		for _, s := range g.Memory(id).Supersedes {
+			if in[s] && g.Memory(s) != nil {
+				n = max(n, walk(s)+1)
+			}
+		}
+		gen[id] = n
+		return n
+	}
+	for id := range in {
+		walk(id)
+	}
+	return gen
+}
+
+// History returns the commits that touched the file at rel, newest first.
+// Renames are not followed: memory files never move, and --follow would
+// take a new version, whose text is close to the old one's, for a copy of
+// it. A file never committed has none.
+func History(ctx context.Context, root, rel string) ([]Commit, error) {
+	out, err := git.Run(ctx, root, "log", "--format=%H%x09%an%x09%aI%x09%s", "--", rel)
+	if err != nil {
+		var ge *git.Error
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "does not have any commits") {
+			return []Commit{}, nil
+		}
+		return nil, err
+	}
+	cs := []Commit{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.SplitN(sc.Text(), "\t", 4)
+		if len(f) < 4 {
+			continue
+		}
+		t, _ := time.Parse(time.RFC3339, f[2])
+		cs = append(cs, Commit{SHA: f[0], Author: f[1], Date: t, Subject: f[3]})
+	}
+	return cs, nil
+}
+
+// SupersededBy returns the IDs of the memories that supersede id, for
+// recall to say what replaced an old version.
+func SupersededBy(ctx context.Context, s *contextfs.Store, id string) ([]string, error) {
+	g, err := links.Load(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return g.SupersededBy(id), nil
+}

@@ -1,0 +1,257 @@
+// Package links is the typed-link layer over a store: adding and removing
+// links, and loading every memory into a graph that is walked both ways. The
+// model of a link (memory.Link and its relation vocabulary) lives in
+// package memory; this package works on a whole set of memories.
+package links
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	contextfs "github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// ErrRel is a relation outside the vocabulary.
+var ErrRel = errors.New("unknown relation")
+
+// CheckRel returns nil if rel is in the vocabulary, else an error listing it.
+func CheckRel(rel string) error {
+	if memory.ValidRel(rel) {
+		return nil
+	}
+	return fmt.Errorf("%w %q: use one of %s", ErrRel, rel, strings.Join(memory.Relations(), ", "))
+}
+
+// Add links the memory from to the memory to with relation rel ("" is
+// related), resolving both by ID prefix. Adding a link that exists changes
+// nothing and is not an error.
+func Add(ctx context.Context, s *contextfs.Store, from, to, rel string) (*memory.Memory, error) {
+	rel = strings.TrimSpace(cmpOr(rel, memory.RelRelated))
+	if err := CheckRel(rel); err != nil {
+		return nil, err
+	}
+	target, err := s.Resolve(ctx, to)
+	if err != nil {
+		return nil, fmt.Errorf("link target: %w", err)
+	}
+	src, err := s.Resolve(ctx, from)
+	if err != nil {
+		return nil, fmt.Errorf("link source: %w", err)
+	}
+	if src.ID == target.ID {
+		return nil, fmt.Errorf("a memory cannot link to itself (%s)", src.ID)
+	}
+	l := memory.Link{ID: target.ID, Rel: rel}
+	if slices.Contains(src.Links, l) {
+		return src, nil
+	}
+	return s.Update(ctx, src.ID, func(m *memory.Memory) error {
+		m.Links = append(m.Links, l)
+		return nil
+	})
+}
+
+// Remove removes the links from one memory to another: those with relation
+// rel, or all of them when rel is "". Removing nothing is an error, so a
+// typo is noticed.
+func Remove(ctx context.Context, s *contextfs.Store, from, to, rel string) (*memory.Memory, error) {
+	src, err := s.Resolve(ctx, from)
+	if err != nil {
+		return nil, fmt.Errorf("unlink source: %w", err)
+	}
+	target := strings.TrimSpace(to)
+	if t, err := s.Resolve(ctx, to); err == nil {
+		target = t.ID // the target may be gone already; then match the ID as written
+	}
+	drop := func(l memory.Link) bool { return l.ID == target && (rel == "" || l.Rel == rel) }
+	if !slices.ContainsFunc(src.Links, drop) {
+		return nil, fmt.Errorf("%s has no link to %s%s", src.ID, target, relSuffix(rel))
+	}
+	return s.Update(ctx, src.ID, func(m *memory.Memory) error {
+		m.Links = slices.DeleteFunc(m.Links, drop)
+		return nil
+	})
+}
+
+func relSuffix(rel string) string {
+	if rel == "" {
+		return ""
+	}
+	return " (" + rel + ")"
+}
+
+func cmpOr(a, b string) string {
+	if strings.TrimSpace(a) == "" {
+		return b
+	}
+	return a
+}
+
+// Graph is every memory in the work tree with its edges, read from the
+// files (not the cache) so that it shows exactly what would be committed.
+type Graph struct {
+	byID map[string]*memory.Memory
+	ids  []string // sorted
+	in   map[string][]Edge
+	// Broken lists the files that could not be decoded ("path: message").
+	Broken []string
+}
+
+// Edge is a directed, typed edge between two memories. Supersedes edges are
+// included with Rel "supersedes", whether written as a link or in the
+// supersedes list.
+type Edge struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Rel  string `json:"rel"`
+}
+
+// Load reads every memory file of the store into a graph.
+func Load(ctx context.Context, s *contextfs.Store) (*Graph, error) {
+	entries, err := s.Repo.List()
+	if err != nil {
+		return nil, fmt.Errorf("list memories: %w", err)
+	}
+	var ms []*memory.Memory
+	var broken []string
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		raw, err := s.Repo.ReadFile(e.Path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", e.Path, err)
+		}
+		m, _, err := gitstore.Decode(e.Path, raw)
+		if err != nil {
+			broken = append(broken, err.Error())
+			continue
+		}
+		ms = append(ms, m)
+	}
+	g := New(ms)
+	g.Broken = broken
+	return g, nil
+}
+
+// New builds a graph from memories; a later memory with a repeated ID is
+// ignored.
+func New(ms []*memory.Memory) *Graph {
+	g := &Graph{byID: make(map[string]*memory.Memory, len(ms)), in: map[string][]Edge{}}
+	for _, m := range ms {
+		if m.ID == "" || g.byID[m.ID] != nil {
+			continue
+		}
+		g.byID[m.ID] = m
+		g.ids = append(g.ids, m.ID)
+	}
+	slices.Sort(g.ids)
+	for _, id := range g.ids {
+		for _, e := range g.Out(id) {
+			g.in[e.To] = append(g.in[e.To], e)
+		}
+	}
+	return g
+}
+
+// Memory returns the memory with the given ID, or nil.
+func (g *Graph) Memory(id string) *memory.Memory { return g.byID[id] }
+
+// IDs returns every memory's ID, sorted.
+func (g *Graph) IDs() []string { return slices.Clone(g.ids) }
+
+// Out returns the memory's outgoing edges to other memories: its links,
+// then its supersedes.
+func (g *Graph) Out(id string) []Edge {
+	m := g.byID[id]
+	if m == nil {
+		return nil
+	}
+	var out []Edge
+	for _, l := range m.Links {
+		if l.IsMemory() {
+			out = append(out, Edge{From: id, To: l.ID, Rel: l.Rel})
+		}
+	}
+	for _, s := range m.Supersedes {
+		e := Edge{From: id, To: s, Rel: "supersedes"}
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// In returns the edges that point at the memory.
+func (g *Graph) In(id string) []Edge { return slices.Clone(g.in[id]) }
+
+// SupersededBy returns the IDs of the memories that supersede id, sorted.
+func (g *Graph) SupersededBy(id string) []string {
+	var out []string
+	for _, e := range g.in[id] {
+		if e.Rel == "supersedes" && !slices.Contains(out, e.From) {
+			out = append(out, e.From)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Neighbour is a memory reached by Walk, with the edge that reached it and
+// its distance from the start.
+type Neighbour struct {
+	ID    string `json:"id"`
+	Type  string `json:"type,omitempty"`
+	Title string `json:"title,omitempty"`
+	Depth int    `json:"depth"`
+	// Via is the edge that reached it; its direction says whether the link
+	// points away from the start (From is nearer) or at it.
+	Via Edge `json:"via"`
+	// Missing is set when the edge names an ID that is not in the graph.
+	Missing bool `json:"missing,omitempty"`
+}
+
+// Walk follows edges both ways from start, breadth first, up to depth
+// steps (at least 1), keeping only edges of relation rel when rel is set.
+// The start is not included. Results are in breadth-first order, edges in
+// file order, so output is stable.
+func (g *Graph) Walk(start string, depth int, rel string) []Neighbour {
+	depth = max(depth, 1)
+	seen := map[string]bool{start: true}
+	var out []Neighbour
+	frontier := []string{start}
+	for d := 1; d <= depth && len(frontier) > 0; d++ {
+		var next []string
+		for _, id := range frontier {
+			edges := append(g.Out(id), g.In(id)...)
+			for _, e := range edges {
+				if rel != "" && e.Rel != rel {
+					continue
+				}
+				other := e.To
+				if other == id {
+					other = e.From
+				}
+				if seen[other] {
+					continue
+				}
+				seen[other] = true
+				n := Neighbour{ID: other, Depth: d, Via: e}
+				if m := g.byID[other]; m != nil {
+					n.Type, n.Title = m.Type, m.Title
+					next = append(next, other)
+				} else {
+					n.Missing = true
+				}
+				out = append(out, n)
+			}
+		}
+		frontier = next
+	}
+	return out
+}

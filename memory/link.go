@@ -1,0 +1,129 @@
+package memory
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Link is one typed edge from a memory to another memory (or to a URL).
+// A file may write a link as a bare ID, which means Rel "related", or as
+// {id: X, rel: R}; the canonical form is the bare ID for "related" and the
+// mapping otherwise, so untyped links written before typed ones existed
+// never change.
+type Link struct {
+	ID  string `json:"id"`
+	Rel string `json:"rel"`
+}
+
+// RelRelated is the relation of a link written as a bare ID.
+const RelRelated = "related"
+
+// Relations is the vocabulary of link relations, taken from the
+// knowledge-graph literature the project follows. Relations outside it are
+// refused so that a typo does not become a new edge kind.
+var relations = []string{
+	"related", "references", "depends_on", "contradicts", "supersedes",
+	"derived_from", "part_of", "implements", "extends", "example_of", "caused_by", "fixes",
+}
+
+// reasons are why a memory is evolved into a new version: something was
+// observed, inferred, corrected, or went out of date.
+var reasons = []string{"observation", "inference", "correction", "decay"}
+
+// Reasons returns the reasons a memory may give for superseding another.
+func Reasons() []string { return slices.Clone(reasons) }
+
+// Relations returns the relation vocabulary, in documentation order.
+func Relations() []string { return slices.Clone(relations) }
+
+// ValidRel reports whether rel is in the relation vocabulary.
+func ValidRel(rel string) bool { return slices.Contains(relations, rel) }
+
+// String writes the link as the CLI accepts it: the bare ID for a related
+// link, "rel:ID" otherwise.
+func (l Link) String() string {
+	if l.Rel == "" || l.Rel == RelRelated {
+		return l.ID
+	}
+	return l.Rel + ":" + l.ID
+}
+
+// IsMemory reports whether the link names a memory rather than a URL or a
+// path: it is shaped like an ID. Only such links must resolve.
+func (l Link) IsMemory() bool { return ValidID(l.ID) }
+
+// ParseLink reads a link as the CLI writes it: "ID", "rel:ID" where rel is
+// in the vocabulary, or a URL (kept whole, relation "related").
+func ParseLink(s string) (Link, error) {
+	s = strings.TrimSpace(s)
+	if rel, id, ok := strings.Cut(s, ":"); ok && ValidRel(rel) {
+		if strings.TrimSpace(id) == "" {
+			return Link{}, fmt.Errorf("link %q names no target", s)
+		}
+		return Link{ID: strings.TrimSpace(id), Rel: rel}, nil
+	}
+	if s == "" {
+		return Link{}, fmt.Errorf("empty link")
+	}
+	return Link{ID: s, Rel: RelRelated}, nil
+}
+
+// LinkIDs returns the targets of links, in order.
+func LinkIDs(links []Link) []string {
+	out := make([]string, len(links))
+	for i, l := range links {
+		out[i] = l.ID
+	}
+	return out
+}
+
+// DanglingLinks returns an issue for every link of m that names a memory
+// (see Link.IsMemory) for which exists reports false. Fields are
+// "links[i]", as Validate writes them, so callers locate them the same way.
+// It is pure: the pre-commit hook runs it on staged content.
+func DanglingLinks(m *Memory, exists func(id string) bool) []Issue {
+	var out []Issue
+	for i, l := range m.Links {
+		if l.IsMemory() && !exists(l.ID) {
+			out = append(out, Issue{Field: fmt.Sprintf("links[%d]", i),
+				Message: fmt.Sprintf("links to %s, which is not a memory in this repository", l.ID)})
+		}
+	}
+	return out
+}
+
+// CleanLinks trims links, gives a link with no relation "related", and
+// drops repeats of the same (ID, relation), keeping the first.
+func CleanLinks(links []Link) []Link {
+	var out []Link
+	for _, l := range links {
+		l.ID, l.Rel = strings.TrimSpace(l.ID), strings.TrimSpace(l.Rel)
+		if l.Rel == "" {
+			l.Rel = RelRelated
+		}
+		if l.ID != "" && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// ParseLinks reads links as the CLI and SaveRequest write them (see
+// ParseLink); an item may hold several, separated by commas.
+func ParseLinks(items []string) ([]Link, error) {
+	var out []Link
+	for _, it := range items {
+		for _, p := range strings.Split(it, ",") {
+			if strings.TrimSpace(p) == "" {
+				continue
+			}
+			l, err := ParseLink(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, l)
+		}
+	}
+	return CleanLinks(out), nil
+}
