@@ -23,7 +23,7 @@ func (sv *server) registerChecks(srv *mcp.Server) {
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "check_setup",
 		Description: "Check that contextfs is set up and healthy in this repository, as `git contextfs doctor` does: the git-contextfs binary, the git hooks, the merge driver, the config, the cache and the memories. Repairs are left to a person (`git contextfs doctor --fix`).",
-		Annotations: &mcp.ToolAnnotations{Title: "Check the setup", ReadOnlyHint: true},
+		Annotations: &mcp.ToolAnnotations{Title: "Check the setup", ReadOnlyHint: true, IdempotentHint: true},
 	}, sv.doctor)
 }
 
