@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/memory"
 )
 
 // Config is .contextfs/config.yaml. Every key is optional.
@@ -19,6 +20,9 @@ type Config struct {
 	Index    IndexConfig    `yaml:"index"`
 	Secrets  SecretsConfig  `yaml:"secrets"`
 	Watch    WatchConfig    `yaml:"watch"`
+	// Limits bound each memory (file size, data, tags); zero means the
+	// safe default.
+	Limits memory.Limits `yaml:"limits"`
 }
 
 // WatchConfig controls the change watcher: a background process that

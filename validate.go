@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -143,21 +142,26 @@ func (s *Store) Validate(ctx context.Context, paths []string) ([]Problem, int, e
 		if err != nil {
 			return nil, 0, err
 		}
+		var tooLarge []Problem
 		for _, e := range entries {
 			b, err := s.Repo.ReadFile(e.Path)
+			if tl, ok := errors.AsType[*memory.TooLargeError](err); ok {
+				tooLarge = append(tooLarge, Problem{Path: e.Path, Rule: "size", Message: tl.Error()})
+				continue
+			}
 			if err != nil {
 				return nil, 0, err
 			}
 			files = append(files, File{Path: e.Path, Content: b})
 		}
-		return CheckFiles(files, nil), len(files), nil
+		return append(CheckFiles(files, nil), tooLarge...), len(files) + len(tooLarge), nil
 	}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return nil, 0, err
 		}
-		b, err := os.ReadFile(abs)
+		b, err := gitstore.ReadFileLimited(abs, s.Repo.MaxFileBytes)
 		if err != nil {
 			return nil, 0, fmt.Errorf("validate: %w", err)
 		}

@@ -307,3 +307,29 @@ func TestListAgreesWithThePortableWalk(t *testing.T) {
 		t.Fatalf("List found %d, the portable walk %d; first: %+v / %+v", len(fast), len(slow), fast[:2], slow[:2])
 	}
 }
+
+// TestReadFileReportsOverSizeFilesWithoutReadingThem checks the size
+// limit of ReadFile at and past its bound.
+func TestReadFileReportsOverSizeFilesWithoutReadingThem(t *testing.T) {
+	dir := t.TempDir()
+	r := &Repo{Root: dir, MaxFileBytes: 100}
+	for _, c := range []struct {
+		name string
+		size int
+		ok   bool
+	}{{"a file at the limit is read", 100, true}, {"a file past the limit is reported", 101, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := os.WriteFile(filepath.Join(dir, "f.md"), make([]byte, c.size), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			b, err := r.ReadFile("f.md")
+			var tl *memory.TooLargeError
+			switch {
+			case c.ok && (err != nil || len(b) != c.size):
+				t.Fatalf("got %d bytes, %v", len(b), err)
+			case !c.ok && (!errors.As(err, &tl) || tl.Path != "f.md" || tl.Size != int64(c.size) || b != nil):
+				t.Fatalf("got %d bytes, %v; want a TooLargeError", len(b), err)
+			}
+		})
+	}
+}
