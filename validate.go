@@ -154,6 +154,13 @@ func (s *Store) Validate(ctx context.Context, paths []string) ([]Problem, int, e
 			}
 			files = append(files, File{Path: e.Path, Content: b})
 		}
+		// Symlinks and odd names are skipped as memories: say so.
+		odd, _ := s.Repo.Oddities()
+		for _, o := range odd {
+			if o.Kind != gitstore.OddTemp {
+				tooLarge = append(tooLarge, Problem{Path: o.Path, Rule: string(o.Kind), Message: o.String()})
+			}
+		}
 		return append(CheckFiles(files, nil), tooLarge...), len(files) + len(tooLarge), nil
 	}
 	for _, p := range paths {

@@ -34,7 +34,7 @@ func IsMemoryPath(rel string) bool {
 	if !strings.HasPrefix(rel, Dir+"/") || !strings.HasSuffix(rel, ".md") {
 		return false
 	}
-	if path.Base(rel) == "README.md" {
+	if path.Base(rel) == "README.md" || !ValidFileName(path.Base(rel)) {
 		return false
 	}
 	for _, part := range strings.Split(rel[len(Dir)+1:], "/") {
@@ -229,7 +229,7 @@ func WriteAtomic(name string, perm os.FileMode, write func(io.Writer) error) err
 	if fi, err := os.Stat(name); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
+	f, err := createTemp(dir)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
@@ -271,7 +271,7 @@ func CreateFileExclusive(name string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", name, err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
+	f, err := createTemp(dir)
 	if err != nil {
 		return fmt.Errorf("create %s: %w", name, err)
 	}
