@@ -15,7 +15,7 @@ ifeq ($(BINDIR),)
 BINDIR  := $(shell $(GO) env GOPATH)/bin
 endif
 
-.PHONY: all build install demo test test-short fuzz bench bench-full lint fmt clean
+.PHONY: all build install demo test test-short fuzz stress bench bench-full lint fmt clean
 
 all: build
 
@@ -53,6 +53,12 @@ fuzz:
 	$(GO) test -tags $(TAGS) $(FUZZFLAGS) -fuzz=FuzzScan ./secrets/
 	$(GO) test -tags $(TAGS) $(FUZZFLAGS) -fuzz=FuzzMerge ./memmerge/
 	$(GO) test -tags $(TAGS) $(FUZZFLAGS) -fuzz=FuzzFrameReader ./mcpserver/
+
+# stress: the crash-consistency test with STRESS kill -9 iterations (the
+# suite runs 12); see docs/RELIABILITY.md.
+STRESS ?= 200
+stress:
+	CONTEXTFS_STRESS=$(STRESS) $(GO) test -tags $(TAGS) -count=1 -v -run='^TestCrashConsistency$$' -timeout 30m ./cmd/git-contextfs/
 
 # bench: Go micro-benchmarks, then the end-to-end table (1K and 10K
 # memories; bench-full adds 100K).
