@@ -119,6 +119,7 @@ func (s *Store) openCache(ctx context.Context) error {
 	if c.Notice != "" {
 		fmt.Fprintln(s.notes, c.Notice)
 	}
+	c.OnDamage = func(msg string) { fmt.Fprintln(s.notes, msg) }
 	s.cache = c
 	return nil
 }
