@@ -22,6 +22,13 @@ func (s *Store) Init(ctx context.Context) ([]string, error) {
 		}
 		created = append(created, s.Repo.Rel(p))
 	}
+	// Temporary files of interrupted writes are never committed.
+	ign := filepath.Join(s.Repo.MemoryDir(), ".gitignore")
+	if err := gitstore.CreateFileExclusive(ign, []byte(gitstore.GitignoreRules)); err == nil {
+		created = append(created, s.Repo.Rel(ign))
+	} else if !errors.Is(err, os.ErrExist) {
+		return created, err
+	}
 	before, _ := hooks.CheckMergeDriver(ctx, s.Repo.Root)
 	if !before.Configured || !before.Attributes {
 		if err := hooks.RegisterMergeDriver(ctx, s.Repo.Root); err != nil {

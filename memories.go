@@ -114,7 +114,7 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 	}
 	rel := path.Join(gitstore.Dir, MemoryFolder, slug+"-"+m.ID+".md")
 	m.Path = rel
-	if issues := memory.Validate(m); len(issues) > 0 {
+	if issues := memory.ValidateWith(m, s.Config.Limits); len(issues) > 0 {
 		return nil, &InvalidError{Issues: issues}
 	}
 	raw, err := gitstore.Encode(m, nil, true)
@@ -283,7 +283,7 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 	if m.Updated.Before(m.Created) {
 		m.Updated = m.Created
 	}
-	if issues := memory.Validate(m); len(issues) > 0 {
+	if issues := memory.ValidateWith(m, s.Config.Limits); len(issues) > 0 {
 		return nil, &InvalidError{Path: rel, Issues: issues}
 	}
 	out, err := gitstore.Encode(m, doc, false)

@@ -79,6 +79,11 @@ func (s *Store) Status(ctx context.Context) (*Status, error) {
 		}
 		st.Invalid = append(st.Invalid, Problem{Path: p.Path, Line: p.Line, Rule: rule, Message: msg})
 	}
+	// Files that memories skip silently: temp files, symlinks, odd names.
+	odd, _ := s.Repo.Oddities()
+	for _, o := range odd {
+		st.Invalid = append(st.Invalid, Problem{Path: o.Path, Rule: string(o.Kind), Message: o.String()})
+	}
 	if ents, err := os.ReadDir(s.CacheDir()); err == nil {
 		for _, e := range ents {
 			if fi, err := e.Info(); err == nil {

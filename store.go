@@ -99,6 +99,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if now == nil {
 		now = time.Now
 	}
+	repo.MaxFileBytes = cfg.Limits.WithDefaults().MaxFileBytes
 	s := &Store{Repo: repo, Config: cfg, emb: emb, notes: notes, now: now, startWatcher: opts.StartWatcher}
 	if err := s.openCache(ctx); err != nil {
 		return nil, err
@@ -118,6 +119,7 @@ func (s *Store) openCache(ctx context.Context) error {
 	if c.Notice != "" {
 		fmt.Fprintln(s.notes, c.Notice)
 	}
+	c.OnDamage = func(msg string) { fmt.Fprintln(s.notes, msg) }
 	s.cache = c
 	return nil
 }
@@ -160,6 +162,11 @@ func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
 		Workers:     runtime.NumCPU(),
 		NewAnalyzer: func() (cache.Analyzer, func()) { return analyzeMemory, func() {} },
 		Only:        only,
+		// A file over the limit is reported, never read.
+		MaxFileBytes: s.Repo.MaxFileBytes,
+		TooLarge: func(p string, n int64) {
+			fmt.Fprintf(s.notes, "contextfs: %s\n", &memory.TooLargeError{Path: p, Size: n, Limit: s.Repo.MaxFileBytes})
+		},
 	})
 	if err != nil {
 		return st, err

@@ -78,6 +78,9 @@ type Cache struct {
 	simd   map[Kind]*simdIndex
 	// Notice says why the cache was rebuilt on open ("" if it was not).
 	Notice string
+	// OnDamage, when set, is told in one line about damage found after
+	// open (a vector file failing its checksum), which is then rebuilt.
+	OnDamage func(msg string)
 }
 
 // DBFile is the database's file name inside the cache directory.

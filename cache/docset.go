@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"maps"
 	"math"
@@ -155,6 +156,9 @@ func (c *Cache) loadDocSet(ctx context.Context, kind Kind, model string) (*docSe
 	// A file newer than the database (a restored older database) or
 	// older than the change log reaches back cannot be brought up to date.
 	base, err := readBase(c.docSetPath(kind, "base"), &st)
+	if errors.Is(err, errDamaged) && c.OnDamage != nil {
+		c.OnDamage(fmt.Sprintf("contextfs: cache vectors of %s rebuilt (%s: %v)", kind, filepath.Base(c.docSetPath(kind, "base")), err))
+	}
 	if err != nil || base.gen < st.logFrom || base.gen > st.gen {
 		if base != nil {
 			base.unmap()
@@ -276,12 +280,52 @@ type deltaFile struct {
 //	delta: magic, dbid [16], base id [16], gen i64, dim u32, removed u32, added u32,
 //	       len(model) u32, model (padded), removed [r]i64, rows [a]i64, lens [a]u32
 //	       (padded), vecs [a*dim]f32
+//
+// Both end with a trailer: the CRC-32C (Castagnoli) of every byte before
+// it, u32, and 4 bytes of padding. Damage inside the vectors changes no
+// structure, so without it a flipped bit would change semantic results
+// silently; CRC-32C runs at several GB/s, so it is checked on every load.
 const (
-	baseMagic  = "CFSDOCB1"
-	deltaMagic = "CFSDOCD1"
+	baseMagic  = "CFSDOCB2"
+	deltaMagic = "CFSDOCD2"
 )
 
-var errStaleFile = errors.New("stale or foreign file")
+var (
+	errStaleFile = errors.New("stale or foreign file")
+	errDamaged   = errors.New("checksum mismatch")
+	castagnoli   = crc32.MakeTable(crc32.Castagnoli)
+)
+
+// trailerLen is the size of the checksum trailer.
+const trailerLen = 8
+
+// checkTrailer verifies b's trailer and returns b without it.
+func checkTrailer(b []byte) ([]byte, error) {
+	if len(b) < trailerLen {
+		return nil, errStaleFile
+	}
+	body := b[:len(b)-trailerLen]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(body):]) {
+		return nil, errDamaged
+	}
+	return body, nil
+}
+
+// crcWriter passes writes on and checksums them.
+type crcWriter struct {
+	w   io.Writer
+	crc uint32
+}
+
+func (c *crcWriter) Write(p []byte) (int, error) {
+	c.crc = crc32.Update(c.crc, castagnoli, p)
+	return c.w.Write(p)
+}
+
+// trailer returns the trailer for what was written.
+func (c *crcWriter) trailer() []byte {
+	return binary.LittleEndian.AppendUint32(make([]byte, 0, trailerLen), c.crc)[:trailerLen:trailerLen]
+}
 
 func dbIDBytes(s string) (b [16]byte) {
 	copy(b[:], s)
@@ -364,6 +408,14 @@ func readBase(path string, st *dsState) (*baseFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(b) >= 8 && string(b[:8]) != baseMagic {
+		unmap()
+		return nil, errStaleFile
+	}
+	if b, err = checkTrailer(b); err != nil {
+		unmap()
+		return nil, err
+	}
 	h, off, err := decodeHeader(b, baseMagic)
 	if err == nil && (h.dbID != dbIDBytes(st.dbID) || h.model != st.model || h.n[2] != uint32(len(h.model))) {
 		err = errStaleFile
@@ -404,6 +456,9 @@ func readDelta(path string, st *dsState, base *baseFile) *deltaFile {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return empty
+	}
+	if b, err = checkTrailer(b); err != nil {
+		return empty // the base is replayed forward from the log instead
 	}
 	h, off, err := decodeHeader(b, deltaMagic)
 	if err != nil || h.dbID != dbIDBytes(st.dbID) || h.id != base.id || h.model != st.model ||
@@ -698,7 +753,8 @@ func (c *Cache) writeBase(dbID string, id [16]byte, ds *docSet) error {
 	h := header{dbID: dbIDBytes(dbID), id: id, gen: ds.gen, dim: uint32(ds.dim), model: ds.model}
 	h.n = [3]uint32{uint32(len(ds.rows)), uint32(len(blob)), uint32(len(ds.model))}
 	err := gitstore.WriteAtomic(c.docSetPath(ds.kind, "base"), 0o644, func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 1<<20)
+		fw := bufio.NewWriterSize(w, 1<<20)
+		bw := &crcWriter{w: fw}
 		bw.Write(h.encode(baseMagic))
 		bw.Write(padded(blob))
 		bw.Write(bytesOf(ds.rows))
@@ -710,7 +766,8 @@ func (c *Cache) writeBase(dbID string, id [16]byte, ds *docSet) error {
 			}
 			bw.Write(bytesOf(v))
 		}
-		return bw.Flush()
+		fw.Write(bw.trailer())
+		return fw.Flush()
 	})
 	if err != nil {
 		return err
@@ -726,13 +783,15 @@ func (c *Cache) writeDelta(st *dsState, baseID [16]byte, d *deltaFile) error {
 	h := header{dbID: dbIDBytes(st.dbID), id: baseID, gen: d.gen, dim: uint32(st.dim), model: st.model}
 	h.n = [3]uint32{uint32(len(d.removed)), uint32(len(d.added.rows)), uint32(len(st.model))}
 	return gitstore.WriteAtomic(c.docSetPath(st.kind, "delta"), 0o644, func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
+		fw := bufio.NewWriter(w)
+		bw := &crcWriter{w: fw}
 		bw.Write(h.encode(deltaMagic))
 		bw.Write(bytesOf(d.removed))
 		bw.Write(bytesOf(d.added.rows))
 		bw.Write(padded(bytesOf(d.added.lens)))
 		bw.Write(bytesOf(d.added.vecs))
-		return bw.Flush()
+		fw.Write(bw.trailer())
+		return fw.Flush()
 	})
 }
 

@@ -108,6 +108,12 @@ type SyncOptions struct {
 	// of these paths is read, so a sync of the few files a change watcher
 	// reports costs nothing like a full one.
 	Only map[string]bool
+	// MaxFileBytes, when positive, bounds the files read: a larger one is
+	// neither read nor indexed (it stays stale, so it is indexed once it
+	// shrinks) and is passed to TooLarge, so one huge file cannot cost
+	// every search its size in memory.
+	MaxFileBytes int64
+	TooLarge     func(path string, size int64)
 }
 
 // SyncFiles brings the cache's view of one kind of file up to date with
@@ -439,8 +445,17 @@ func (c *Cache) analyzeStream(ctx context.Context, root string, stale []FileEntr
 			for i := range next {
 				e := stale[i]
 				res := analyzedFile{}
-				raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
+				tooLarge := o.MaxFileBytes > 0 && e.Size > o.MaxFileBytes
+				var raw []byte
+				var err error
+				if !tooLarge {
+					raw, err = os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
+				}
 				switch {
+				case tooLarge:
+					if o.TooLarge != nil {
+						o.TooLarge(e.Path, e.Size)
+					}
 				case errors.Is(err, fs.ErrNotExist):
 					// Vanished while we looked: not a change, not an error.
 				case err != nil:

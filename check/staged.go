@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -64,8 +65,14 @@ func (c *StagedCheck) All() []Problem {
 // allow list, and a warning says why.
 func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error) {
 	res := &StagedCheck{Problems: []Problem{}, Secrets: []secrets.Finding{}}
-	staged, err := stagedMemoryPaths(ctx, repo.Root)
+	staged, nonMemory, err := stagedMemoryPaths(ctx, repo.Root)
 	if err != nil {
+		return nil, err
+	}
+	for p := range staged {
+		nonMemory = append(nonMemory, p) // checked for symbolic links only
+	}
+	if err := checkStagedOthers(ctx, repo, nonMemory, res); err != nil {
 		return nil, err
 	}
 	if len(staged) == 0 {
@@ -140,19 +147,73 @@ type indexEntry struct {
 // from HEAD (added, copied, modified, renamed, type-changed; not deleted).
 // git honours GIT_INDEX_FILE, which it sets for `git commit -a` and
 // `git commit PATH`, so this is what the commit will hold.
-func stagedMemoryPaths(ctx context.Context, root string) (map[string]bool, error) {
+// The other files staged under .contextfs/ are returned apart.
+func stagedMemoryPaths(ctx context.Context, root string) (map[string]bool, []string, error) {
 	out, err := git.Run(ctx, root, "diff", "--cached", "--name-only", "--no-renames",
 		"--ignore-submodules", "--diff-filter=ACMRT", "-z", "--", gitstore.Dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	paths := map[string]bool{}
+	var others []string
 	for _, p := range strings.Split(string(out), "\x00") {
-		if gitstore.IsMemoryPath(p) {
+		switch {
+		case gitstore.IsMemoryPath(p):
 			paths[p] = true
+		case p != "":
+			others = append(others, p)
 		}
 	}
-	return paths, nil
+	return paths, others, nil
+}
+
+// checkStagedOthers scans the staged files under .contextfs/ that are not
+// memories (config, temp files, ...) for secrets, and refuses temporary
+// files, symbolic links and names with control characters there. Memory
+// paths among paths are only checked for being symbolic links (which the
+// memory checks skip); their content is checked with the memories.
+func checkStagedOthers(ctx context.Context, repo *gitstore.Repo, paths []string, res *StagedCheck) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	out, err := git.Run(ctx, repo.Root, append([]string{"ls-files", "--stage", "-z", "--"}, paths...)...)
+	if err != nil {
+		return err
+	}
+	var oids, files []string // files: path, oid, path, oid, ...
+	for _, rec := range strings.Split(string(out), "\x00") {
+		meta, p, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 {
+			continue
+		}
+		base := path.Base(p)
+		memoryPath := gitstore.IsMemoryPath(p)
+		switch {
+		case memoryPath && f[0] != "120000":
+		case gitstore.IsTempName(base):
+			res.Problems = append(res.Problems, Problem{Path: p, Rule: string(gitstore.OddTemp), Message: "a temporary file of an interrupted write, not a memory: unstage it"})
+		case f[0] == "120000":
+			res.Problems = append(res.Problems, Problem{Path: p, Rule: string(gitstore.OddSymlink), Message: "a symbolic link is never read as a memory: commit the file instead"})
+		case !gitstore.ValidFileName(base):
+			res.Problems = append(res.Problems, Problem{Path: p, Rule: string(gitstore.OddName), Message: "the name holds a control character: rename it"})
+		}
+		if f[0] != "160000" && !memoryPath {
+			oids = append(oids, f[1])
+			files = append(files, p, f[1])
+		}
+	}
+	blobs, err := git.Cmd{Dir: repo.Root}.ReadBlobs(ctx, oids)
+	if err != nil {
+		return err
+	}
+	sc, _ := stagedScanner(repo)
+	for i := 0; i+1 < len(files); i += 2 {
+		if b, ok := blobs[files[i+1]]; ok {
+			res.Secrets = append(res.Secrets, ScanFile(sc, files[i], b)...)
+		}
+	}
+	return nil
 }
 
 // indexMemoryEntries lists the regular memory files in the git index with

@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -170,21 +169,33 @@ func Validate(repo *gitstore.Repo, paths []string) ([]Problem, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
+		var tooLarge []Problem
 		for _, e := range entries {
 			b, err := repo.ReadFile(e.Path)
+			if tl, ok := errors.AsType[*memory.TooLargeError](err); ok {
+				tooLarge = append(tooLarge, Problem{Path: e.Path, Rule: "size", Message: tl.Error()})
+				continue
+			}
 			if err != nil {
 				return nil, 0, err
 			}
 			files = append(files, File{Path: e.Path, Content: b})
 		}
-		return CheckFiles(files, nil), len(files), nil
+		// Symlinks and odd names are skipped as memories: say so.
+		odd, _ := repo.Oddities()
+		for _, o := range odd {
+			if o.Kind != gitstore.OddTemp {
+				tooLarge = append(tooLarge, Problem{Path: o.Path, Rule: string(o.Kind), Message: o.String()})
+			}
+		}
+		return append(CheckFiles(files, nil), tooLarge...), len(files) + len(tooLarge), nil
 	}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return nil, 0, err
 		}
-		b, err := os.ReadFile(abs)
+		b, err := gitstore.ReadFileLimited(abs, repo.MaxFileBytes)
 		if err != nil {
 			return nil, 0, fmt.Errorf("validate: %w", err)
 		}

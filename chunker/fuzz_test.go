@@ -32,14 +32,38 @@ func FuzzChunk(f *testing.F) {
 	f.Add(uint8(8), uint16(10), []byte("namespace { class A { void f() { } }; }"))
 	f.Add(uint8(13), uint16(0), []byte("---\n# a\n---\n## b\n```\n# c"))
 
+	// Execs must stay cheap: every input that finds new coverage is
+	// minimised (for -fuzzminimizetime, 60s by default) before fuzzing
+	// goes on, and the execs spent minimising are not counted, so a slow
+	// target shows 0 execs/s for minutes after its seed corpus. Chunkers
+	// are reused across execs (making one costs more than chunking), and
+	// inputs past 16 KiB, which only slow minimisation, are skipped.
+	chunkers := map[int]*Chunker{}
+	f.Cleanup(func() {
+		for _, c := range chunkers {
+			c.Close()
+		}
+	})
 	f.Fuzz(func(t *testing.T, lang uint8, max uint16, src []byte) {
+		if len(src) > 16<<10 {
+			return
+		}
 		path := fuzzPaths[int(lang)%len(fuzzPaths)]
 		opts := Options{}
 		if max > 0 {
 			opts.MaxChunkBytes = 20 + int(max)%2000
 		}
-		c := New(opts)
-		defer c.Close()
+		c := chunkers[opts.MaxChunkBytes]
+		if c == nil {
+			if len(chunkers) >= 16 {
+				for k, old := range chunkers {
+					old.Close()
+					delete(chunkers, k)
+				}
+			}
+			c = New(opts)
+			chunkers[opts.MaxChunkBytes] = c
+		}
 		chunks, err := c.Chunk(path, src)
 		var skip *SkipError
 		if errors.As(err, &skip) {

@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/memory"
 )
 
 // Watch modes (config watch.mode, or CONTEXTFS_WATCH).
@@ -33,6 +34,9 @@ type Config struct {
 	Watch    WatchConfig    `yaml:"watch"`
 	Context  ContextConfig  `yaml:"context"`
 	Hygiene  HygieneConfig  `yaml:"hygiene"`
+	// Limits bound each memory (file size, data, tags); zero means the
+	// safe default.
+	Limits memory.Limits `yaml:"limits"`
 }
 
 // HygieneConfig tunes the checks at save and the aging rules (packages

@@ -59,6 +59,38 @@ func (e *Error) Error() string {
 // but never closed.
 var ErrNoClose = errors.New("frontmatter opened with --- but never closed")
 
+// MaxDepth is the deepest frontmatter Format writes. Memories' data is
+// limited far below it; the bound keeps any caller from writing a file
+// that is quadratic in its input.
+const MaxDepth = 64
+
+// ErrTooDeep is wrapped by Format's error for a frontmatter nested deeper
+// than MaxDepth.
+var ErrTooDeep = fmt.Errorf("frontmatter nested deeper than %d levels", MaxDepth)
+
+// nodeDepth returns the nesting depth of n's collections, stopping once it
+// reaches stop.
+func nodeDepth(n *yaml.Node, stop int) int {
+	if n == nil || stop <= 0 {
+		return 0
+	}
+	most := 0
+	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+		most = 1
+	}
+	for _, c := range n.Content {
+		d := nodeDepth(c, stop-1)
+		if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+			d++
+		}
+		most = max(most, d)
+		if most >= stop {
+			break
+		}
+	}
+	return most
+}
+
 // New returns an empty document with the given body.
 func New(body []byte) *Document {
 	return &Document{Front: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}, Body: body, BodyLine: 1}
@@ -273,7 +305,14 @@ func (d *Document) Reorder(order []string) {
 // Format renders the document: the frontmatter block (two-space indent,
 // block style, no line wrapping) and the body unchanged. Formatting the
 // result of Parse(Format(d)) gives the same bytes.
+//
+// Block style indents every level of nesting, so output grows with the
+// square of the depth: Format refuses a frontmatter nested deeper than
+// MaxDepth (ErrTooDeep) rather than turn a small input into a huge file.
 func (d *Document) Format() ([]byte, error) {
+	if nodeDepth(d.Front, MaxDepth+1) > MaxDepth {
+		return nil, fmt.Errorf("format frontmatter: %w", ErrTooDeep)
+	}
 	var buf bytes.Buffer
 	buf.WriteString("---\n")
 	if len(d.Front.Content) > 0 || d.Front.HeadComment != "" {

@@ -307,3 +307,95 @@ func TestListAgreesWithThePortableWalk(t *testing.T) {
 		t.Fatalf("List found %d, the portable walk %d; first: %+v / %+v", len(fast), len(slow), fast[:2], slow[:2])
 	}
 }
+
+// TestReadFileReportsOverSizeFilesWithoutReadingThem checks the size
+// limit of ReadFile at and past its bound.
+func TestReadFileReportsOverSizeFilesWithoutReadingThem(t *testing.T) {
+	dir := t.TempDir()
+	r := &Repo{Root: dir, MaxFileBytes: 100}
+	for _, c := range []struct {
+		name string
+		size int
+		ok   bool
+	}{{"a file at the limit is read", 100, true}, {"a file past the limit is reported", 101, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := os.WriteFile(filepath.Join(dir, "f.md"), make([]byte, c.size), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			b, err := r.ReadFile("f.md")
+			var tl *memory.TooLargeError
+			switch {
+			case c.ok && (err != nil || len(b) != c.size):
+				t.Fatalf("got %d bytes, %v", len(b), err)
+			case !c.ok && (!errors.As(err, &tl) || tl.Path != "f.md" || tl.Size != int64(c.size) || b != nil):
+				t.Fatalf("got %d bytes, %v; want a TooLargeError", len(b), err)
+			}
+		})
+	}
+}
+
+// TestAtomicWritesNameTempFilesApartAndCleanThemByAge checks that an
+// abandoned temporary file is never a memory path, and that the next
+// write in its folder removes it once it is old, but not a fresh one.
+func TestAtomicWritesNameTempFilesApartAndCleanThemByAge(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, TempPrefix+"123")
+	legacy := filepath.Join(dir, ".a-1234.md.tmp-999")
+	fresh := filepath.Join(dir, TempPrefix+"456")
+	for _, p := range []string{old, legacy, fresh} {
+		if err := os.WriteFile(p, []byte("---\nid: abcd\n---\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if IsMemoryPath(Dir + "/memories/" + filepath.Base(p)) {
+			t.Errorf("%s is taken for a memory", filepath.Base(p))
+		}
+	}
+	past := time.Now().Add(-2 * TempMaxAge)
+	os.Chtimes(old, past, past)
+	os.Chtimes(legacy, past, past)
+	if err := WriteFileAtomic(filepath.Join(dir, "m.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{old: false, legacy: false, fresh: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s exists = %v, want %v", filepath.Base(p), err == nil, want)
+		}
+	}
+}
+
+// TestOdditiesReportsTempFilesSymlinksAndControlCharacters checks that
+// the files memories skip are reported, and that a name with a newline is
+// not a memory.
+func TestOdditiesReportsTempFilesSymlinksAndControlCharacters(t *testing.T) {
+	root := t.TempDir()
+	r := &Repo{Root: root}
+	mem := filepath.Join(root, Dir, "memories")
+	if err := os.MkdirAll(mem, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(mem, "ok-abcd.md"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(mem, TempPrefix+"1"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(mem, "new\nline-abcd.md"), []byte("x"), 0o644)
+	if err := os.Symlink("/etc/passwd", filepath.Join(mem, "link-abcd.md")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.Oddities()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Oddity{
+		{Dir + "/memories/" + TempPrefix + "1", OddTemp},
+		{Dir + "/memories/link-abcd.md", OddSymlink},
+		{Dir + "/memories/new\nline-abcd.md", OddName},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Oddities() = %q, want %q", got, want)
+	}
+	entries, err := r.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Path != Dir+"/memories/ok-abcd.md" {
+		t.Fatalf("List() = %v, want only ok-abcd.md", entries)
+	}
+}

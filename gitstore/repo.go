@@ -34,6 +34,9 @@ type Repo struct {
 	// CommonDir is the git directory shared by all worktrees (objects,
 	// config, hooks).
 	CommonDir string
+	// MaxFileBytes bounds the files ReadFile reads; 0 means
+	// memory.DefaultMaxFileBytes.
+	MaxFileBytes int64
 }
 
 // Discover finds the work tree containing dir. It honours GIT_DIR and

@@ -80,7 +80,7 @@ func (r *Repo) listFrom(abs, rel string) ([]Entry, error) {
 			switch t := e.Type(); {
 			case t.IsDir():
 				queue = append(queue, batch{dir: d.dir + "/" + n, rel: d.rel + n + "/"})
-			case t.IsRegular() && strings.HasSuffix(n, ".md") && n != "README.md":
+			case t.IsRegular() && strings.HasSuffix(n, ".md") && n != "README.md" && ValidFileName(n):
 				names = append(names, n)
 			}
 		}

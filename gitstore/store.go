@@ -19,6 +19,8 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/contextfs/contextfs/memory"
 )
 
 // ConfigFile is the repository's contextfs configuration, beside the
@@ -32,7 +34,7 @@ func IsMemoryPath(rel string) bool {
 	if !strings.HasPrefix(rel, Dir+"/") || !strings.HasSuffix(rel, ".md") {
 		return false
 	}
-	if path.Base(rel) == "README.md" {
+	if path.Base(rel) == "README.md" || !ValidFileName(path.Base(rel)) {
 		return false
 	}
 	for _, part := range strings.Split(rel[len(Dir)+1:], "/") {
@@ -157,9 +159,45 @@ func (r *Repo) StatPaths(rels []string) []Entry {
 	return statPortable(r, abs)
 }
 
-// ReadFile reads a work-tree-relative file.
+// ReadFile reads a work-tree-relative file. A file over r.MaxFileBytes is
+// not read: the error is a *memory.TooLargeError, so a huge file costs a
+// stat, not its size in memory.
 func (r *Repo) ReadFile(rel string) ([]byte, error) {
-	return os.ReadFile(r.Abs(rel))
+	b, err := ReadFileLimited(r.Abs(rel), r.MaxFileBytes)
+	if tl, ok := errors.AsType[*memory.TooLargeError](err); ok {
+		tl.Path = rel
+	}
+	return b, err
+}
+
+// ReadFileLimited reads the file at path if it holds at most limit bytes
+// (memory.DefaultMaxFileBytes when limit is not positive), and returns a
+// *memory.TooLargeError otherwise, reading no more than limit+1 bytes even
+// when the file grows meanwhile.
+func ReadFileLimited(path string, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = memory.DefaultMaxFileBytes
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > limit {
+		return nil, &memory.TooLargeError{Path: path, Size: fi.Size(), Limit: limit}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, &memory.TooLargeError{Path: path, Size: int64(len(b)), Limit: limit}
+	}
+	return b, nil
 }
 
 // BlobOID returns the git blob object ID of content: the same hash git
@@ -191,7 +229,7 @@ func WriteAtomic(name string, perm os.FileMode, write func(io.Writer) error) err
 	if fi, err := os.Stat(name); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
+	f, err := createTemp(dir)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
@@ -233,7 +271,7 @@ func CreateFileExclusive(name string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", name, err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
+	f, err := createTemp(dir)
 	if err != nil {
 		return fmt.Errorf("create %s: %w", name, err)
 	}

@@ -48,6 +48,12 @@ func (i Issue) String() string {
 // Validate accepts a type given by alias; files hold the canonical name, but
 // a memory being built from user input may not yet.
 func Validate(m *Memory) []Issue {
+	return ValidateWith(m, Limits{})
+}
+
+// ValidateWith is Validate with the given limits (zero fields are the
+// defaults), for repositories that configure their own.
+func ValidateWith(m *Memory, limits Limits) []Issue {
 	if m == nil {
 		return []Issue{{Message: "no memory"}}
 	}
@@ -176,7 +182,9 @@ func Validate(m *Memory) []Issue {
 			m.Created.Format(time.RFC3339), m.Updated.Format(time.RFC3339))
 	}
 
-	if typ >= 0 {
+	over := limits.Check(m)
+	issues = append(issues, over...)
+	if typ >= 0 && len(over) == 0 {
 		issues = append(issues, validateData(typ, m.Data)...)
 	}
 	return issues

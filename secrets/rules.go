@@ -53,19 +53,21 @@ type candidate struct {
 	prefix []byte // the part of the match before the secret, such as a key name
 	secret string
 	rest   []byte // the content after the secret, to the end of the file
+	before []byte // up to 8 KiB of the content before the secret
 }
 
 // Ranks of rules, from the least specific: a vendor's key format says more
 // than "a password in a URL", which says more than "a random value assigned
 // to something called key".
 const (
-	rankGeneric = iota
+	rankBare = iota
+	rankGeneric
 	rankURL
 	rankVendor
 )
 
 // rules is the immutable table of rules, in the order Rules lists them.
-var rules = []rule{
+var rules = append([]rule{
 	{
 		id:      "aws-access-key-id",
 		desc:    "AWS access key ID",
@@ -180,7 +182,7 @@ var rules = []rule{
 		check:   genericSecret,
 		rank:    rankGeneric,
 	},
-}
+}, vendorRules()...)
 
 // secretWords are the words that make a name secret-sounding for the
 // generic rule, in lower case. They are matched anywhere in a name, so "key"

@@ -2,6 +2,7 @@ package secrets_test
 
 import (
 	"encoding/base64"
+	"maps"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -88,7 +89,7 @@ func ruleCases() map[string][]ruleCase {
 	genericVal := g.s(alnum, 32)
 	hexVal := g.s(hexLow, 40)
 
-	return map[string][]ruleCase{
+	cases := map[string][]ruleCase{
 		"aws-access-key-id": {
 			{"reports a key ID in an INI assignment", "aws_access_key_id = " + awsID, []string{"aws-access-key-id"}},
 			{"reports a key ID in prose", "I used " + awsID + " for the upload.", []string{"aws-access-key-id"}},
@@ -247,6 +248,8 @@ func ruleCases() map[string][]ruleCase {
 			{"skips a placeholder value", "API_KEY=your-api-key-goes-here-1234", nil},
 		},
 	}
+	maps.Copy(cases, newRuleCases())
+	return cases
 }
 
 func TestRules(t *testing.T) {

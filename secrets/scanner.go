@@ -235,6 +235,7 @@ func scan(content []byte) []match {
 					prefix: line[sp.start:sp.secretStart],
 					secret: string(line[sp.secretStart:sp.secretEnd]),
 					rest:   content[lo+sp.secretEnd:],
+					before: content[max(0, lo+sp.secretStart-8<<10) : lo+sp.secretStart],
 				}
 				ident, ok := c.secret, true
 				if r.check != nil {

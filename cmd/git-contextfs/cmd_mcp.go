@@ -44,7 +44,7 @@ See docs/MCP.md for Codex and the tools' arguments.`,
 		Args: argsRange(0, 0),
 		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
 			srv := mcpserver.New(s, mcpserver.Options{Version: version, Log: a.io.ErrOut})
-			err := srv.Run(cmd.Context(), &mcp.StdioTransport{})
+			err := srv.Run(cmd.Context(), mcpserver.NewStdioTransport())
 			// The client closing stdin, or an interrupt, is how a stdio
 			// server is meant to stop.
 			if err == nil || errors.Is(err, mcp.ErrConnectionClosed) || cmd.Context().Err() != nil {

@@ -1,0 +1,140 @@
+package gitstore
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// TempPrefix starts the name of every temporary file the atomic writes
+// create. It holds no ".md", so no tool that lists memories by suffix
+// takes a half-written or abandoned file for one, and the .gitignore that
+// init writes keeps such files out of commits.
+const TempPrefix = ".contextfs-tmp-"
+
+// TempMaxAge is the age past which a temporary file is abandoned (its
+// writer was killed): the next write in its folder removes it. A live
+// write takes milliseconds.
+const TempMaxAge = time.Hour
+
+// GitignoreRules is the content init writes to .contextfs/.gitignore.
+const GitignoreRules = "# Temporary files of interrupted writes (see gitstore.TempPrefix).\n" +
+	TempPrefix + "*\n.*.tmp-*\n"
+
+// IsTempName reports whether a base name is a temporary file of an atomic
+// write: this version's, or the ".<name>.tmp-N" of earlier versions.
+func IsTempName(base string) bool {
+	return strings.HasPrefix(base, TempPrefix) ||
+		strings.HasPrefix(base, ".") && strings.Contains(base, ".tmp-")
+}
+
+// createTemp creates a temporary file in dir for an atomic write, first
+// removing temporary files there older than TempMaxAge.
+func createTemp(dir string) (*os.File, error) {
+	CleanTemps(dir, TempMaxAge)
+	return os.CreateTemp(dir, TempPrefix+"*")
+}
+
+// CleanTemps removes the temporary files in dir older than age and
+// returns how many it removed. Errors are ignored: cleaning is best
+// effort and must never fail the write that triggers it.
+func CleanTemps(dir string, age time.Duration) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	cutoff := time.Now().Add(-age)
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !IsTempName(e.Name()) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			if os.Remove(filepath.Join(dir, e.Name())) == nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// OddityKind names what is odd about a file under .contextfs/.
+type OddityKind string
+
+// The kinds of Oddity.
+const (
+	// OddTemp is a temporary file left by an interrupted write.
+	OddTemp OddityKind = "temp-file"
+	// OddSymlink is a symbolic link where a memory would be: it is never
+	// followed (it could point out of the repository) and never read.
+	OddSymlink OddityKind = "symlink"
+	// OddName is a memory file whose name holds a control character (a
+	// newline, a tab) that breaks line-based tools and git output.
+	OddName OddityKind = "odd-name"
+)
+
+// Oddity is a file under .contextfs/ that is not a memory but looks like
+// one, or a memory whose name tools mishandle. Memories skip such files
+// silently; status, doctor and validate report them.
+type Oddity struct {
+	Path string     `json:"path"` // work-tree relative
+	Kind OddityKind `json:"kind"`
+}
+
+// String is "path: kind: what to do".
+func (o Oddity) String() string {
+	switch o.Kind {
+	case OddTemp:
+		return fmt.Sprintf("%q: %s: left by an interrupted write; it is removed on a write after %v, or delete it", o.Path, o.Kind, TempMaxAge)
+	case OddSymlink:
+		return fmt.Sprintf("%q: %s: symbolic links are never read as memories; replace it with the file", o.Path, o.Kind)
+	default:
+		return fmt.Sprintf("%q: %s: rename it without control characters", o.Path, o.Kind)
+	}
+}
+
+// Oddities walks .contextfs/ and returns its temporary files, symbolic
+// links and memory files with control characters in their names, sorted
+// by path. A missing folder has none.
+func (r *Repo) Oddities() ([]Oddity, error) {
+	var out []Oddity
+	root := r.MemoryDir()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && p == root {
+				return fs.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel := r.Rel(p)
+		name := d.Name()
+		switch {
+		case IsTempName(name):
+			out = append(out, Oddity{Path: rel, Kind: OddTemp})
+		case d.Type()&fs.ModeSymlink != 0:
+			out = append(out, Oddity{Path: rel, Kind: OddSymlink})
+		case strings.IndexFunc(name, unicode.IsControl) >= 0:
+			out = append(out, Oddity{Path: rel, Kind: OddName})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", root, err)
+	}
+	return out, nil
+}
+
+// ValidFileName reports whether base can name a memory file: no control
+// characters (a newline would split it in every line-based listing) and
+// no path separators.
+func ValidFileName(base string) bool {
+	return base != "" && strings.IndexFunc(base, unicode.IsControl) < 0 && !strings.ContainsAny(base, `/\`)
+}
