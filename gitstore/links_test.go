@@ -14,7 +14,8 @@ func TestTypedLinksDecodeAndEncodeCanonically(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []memory.Link{{"efgh5678", "related"}, {"ijkl9012", "depends_on"}, {"mnop3456", "related"}, {"https://example.com/x", "related"}}
+	want := []memory.Link{{ID: "efgh5678", Rel: "related"}, {ID: "ijkl9012", Rel: "depends_on"}, {ID: "mnop3456", Rel: "related"},
+		{ID: "https://example.com/x", Rel: "related"}}
 	if !reflect.DeepEqual(m.Links, want) {
 		t.Fatalf("links = %v, want %v", m.Links, want)
 	}

@@ -5,6 +5,7 @@
 package links
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,7 +32,7 @@ func CheckRel(rel string) error {
 // related), resolving both by ID prefix. Adding a link that exists changes
 // nothing and is not an error.
 func Add(ctx context.Context, s *contextfs.Store, from, to, rel string) (*memory.Memory, error) {
-	rel = strings.TrimSpace(cmpOr(rel, memory.RelRelated))
+	rel = cmp.Or(strings.TrimSpace(rel), memory.RelRelated)
 	if err := CheckRel(rel); err != nil {
 		return nil, err
 	}
@@ -83,13 +84,6 @@ func relSuffix(rel string) string {
 		return ""
 	}
 	return " (" + rel + ")"
-}
-
-func cmpOr(a, b string) string {
-	if strings.TrimSpace(a) == "" {
-		return b
-	}
-	return a
 }
 
 // Graph is every memory in the work tree with its edges, read from the

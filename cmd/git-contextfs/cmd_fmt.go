@@ -33,7 +33,8 @@ func (a *app) fmtCmd() *cobra.Command {
 		Short: "Rewrite memory files in canonical form",
 		Long: `Rewrites memory files (all of them, or the files and folders named) in
 canonical form: known frontmatter keys in the standard order (id, type,
-title, summary, tags, links, supersedes, author, created, updated, data),
+title, summary, tags, links, supersedes, reason, paths, author, source,
+session, created, updated, data),
 block-style lists, times in UTC, the canonical type name. Unknown keys
 are kept, after the known ones. The Markdown body is never changed, not
 even by a byte.

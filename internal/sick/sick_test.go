@@ -26,7 +26,7 @@ func TestLoadRealDataSet(t *testing.T) {
 		ID:    1,
 		A:     "A group of kids is playing in a yard and an old man is standing in the background",
 		B:     "A group of boys in a yard is playing and a man is standing in the background",
-		Score: 4.5,
+		Score: 4.5, Entailment: "NEUTRAL",
 	}
 	if pairs[0] != first {
 		t.Errorf("first pair = %+v, want %+v", pairs[0], first)
@@ -86,7 +86,7 @@ func TestLoadAcceptsCRLFBlankLinesAndFourColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Pair{{1, "A dog runs", "A dog is running", 4.9}, {2, "A cat sleeps", "A man cooks", 1.1}}
+	want := []Pair{{1, "A dog runs", "A dog is running", 4.9, "ENTAILMENT"}, {2, "A cat sleeps", "A man cooks", 1.1, ""}}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("Load = %+v, want %+v", got, want)
 	}
