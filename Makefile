@@ -35,13 +35,17 @@ demo: install
 
 # test: the whole suite, with the race detector (CI runs exactly this).
 # The MCP client test needs the TypeScript SDK pinned in tests/mcp-client.
-test: tests/mcp-client/node_modules/.package-lock.json
+# The Node parts of the suite (the official MCP TypeScript SDK as a real
+# client, the Mermaid parser for review diagrams) are installed from their
+# lockfiles with npm ci, once, and again when a lockfile changes.
+NODE_TESTS := tests/mcp-client tests/mermaid
+
+test: $(NODE_TESTS:%=%/node_modules/.package-lock.json)
 	$(GO) vet -tags $(TAGS) ./...
-	@if command -v npm >/dev/null 2>&1 && [ ! -d tests/mermaid/node_modules ]; then cd tests/mermaid && npm ci --no-audit --no-fund; fi
 	$(GO) test -tags $(TAGS) -race -count=1 -timeout 15m ./...
 
-tests/mcp-client/node_modules/.package-lock.json: tests/mcp-client/package-lock.json
-	cd tests/mcp-client && npm ci --no-audit --no-fund
+tests/%/node_modules/.package-lock.json: tests/%/package-lock.json
+	cd tests/$* && npm ci --no-audit --no-fund
 
 test-short:
 	$(GO) test -tags $(TAGS) -count=1 ./...
