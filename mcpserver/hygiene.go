@@ -136,12 +136,12 @@ func (sv *server) registerHygiene(srv *mcp.Server) {
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "related_memories",
 		Description: "List the memories linked to a memory, in both directions, up to depth links away, with the relation of each link.",
-		Annotations: &mcp.ToolAnnotations{Title: "Related memories", ReadOnlyHint: true},
+		Annotations: &mcp.ToolAnnotations{Title: "Related memories", ReadOnlyHint: true, IdempotentHint: true},
 	}, sv.related)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "memory_lineage",
 		Description: "Show a memory's versions: what it superseded and what superseded it, with reasons and each file's git history.",
-		Annotations: &mcp.ToolAnnotations{Title: "Memory lineage", ReadOnlyHint: true},
+		Annotations: &mcp.ToolAnnotations{Title: "Memory lineage", ReadOnlyHint: true, IdempotentHint: true},
 	}, sv.lineage)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "evolve_memory",
