@@ -201,6 +201,7 @@ func (s *Store) resetCache(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	c.OnDamage = func(msg string) { fmt.Fprintln(s.notes, msg) }
 	s.cache = c
 	return nil
 }

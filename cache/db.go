@@ -319,6 +319,9 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 // isCorrupt reports whether err says the database file is damaged or is
 // not a database at all.
 func isCorrupt(err error) bool {
+	if errors.Is(err, ErrInconsistent) {
+		return true
+	}
 	var se sqlite3.Error
 	if errors.As(err, &se) {
 		return se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB
@@ -420,4 +423,25 @@ type querier interface {
 func setMeta(ctx context.Context, q querier, key, value string) error {
 	_, err := q.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value`, key, value)
 	return err
+}
+
+// ErrInconsistent is wrapped by the error of a cache whose tables
+// disagree (CheckConsistency); IsCorrupt reports it, so callers rebuild.
+var ErrInconsistent = errors.New("cache tables are inconsistent")
+
+// CheckConsistency checks that every file of kind the cache lists has its
+// documents: rows deleted from the documents table behind the cache's back
+// would otherwise drop files from every result without a word. One query
+// over the paths table and the documents' src index.
+func (c *Cache) CheckConsistency(ctx context.Context, kind Kind) error {
+	var missing int
+	err := c.db.QueryRowContext(ctx, `SELECT count(*) FROM paths p INDEXED BY sqlite_autoindex_paths_1
+		WHERE p.kind=? AND NOT EXISTS (SELECT 1 FROM docs d INDEXED BY docs_src WHERE d.src=p.oid)`, int(kind)).Scan(&missing)
+	if err != nil {
+		return fmt.Errorf("cache: consistency: %w", err)
+	}
+	if missing > 0 {
+		return fmt.Errorf("%w: %d %s file(s) have no documents", ErrInconsistent, missing, kind)
+	}
+	return nil
 }
