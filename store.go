@@ -142,7 +142,15 @@ func (s *Store) Cache() *cache.Cache { return s.cache }
 // memory file, and a parse only of content never seen before. Every
 // command calls it first. A corrupt cache is rebuilt and the sync retried.
 func (s *Store) Sync(ctx context.Context) (cache.SyncStats, error) {
+	if s.cache.ReadOnly() {
+		return cache.SyncStats{}, nil // answers from the cache as it is (Open said so)
+	}
 	st, err := s.sync(ctx)
+	if err != nil && cache.IsUnwritable(err) {
+		// A full disk or a cache turned read-only: answer from what it has.
+		fmt.Fprintln(s.notes, "contextfs: the cache could not be updated ("+err.Error()+"); results may be stale")
+		return st, nil
+	}
 	if err != nil && cache.IsCorrupt(err) {
 		fmt.Fprintln(s.notes, "contextfs: cache rebuilt (corrupt: "+err.Error()+")")
 		if err := s.resetCache(ctx); err != nil {
@@ -193,6 +201,7 @@ func (s *Store) resetCache(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	c.OnDamage = func(msg string) { fmt.Fprintln(s.notes, msg) }
 	s.cache = c
 	return nil
 }

@@ -17,10 +17,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
@@ -78,6 +80,9 @@ type Cache struct {
 	simd   map[Kind]*simdIndex
 	// Notice says why the cache was rebuilt on open ("" if it was not).
 	Notice string
+	// readOnly is set when the cache could not be written and was opened
+	// read-only; see ReadOnly.
+	readOnly bool
 	// OnDamage, when set, is told in one line about damage found after
 	// open (a vector file failing its checksum), which is then rebuilt.
 	OnDamage func(msg string)
@@ -113,6 +118,17 @@ func Open(ctx context.Context, dir string, emb Embedder) (*Cache, error) {
 	}
 	if why == "" {
 		why = err.Error()
+	}
+	// A cache that cannot be written is not corrupt: deleting it would
+	// lose it for nothing (or fail, and with it every command). It is
+	// used read-only instead.
+	if !writable(dir) || isUnwritable(err) {
+		ro, rerr := openReadOnly(ctx, dir, emb)
+		if rerr != nil {
+			return nil, fmt.Errorf("cache %s cannot be written (%s) nor read: %w", dir, why, rerr)
+		}
+		ro.Notice = "contextfs: the cache cannot be written (" + why + "); answering from it read-only: results may be stale"
+		return ro, nil
 	}
 	if err := Remove(dir); err != nil {
 		return nil, err
@@ -308,6 +324,9 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 // isCorrupt reports whether err says the database file is damaged or is
 // not a database at all.
 func isCorrupt(err error) bool {
+	if errors.Is(err, ErrInconsistent) {
+		return true
+	}
 	var se sqlite3.Error
 	if errors.As(err, &se) {
 		return se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB
@@ -328,6 +347,64 @@ func isBusy(err error) bool {
 // IsCorrupt reports whether err came from a damaged cache; callers rebuild
 // and try again.
 func IsCorrupt(err error) bool { return isCorrupt(err) }
+
+// IsUnwritable reports whether err says the cache could not be written
+// (read-only files or folder, a full disk): callers answer from the cache
+// as it is, with a notice, rather than fail or rebuild.
+func IsUnwritable(err error) bool { return isUnwritable(err) }
+
+func isUnwritable(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrFull || se.Code == sqlite3.ErrCantOpen || se.Code == sqlite3.ErrPerm
+	}
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EROFS)
+}
+
+// ReadOnly reports whether the cache was opened read-only because it
+// could not be written: it answers as it was last written.
+func (c *Cache) ReadOnly() bool { return c.readOnly }
+
+// writable reports whether this process may write the cache folder and
+// its database, by trying: permission bits do not tell (root, ACLs,
+// read-only mounts).
+func writable(dir string) bool {
+	f, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	os.Remove(f.Name())
+	db, err := os.OpenFile(filepath.Join(dir, DBFile), os.O_WRONLY, 0)
+	if err != nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	db.Close()
+	return true
+}
+
+// openReadOnly opens an existing cache without writing anything, not even
+// the WAL index: immutable tells SQLite no one else writes it meanwhile.
+func openReadOnly(ctx context.Context, dir string, emb Embedder) (*Cache, error) {
+	path := filepath.Join(dir, DBFile)
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro&immutable=1")
+	if err != nil {
+		return nil, err
+	}
+	var v string
+	if err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema'`).Scan(&v); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if v != SchemaVersion {
+		db.Close()
+		return nil, fmt.Errorf("schema %s, want %s", v, SchemaVersion)
+	}
+	return &Cache{db: db, dir: dir, emb: emb, sets: map[Kind]*docSet{}, simd: map[Kind]*simdIndex{}, readOnly: true}, nil
+}
 
 // Close closes the database.
 func (c *Cache) Close() error { return c.db.Close() }
@@ -351,4 +428,25 @@ type querier interface {
 func setMeta(ctx context.Context, q querier, key, value string) error {
 	_, err := q.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value`, key, value)
 	return err
+}
+
+// ErrInconsistent is wrapped by the error of a cache whose tables
+// disagree (CheckConsistency); IsCorrupt reports it, so callers rebuild.
+var ErrInconsistent = errors.New("cache tables are inconsistent")
+
+// CheckConsistency checks that every file of kind the cache lists has its
+// documents: rows deleted from the documents table behind the cache's back
+// would otherwise drop files from every result without a word. One query
+// over the paths table and the documents' src index.
+func (c *Cache) CheckConsistency(ctx context.Context, kind Kind) error {
+	var missing int
+	err := c.db.QueryRowContext(ctx, `SELECT count(*) FROM paths p INDEXED BY sqlite_autoindex_paths_1
+		WHERE p.kind=? AND NOT EXISTS (SELECT 1 FROM docs d INDEXED BY docs_src WHERE d.src=p.oid)`, int(kind)).Scan(&missing)
+	if err != nil {
+		return fmt.Errorf("cache: consistency: %w", err)
+	}
+	if missing > 0 {
+		return fmt.Errorf("%w: %d %s file(s) have no documents", ErrInconsistent, missing, kind)
+	}
+	return nil
 }

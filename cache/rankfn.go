@@ -13,6 +13,7 @@ package cache
 
 /*
 #cgo CFLAGS: -O2
+#cgo LDFLAGS: -lm
 #include "fts5rank.h"
 */
 import "C"
