@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/git"
 )
 
 // benchSave times `git-contextfs save` on a warm cache with the duplicate
@@ -45,7 +45,7 @@ func saveRow(ctx context.Context, n int, bin string, runs int) (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(dir)
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+	if out, err := (git.Cmd{}).Combined(context.Background(), "init", "-q", dir); err != nil {
 		return "", fmt.Errorf("git init: %v: %s", err, out)
 	}
 	if _, err := writeCorpus(dir, n, 0); err != nil {
