@@ -9,29 +9,27 @@ import (
 
 // Memory is one typed memory, the parsed form of one Markdown file under
 // .contextfs/. The file is the source of truth; a Memory is a view of it.
+// Paths are globs, relative to the repository root, of the code the memory
+// bears on ("**" spans folders); Source records which tool (and model, and
+// session) wrote it, so a reader can weigh what an agent saved; Session is
+// the ID of the working session open when it was saved.
 type Memory struct {
-	ID         string   `json:"id"`
-	Type       string   `json:"type"`
-	Title      string   `json:"title"`
-	Summary    string   `json:"summary,omitempty"`
-	Tags       []string `json:"tags,omitempty"`
-	Links      []Link   `json:"links,omitempty"`
-	Supersedes []string `json:"supersedes,omitempty"`
-	Reason     string   `json:"reason,omitempty"` // why it replaced what it supersedes: one of Reasons
-	// Paths are globs, relative to the repository root, of the code the
-	// memory bears on; "**" spans folders.
-	Paths   []string  `json:"paths,omitempty"`
-	Created time.Time `json:"created"`
-	Updated time.Time `json:"updated"`
-	Author  string    `json:"author,omitempty"`
-	// Source records which tool (and model, and session) wrote the memory,
-	// so a reader can weigh what an agent saved.
-	Source *Source `json:"source,omitempty"`
-	// Session is the ID of the working session that was open when the
-	// memory was saved.
-	Session string         `json:"session,omitempty"`
-	Data    map[string]any `json:"data,omitempty"`
-	Body    string         `json:"body"`
+	ID         string         `json:"id"`
+	Type       string         `json:"type"`
+	Title      string         `json:"title"`
+	Summary    string         `json:"summary,omitempty"`
+	Tags       []string       `json:"tags,omitempty"`
+	Links      []Link         `json:"links,omitempty"`
+	Supersedes []string       `json:"supersedes,omitempty"`
+	Reason     string         `json:"reason,omitempty"` // why it replaced what it supersedes: one of Reasons
+	Paths      []string       `json:"paths,omitempty"`
+	Created    time.Time      `json:"created"`
+	Updated    time.Time      `json:"updated"`
+	Author     string         `json:"author,omitempty"`
+	Source     *Source        `json:"source,omitempty"`
+	Session    string         `json:"session,omitempty"`
+	Data       map[string]any `json:"data,omitempty"`
+	Body       string         `json:"body"`
 	// Path is the file's path relative to the repository root, with forward
 	// slashes. It is not stored in the file.
 	Path string `json:"path,omitempty"`
