@@ -35,8 +35,10 @@ var layers = map[string]int{
 	"commitflow": 4, "review": 4,
 	// 5 the front door.
 	"": 5,
-	// 6 adapters over the front door; 7 programs.
-	"mcpserver": 6, "cmd/git-contextfs": 7, "cmd/contextfs-bench": 7,
+	// 6 several stores behind the front door (the user's, other repositories).
+	"scope": 6,
+	// 7 adapters over the front door; 8 programs.
+	"mcpserver": 7, "cmd/git-contextfs": 8, "cmd/contextfs-bench": 8,
 }
 
 // unplaced is the layer of a package not yet in layers.
