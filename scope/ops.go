@@ -57,6 +57,11 @@ func (s *Set) store(ctx context.Context, sc Scope) (*contextfs.Store, error) {
 func (s *Set) Save(ctx context.Context, sc Scope, req contextfs.SaveRequest) (*SaveResult, error) {
 	if sc == "" {
 		sc = s.Config.DefaultScope(cmp.Or(req.Type, "fact"))
+		// A user memory says whom it applies to: a team's or a project's
+		// preference belongs in the repository.
+		if w, _ := req.Data["scope"].(string); w == "team" || w == "project" {
+			sc = Repo
+		}
 	}
 	if sc == All {
 		return nil, errors.New("save needs one scope: repo or user, not all")
@@ -92,7 +97,10 @@ func (s *Set) commitUser(ctx context.Context, st *contextfs.Store) string {
 func (s *Set) Resolve(ctx context.Context, sc Scope, id string) (*memory.Memory, Scope, *contextfs.Store, error) {
 	scopes := []Scope{sc}
 	if sc == All || sc == "" {
-		scopes = []Scope{Repo, User}
+		scopes = []Scope{Repo}
+		if s.userExists() {
+			scopes = append(scopes, User)
+		}
 	}
 	var firstErr error
 	for _, one := range scopes {
@@ -170,7 +178,9 @@ func (s *Set) readers(ctx context.Context, sc Scope) ([]*contextfs.Store, []Scop
 	if s.Repo != nil {
 		sts, scs = append(sts, s.Repo), append(scs, Repo)
 	}
-	if u, err := s.User(ctx); err != nil {
+	if !s.userExists() {
+		// Reading creates nothing: a store never written has nothing to find.
+	} else if u, err := s.User(ctx); err != nil {
 		s.warnf("user store skipped: %v", err)
 	} else {
 		sts, scs = append(sts, u), append(scs, User)

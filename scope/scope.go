@@ -182,6 +182,20 @@ func (s *Set) User(ctx context.Context) (*contextfs.Store, error) {
 	return u, nil
 }
 
+// userExists reports whether the user store has been created: reads
+// skip it until then rather than create it.
+func (s *Set) userExists() bool {
+	if s.user != nil {
+		return true
+	}
+	dir, err := UserDir()
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(dir, ".git"))
+	return err == nil
+}
+
 // OpenUser opens the user store at dir with opts (whose Dir is ignored),
 // creating the git repository and its .contextfs/ layout when they are
 // missing. A dir that is inside another repository but not its root is

@@ -258,3 +258,28 @@ func TestAUserStoreInsideAnotherRepositoryIsRefused(t *testing.T) {
 		t.Errorf("the repository got a .contextfs/:\n%s", st)
 	}
 }
+
+func TestReadsDoNotCreateTheUserStore(t *testing.T) {
+	isolate(t)
+	s, warn := open(t, testgit.Init(t))
+	if _, err := s.Search(context.Background(), scope.All, contextfs.Query{Text: "anything"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.List(context.Background(), scope.All, contextfs.ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := scope.UserDir()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) || warn.Len() > 0 {
+		t.Errorf("stat %s: %v, warnings %q; want no store and no warning", dir, err, warn)
+	}
+}
+
+func TestATeamPreferenceStaysInTheRepository(t *testing.T) {
+	isolate(t)
+	s, _ := open(t, testgit.Init(t))
+	res, err := s.Save(context.Background(), "", contextfs.SaveRequest{Type: "user", Body: "tabs",
+		Data: map[string]any{"preference_key": "indent", "preference_value": "tabs", "scope": "team"}})
+	if err != nil || res.Scope != scope.Repo {
+		t.Fatalf("Save = %+v, %v; want scope repo", res, err)
+	}
+}
