@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // saveOptions are the flags and arguments of save.
@@ -15,6 +17,7 @@ type saveOptions struct {
 	typ, title, summary, data string
 	tags, links, supersedes   []string
 	json                      bool
+	scope                     string
 	content                   []string // the body, as arguments; "-" or none reads stdin
 }
 
@@ -31,12 +34,20 @@ first heading or sentence becomes the title. --data gives the type's
 structured fields as JSON; "git contextfs schema TYPE" shows them.
 
 The memory is validated before anything is written, and scanned for
-secrets: findings are printed as warnings (the pre-commit hook blocks them).`,
+secrets: findings are printed as warnings (the pre-commit hook blocks them).
+
+--scope user saves it in your own store (git contextfs user path), which
+follows you into every repository and is committed there at once; nothing
+is written under the repository. The user type goes there by default (the
+scopes: key of your config changes that per type; see docs/SCOPES.md);
+every other type goes to the repository.`,
 		Example: `  git contextfs save --type decision --tag db \
       --data '{"decision":"pgx pool of 20","status":"accepted"}' \
       "We pool Postgres connections with pgxpool, 20 per instance."
   echo "Run make bench before tagging" | git contextfs save --type procedural -
-  git contextfs save --type error --title "EADDRINUSE in tests" --json "Tests must use port 0"`,
+  git contextfs save --type error --title "EADDRINUSE in tests" --json "Tests must use port 0"
+  git contextfs save --type user "Prefers terse answers"
+  git contextfs save --scope user --type procedural "Never run the integration tests locally"`,
 		Args: argsRange(0, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.content = args
@@ -52,12 +63,17 @@ secrets: findings are printed as warnings (the pre-commit hook blocks them).`,
 	f.StringArrayVar(&o.supersedes, "supersedes", nil, "ID of a memory this one replaces (repeatable); it is then hidden from search")
 	f.StringVar(&o.data, "data", "", "structured fields of the type, as a JSON object")
 	f.BoolVar(&o.json, "json", false, "print the saved memory as JSON")
+	f.StringVar(&o.scope, "scope", "", "repo or user (default: user for the user type, else repo)")
 	return cmd
 }
 
 // runSave runs save with o.
 func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 	if err := checkTypes([]string{o.typ}, false); err != nil {
+		return err
+	}
+	sc, err := parseScope(o.scope, true)
+	if err != nil {
 		return err
 	}
 	body, err := a.readContent(o.content)
@@ -70,12 +86,12 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 			return &usageError{fmt.Errorf("--data must be a JSON object: %v", err)}
 		}
 	}
-	s, err := a.openStore(ctx)
+	s, err := a.openScopes(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	res, err := s.Save(ctx, contextfs.SaveRequest{Type: o.typ, Title: o.title, Summary: o.summary, Tags: o.tags,
+	res, err := s.Save(ctx, sc, contextfs.SaveRequest{Type: o.typ, Title: o.title, Summary: o.summary, Tags: o.tags,
 		Links: o.links, Supersedes: o.supersedes, Data: d, Body: body})
 	if err != nil {
 		return err
@@ -84,7 +100,11 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 		fmt.Fprintf(a.io.ErrOut, "warning: possible secret: %s\n  The pre-commit hook will refuse this file. Remove it, or allow it (see docs/SECRETS.md).\n", w)
 	}
 	if o.json {
-		return a.printJSON(res.Memory)
+		return a.printJSON(struct {
+			*memory.Memory
+			Scope  scope.Scope `json:"scope"`
+			Commit string      `json:"commit,omitempty"`
+		}{res.Memory, res.Scope, res.Commit})
 	}
 	fmt.Fprintln(a.io.Out, res.Memory.ID)
 	return nil

@@ -73,6 +73,9 @@ func (a *app) commands() []*cobra.Command {
 		a.reindexCmd(),
 		a.schemaCmd(),
 		a.validateCmd(),
+		// Scopes: your own store, other repositories.
+		a.userCmd(),
+		a.reposCmd(),
 		// Code and history.
 		a.indexCmd(),
 		// The git workflow.
