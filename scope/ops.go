@@ -9,6 +9,7 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
 )
 
@@ -123,6 +124,9 @@ func (s *Set) Resolve(ctx context.Context, sc Scope, id string) (*memory.Memory,
 		}
 		firstErr = cmp.Or(firstErr, err)
 	}
+	if firstErr == nil && s.Repo == nil {
+		firstErr = gitstore.ErrNotRepo // and no user store yet
+	}
 	if firstErr == nil {
 		firstErr = fmt.Errorf("%w %q", contextfs.ErrNotFound, id)
 	}
@@ -185,6 +189,9 @@ func (s *Set) readers(ctx context.Context, sc Scope) ([]*contextfs.Store, []Scop
 	} else {
 		sts, scs = append(sts, u), append(scs, User)
 	}
+	if len(sts) == 0 {
+		return nil, nil, gitstore.ErrNotRepo // and no user store yet
+	}
 	return sts, scs, nil
 }
 
@@ -212,9 +219,8 @@ func (s *Set) List(ctx context.Context, sc Scope, o contextfs.ListOptions) ([]En
 			out = append(out, Entry{Entry: e, Scope: scs[i]})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Entry) int {
-		return cmp.Or(b.Updated.Compare(a.Updated), cmp.Compare(a.ID, b.ID))
-	})
+	// Stable, by time only: within a store, ties keep the store's order.
+	slices.SortStableFunc(out, func(a, b Entry) int { return b.Updated.Compare(a.Updated) })
 	if o.Limit > 0 && len(out) > o.Limit {
 		out = out[:o.Limit]
 	}

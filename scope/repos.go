@@ -194,6 +194,9 @@ func (s *Set) SearchRepos(ctx context.Context, repos []RepoEntry, sc Scope, q co
 	case sc == Repo && inRepos:
 		sc = ""
 	}
+	if sc == All && s.Repo == nil && !s.userExists() {
+		sc = "" // nothing of its own to search here
+	}
 	if sc == All || sc == User || (sc == Repo && s.Repo != nil) {
 		own, err := s.Search(ctx, sc, q)
 		if err != nil {
