@@ -44,8 +44,8 @@ func (o *listOptions) options() (contextfs.ListOptions, error) {
 func (a *app) listCmd() *cobra.Command {
 	o := &listOptions{}
 	cmd := &cobra.Command{
-		Use:     "list",
-		Short:   "List memories, newest first",
+		Use:   "list",
+		Short: "List memories, newest first",
 		Long: `Lists the memories of the repository and of your user store (git
 contextfs user path), newest first; --scope repo or --scope user lists one.
 JSON output carries each memory's scope.`,
