@@ -102,6 +102,8 @@ type Set struct {
 	Config Config
 	opts   Options
 	user   *contextfs.Store
+	// borrowed is a Repo the caller owns (FromStore).
+	borrowed bool
 	// mu guards warn: repositories are searched in parallel.
 	mu   sync.Mutex
 	warn io.Writer
@@ -133,13 +135,33 @@ func Open(ctx context.Context, opts Options) (*Set, error) {
 	return s, nil
 }
 
+// FromStore is a set around a repository store the caller already opened
+// and keeps: Close leaves it open. A user config that cannot be read is
+// warned about and the defaults used, so a server built on a store keeps
+// serving the repository.
+func FromStore(repo *contextfs.Store, opts Options) *Set {
+	s := &Set{Repo: repo, opts: opts, warn: opts.Warnings, borrowed: true}
+	if s.warn == nil {
+		s.warn = io.Discard
+	}
+	cfg, err := LoadConfig()
+	if err != nil {
+		s.warnf("%v (using the defaults)", err)
+		cfg = Config{}
+	}
+	s.Config = cfg
+	return s
+}
+
 // Close closes every store the set opened.
 func (s *Set) Close() error {
 	var errs []error
-	for _, st := range []*contextfs.Store{s.Repo, s.user} {
-		if st != nil {
-			errs = append(errs, st.Close())
-		}
+	if s.Repo != nil && !s.borrowed {
+		errs = append(errs, s.Repo.Close())
+	}
+	if s.user != nil {
+		errs = append(errs, s.user.Close())
+		s.user = nil
 	}
 	return errors.Join(errs...)
 }
