@@ -209,8 +209,10 @@ func (s *Set) SearchRepos(ctx context.Context, repos []RepoEntry, sc Scope, q co
 
 // searchOne opens a registered repository, syncs and searches it.
 func (s *Set) searchOne(ctx context.Context, e RepoEntry, q contextfs.Query) ([]Result, error) {
-	if _, err := os.Stat(e.Path); err != nil {
-		return nil, fmt.Errorf("%s: %w", e.Path, err)
+	if _, err := os.Stat(e.Path); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s is missing (git contextfs repos remove %s forgets it)", e.Path, e.Name)
+	} else if err != nil {
+		return nil, err
 	}
 	o := s.storeOptions(e.Path)
 	o.Embedder = nil // its own config's; see the package doc
