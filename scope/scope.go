@@ -115,15 +115,20 @@ var ErrNoRepo = errors.New("not in a git repository: use --scope user, or cd int
 // Open opens the repository store around opts.Store.Dir (none outside a
 // repository) and reads the user's config. The user store is not touched
 // until an operation needs it.
+//
+// A user config that cannot be read is warned about and the defaults
+// used: a typo in it must not stop work in every repository.
 func Open(ctx context.Context, opts Options) (*Set, error) {
-	cfg, err := LoadConfig()
-	if err != nil {
-		return nil, err
-	}
-	s := &Set{Config: cfg, opts: opts, warn: opts.Warnings}
+	s := &Set{opts: opts, warn: opts.Warnings}
 	if s.warn == nil {
 		s.warn = io.Discard
 	}
+	cfg, err := LoadConfig()
+	if err != nil {
+		s.warnf("%v (using the defaults)", err)
+		cfg = Config{}
+	}
+	s.Config = cfg
 	repo, err := contextfs.Open(ctx, opts.Store)
 	switch {
 	case errors.Is(err, gitstore.ErrNotRepo):

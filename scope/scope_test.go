@@ -283,3 +283,19 @@ func TestATeamPreferenceStaysInTheRepository(t *testing.T) {
 		t.Fatalf("Save = %+v, %v; want scope repo", res, err)
 	}
 }
+
+func TestAMalformedUserConfigIsWarnedAboutAndTheDefaultsUsed(t *testing.T) {
+	isolate(t)
+	p, _ := scope.ConfigPath()
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte("scopes:\n  decision: everywhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, warn := open(t, testgit.Init(t))
+	if !strings.Contains(warn.String(), p) || !strings.Contains(warn.String(), "everywhere") {
+		t.Errorf("warnings %q do not name the file and the problem", warn)
+	}
+	if res := save(t, s, "", "decision", "x"); res.Scope != scope.Repo {
+		t.Errorf("saved in %q, want the default repo", res.Scope)
+	}
+}
