@@ -105,6 +105,9 @@ func (s *Set) Resolve(ctx context.Context, sc Scope, id string) (*memory.Memory,
 	}
 	var firstErr error
 	for _, one := range scopes {
+		if one == User && !s.userExists() {
+			continue // nothing saved there yet; reading creates nothing
+		}
 		st, err := s.store(ctx, one)
 		if err != nil {
 			if (sc == All || sc == "") && (errors.Is(err, ErrNoRepo) || one == User) {
@@ -170,6 +173,9 @@ func (s *Set) Delete(ctx context.Context, sc Scope, id string) (*memory.Memory, 
 // readers are the stores a read of sc covers, with their scopes. With
 // All, a store that cannot be opened is warned about and skipped.
 func (s *Set) readers(ctx context.Context, sc Scope) ([]*contextfs.Store, []Scope, error) {
+	if sc == User && !s.userExists() {
+		return nil, nil, nil // nothing saved there yet; reading creates nothing
+	}
 	if sc != All && sc != "" {
 		st, err := s.store(ctx, sc)
 		if err != nil {

@@ -158,15 +158,30 @@ func (s *Set) SearchRepos(ctx context.Context, repos []RepoEntry, sc Scope, q co
 	if s.Repo != nil {
 		cur = RepoID(ctx, s.Repo.Repo.Root)
 	}
+	// What of its own the set searches besides the registered ones: the
+	// current repository once, under its registered name when it has one.
+	if sc == "" {
+		sc = All
+	}
+	curAt := slices.IndexFunc(repos, func(e RepoEntry) bool { return s.Repo != nil && e.ID == cur })
+	own := sc
+	switch {
+	case curAt >= 0 && sc == All:
+		own = User
+	case curAt >= 0 && sc == Repo, sc == Repo && s.Repo == nil:
+		own = ""
+	}
+	if (own == All || own == User) && s.Repo == nil && !s.userExists() || own == User && !s.userExists() {
+		own = "" // nothing saved in the user store yet, and no repository here
+	}
+
 	lists := make([][]Result, len(repos)+1)
 	errs := make([]error, len(repos))
 	// One store at a time per core: each search is CPU-bound in SQLite.
 	sem := make(chan struct{}, max(1, runtime.NumCPU()))
 	var wg sync.WaitGroup
 	for i, e := range repos {
-		if e.ID == cur && s.Repo != nil {
-			res, err := s.Repo.Search(ctx, q)
-			lists[i], errs[i] = tag(res, Repo, e.Name), err
+		if i == curAt {
 			continue
 		}
 		wg.Add(1)
@@ -177,32 +192,24 @@ func (s *Set) SearchRepos(ctx context.Context, repos []RepoEntry, sc Scope, q co
 			lists[i], errs[i] = s.searchOne(ctx, e, q)
 		}()
 	}
+	// The stores already open are searched here, meanwhile.
+	var ownErr error
+	if curAt >= 0 {
+		res, err := s.Repo.Search(ctx, q)
+		lists[curAt], errs[curAt] = tag(res, Repo, repos[curAt].Name), err
+	}
+	if own != "" {
+		lists[len(repos)], ownErr = s.Search(ctx, own, q)
+	}
 	wg.Wait()
+	if ownErr != nil {
+		return nil, ownErr
+	}
 	for i, err := range errs {
 		if err != nil {
 			s.warnf("repository %s skipped: %v", repos[i].Name, err)
 			lists[i] = nil
 		}
-	}
-	if sc == "" {
-		sc = All
-	}
-	inRepos := slices.ContainsFunc(repos, func(e RepoEntry) bool { return e.ID == cur })
-	switch {
-	case sc == All && inRepos:
-		sc = User // the current repository is searched above, with its name
-	case sc == Repo && inRepos:
-		sc = ""
-	}
-	if sc == All && s.Repo == nil && !s.userExists() {
-		sc = "" // nothing of its own to search here
-	}
-	if sc == All || sc == User || (sc == Repo && s.Repo != nil) {
-		own, err := s.Search(ctx, sc, q)
-		if err != nil {
-			return nil, err
-		}
-		lists[len(repos)] = own
 	}
 	return Merge(limitOf(q, s.Repo), lists...), nil
 }

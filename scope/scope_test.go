@@ -261,12 +261,26 @@ func TestAUserStoreInsideAnotherRepositoryIsRefused(t *testing.T) {
 
 func TestReadsDoNotCreateTheUserStore(t *testing.T) {
 	isolate(t)
-	s, warn := open(t, testgit.Init(t))
-	if _, err := s.Search(context.Background(), scope.All, contextfs.Query{Text: "anything"}); err != nil {
+	ctx := context.Background()
+	repo := testgit.Init(t)
+	s, warn := open(t, repo)
+	var cfg scope.Config
+	if _, err := cfg.AddRepo(ctx, repo, "here"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.List(context.Background(), scope.All, contextfs.ListOptions{}); err != nil {
-		t.Fatal(err)
+	for _, sc := range []scope.Scope{scope.All, scope.User} {
+		if _, err := s.Search(ctx, sc, contextfs.Query{Text: "anything"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.List(ctx, sc, contextfs.ListOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.SearchRepos(ctx, cfg.Repos, sc, contextfs.Query{Text: "anything"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, _, err := s.Resolve(ctx, sc, "abcd"); err == nil {
+			t.Error("resolved a memory in an empty store")
+		}
 	}
 	dir, _ := scope.UserDir()
 	if _, err := os.Stat(dir); !os.IsNotExist(err) || warn.Len() > 0 {
