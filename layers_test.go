@@ -40,7 +40,8 @@ var layers = map[string]int{
 	// 6–8 capabilities over the front door: what agents use (the context
 	// block, sessions), knowledge hygiene (links, duplicates, lineage,
 	// aging, the graph) and the pull-request report that shows it.
-	"contextblock": 6, "session": 6, "links": 6, "dedup": 6,
+	// Several stores behind one API (the user's, other repositories) too.
+	"contextblock": 6, "session": 6, "links": 6, "dedup": 6, "scope": 6,
 	"lineage": 7, "aging": 7, "graph": 7,
 	"review": 8,
 	// 9 adapters over the front door; 10 programs.

@@ -16,6 +16,7 @@ import (
 	"github.com/contextfs/contextfs/branchdiff"
 	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/session"
 )
 
@@ -233,7 +234,7 @@ func (sv *server) sessionEnd(ctx context.Context, in SessionEndInput) (SessionEn
 	if err != nil {
 		return SessionEndOutput{}, "", err
 	}
-	out := SessionEndOutput{MemoryRef: refOf(m), Saved: []string{}}
+	out := SessionEndOutput{MemoryRef: refOf(m, scope.Repo), Saved: []string{}}
 	if xs, ok := m.Data["saved"].([]any); ok {
 		for _, x := range xs {
 			if s, ok := x.(string); ok {

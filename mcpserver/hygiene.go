@@ -13,6 +13,7 @@ import (
 	"github.com/contextfs/contextfs/lineage"
 	"github.com/contextfs/contextfs/links"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/session"
 )
 
@@ -37,22 +38,34 @@ func (sv *server) checkedSave(ctx context.Context, in SaveInput) (SaveOutput, st
 	if err != nil {
 		return SaveOutput{}, "", err
 	}
+	sc, err := parseScope(in.Scope)
+	if err != nil {
+		return SaveOutput{}, "", err
+	}
 	req := contextfs.SaveRequest{Type: in.Type, Title: in.Title, Tags: in.Tags, Links: in.Links,
 		Supersedes: in.Supersedes, Data: in.Data, Body: in.Content, Paths: in.Paths}
 	if src := clientSource(ctx); src != "" {
 		req.Source = &memory.Source{Tool: src}
 	}
-	if err := session.Stamp(sv.store.Repo, &req); err != nil {
-		return SaveOutput{}, "", err
-	}
-	if _, err := aging.SupersedeProgress(ctx, sv.store, &req, aging.RulesOf(sv.store.Config.Hygiene)); err != nil {
-		return SaveOutput{}, "", err
-	}
-	res, err := dedup.Save(ctx, sv.store, req, policy, dedup.DefaultThresholds)
+	st, sc, err := sv.set.Target(ctx, sc, req)
 	if err != nil {
 		return SaveOutput{}, "", err
 	}
-	out := SaveOutput{MemoryRef: refOf(res.Memory), HygieneOutput: HygieneOutput{Action: res.Action, Similar: res.Similar, MaySupersede: res.MaySupersede}}
+	// The open session is the repository's, wherever the memory goes.
+	if err := session.Stamp(sv.store.Repo, &req); err != nil {
+		return SaveOutput{}, "", err
+	}
+	if _, err := aging.SupersedeProgress(ctx, st, &req, aging.RulesOf(st.Config.Hygiene)); err != nil {
+		return SaveOutput{}, "", err
+	}
+	res, err := dedup.Save(ctx, st, req, policy, dedup.DefaultThresholds)
+	if err != nil {
+		return SaveOutput{}, "", err
+	}
+	if sc == scope.User && res.Action != dedup.Skipped {
+		sv.set.CommitUser(ctx, st)
+	}
+	out := SaveOutput{MemoryRef: refOf(res.Memory, sc), HygieneOutput: HygieneOutput{Action: res.Action, Similar: res.Similar, MaySupersede: res.MaySupersede}}
 	var text string
 	switch res.Action {
 	case dedup.Skipped:
@@ -169,7 +182,7 @@ func (sv *server) link(ctx context.Context, in LinkInput) (MemoryRef, string, er
 	for _, l := range m.Links {
 		ls = append(ls, l.String())
 	}
-	return refOf(m), fmt.Sprintf("%s now links to %s", m.ID, strings.Join(ls, ", ")), nil
+	return refOf(m, scope.Repo), fmt.Sprintf("%s now links to %s", m.ID, strings.Join(ls, ", ")), nil
 }
 
 func (sv *server) related(ctx context.Context, in RelatedInput) (RelatedOutput, string, error) {
@@ -221,7 +234,7 @@ func (sv *server) evolve(ctx context.Context, in EvolveInput) (MemoryRef, string
 	if err != nil {
 		return MemoryRef{}, "", err
 	}
-	return refOf(res.Memory), fmt.Sprintf("saved %s %s, superseding %s", res.Memory.ID, res.Memory.Path, strings.Join(res.Memory.Supersedes, ", ")), nil
+	return refOf(res.Memory, scope.Repo), fmt.Sprintf("saved %s %s, superseding %s", res.Memory.ID, res.Memory.Path, strings.Join(res.Memory.Supersedes, ", ")), nil
 }
 
 func (sv *server) merge(ctx context.Context, in MergeInput) (MemoryRef, string, error) {
@@ -229,7 +242,7 @@ func (sv *server) merge(ctx context.Context, in MergeInput) (MemoryRef, string, 
 	if err != nil {
 		return MemoryRef{}, "", err
 	}
-	return refOf(res.Memory), fmt.Sprintf("saved %s %s, superseding %s", res.Memory.ID, res.Memory.Path, strings.Join(res.Memory.Supersedes, ", ")), nil
+	return refOf(res.Memory, scope.Repo), fmt.Sprintf("saved %s %s, superseding %s", res.Memory.ID, res.Memory.Path, strings.Join(res.Memory.Supersedes, ", ")), nil
 }
 
 func (sv *server) split(ctx context.Context, in SplitInput) (SplitOutput, string, error) {
@@ -240,7 +253,7 @@ func (sv *server) split(ctx context.Context, in SplitInput) (SplitOutput, string
 	out := SplitOutput{Parts: []MemoryRef{}}
 	var ids []string
 	for _, m := range ms {
-		out.Parts = append(out.Parts, refOf(m))
+		out.Parts = append(out.Parts, refOf(m, scope.Repo))
 		ids = append(ids, m.ID)
 	}
 	return out, "saved " + strings.Join(ids, ", "), nil

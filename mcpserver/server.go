@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // Name is the server's name in the MCP handshake.
@@ -35,6 +36,10 @@ type Options struct {
 	// stack of a tool that panicked. With the stdio transport it must not
 	// be stdout, which carries the protocol; nil discards them.
 	Log io.Writer
+	// Scopes are the stores behind the scope and repos arguments; nil
+	// means a set around the served store (scope.FromStore), with the
+	// user store opened on demand and warnings going to Log.
+	Scopes *scope.Set
 }
 
 // instructions tell the agent, once per session, when the tools are worth
@@ -47,11 +52,14 @@ Before non-trivial work, call search_memory with a description of the task
 fix a non-obvious error or learn how something is done, record it with
 save_memory; memories are files under .contextfs/ that are committed and
 reviewed like code. When a memory is wrong or outdated, fix it with
-update_memory, or save its replacement with supersedes.`
+update_memory, or save its replacement with supersedes.
+Preferences of the person you work for (type user) are saved in their own
+store, which follows them across repositories; searches cover both.`
 
 // server holds what the tool handlers share.
 type server struct {
 	store   *contextfs.Store
+	set     *scope.Set // store as the repository scope, the user store, registered repositories
 	log     io.Writer
 	version string // of the program serving, compared by check_setup
 	// mu serializes tool calls: every call syncs and may write the cache
@@ -72,7 +80,11 @@ func New(s *contextfs.Store, opts Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "contextfs memory", Version: version},
 		&mcp.ServerOptions{Instructions: instructions})
-	sv := &server{store: s, log: log, version: version}
+	set := opts.Scopes
+	if set == nil {
+		set = scope.FromStore(s, scope.Options{Warnings: log})
+	}
+	sv := &server{store: s, set: set, log: log, version: version}
 	sv.register(srv)
 	return srv
 }

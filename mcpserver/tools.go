@@ -14,6 +14,7 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // SaveInput is the argument of save_memory.
@@ -26,6 +27,7 @@ type SaveInput struct {
 	Supersedes []string       `json:"supersedes,omitempty" jsonschema:"IDs (or unique prefixes) of memories this one replaces; they are then hidden from search"`
 	Paths      []string       `json:"paths,omitempty" jsonschema:"globs of the code this memory bears on, relative to the repository root, such as auth/** (it is then shown to agents changing those files)"`
 	HygieneInput
+	Scope      string         `json:"scope,omitempty" jsonschema:"repo (the repository's shared memory) or user (the person's own store, which follows them across repositories and is never committed to a team's repository); default: user for the user type, else repo"`
 }
 
 // MemoryRef names a memory written by a tool.
@@ -34,6 +36,7 @@ type MemoryRef struct {
 	Path  string `json:"path" jsonschema:"the memory's file, relative to the repository root"`
 	Type  string `json:"type"`
 	Title string `json:"title"`
+	Scope string `json:"scope,omitempty" jsonschema:"repo or user: the store that holds the memory"`
 }
 
 // SaveOutput is the result of save_memory.
@@ -52,16 +55,19 @@ type SearchInput struct {
 	Tags  []string `json:"tags,omitempty" jsonschema:"only memories with all of these tags"`
 	Limit int      `json:"limit,omitempty" jsonschema:"at most this many results (default 10)"`
 	Mode  string   `json:"mode,omitempty" jsonschema:"hybrid (default), keyword or semantic"`
+	Scope string   `json:"scope,omitempty" jsonschema:"repo, user or all (default): the repository's memories, the person's own, or both"`
+	Repos []string `json:"repos,omitempty" jsonschema:"also search these registered repositories (names from list_repos), or all"`
 }
 
 // SearchOutput is the result of search_memory.
 type SearchOutput struct {
-	Results []contextfs.Result `json:"results" jsonschema:"best first; a memory's id is its ID, a code chunk's is path:start-end"`
+	Results []scope.Result `json:"results" jsonschema:"best first; a memory's id is its ID, a code chunk's is path:start-end; scope says which store, repo which registered repository"`
 }
 
 // IDInput is the argument of the tools that take one memory.
 type IDInput struct {
-	ID string `json:"id" jsonschema:"the memory's ID or a unique prefix of it"`
+	ID    string `json:"id" jsonschema:"the memory's ID or a unique prefix of it"`
+	Scope string `json:"scope,omitempty" jsonschema:"repo, user or all (default: the repository first, then the user store)"`
 }
 
 // ListInput is the argument of list_memories.
@@ -69,11 +75,12 @@ type ListInput struct {
 	Type  string `json:"type,omitempty" jsonschema:"only this memory type"`
 	Tag   string `json:"tag,omitempty" jsonschema:"only memories with this tag"`
 	Limit int    `json:"limit,omitempty" jsonschema:"at most this many memories (default: all)"`
+	Scope string `json:"scope,omitempty" jsonschema:"repo, user or all (default)"`
 }
 
 // ListOutput is the result of list_memories.
 type ListOutput struct {
-	Memories []contextfs.Entry `json:"memories" jsonschema:"newest first; superseded memories are left out"`
+	Memories []scope.Entry `json:"memories" jsonschema:"newest first; superseded memories are left out; scope says which store"`
 }
 
 // UpdateInput is the argument of update_memory. Title and Body are
@@ -87,6 +94,7 @@ type UpdateInput struct {
 	Data        map[string]any `json:"data,omitempty" jsonschema:"fields merged into the structured data; a null value deletes the field"`
 	AddPaths    []string       `json:"add_paths,omitempty" jsonschema:"globs of code to attach the memory to"`
 	RemovePaths []string       `json:"remove_paths,omitempty" jsonschema:"globs to detach the memory from"`
+	Scope       string         `json:"scope,omitempty" jsonschema:"repo, user or all (default: the repository first, then the user store)"`
 }
 
 // UpdateOutput is the result of update_memory.
@@ -97,8 +105,21 @@ type UpdateOutput struct {
 
 // DeleteOutput is the result of delete_memory.
 type DeleteOutput struct {
-	ID   string `json:"id"`
-	Path string `json:"path" jsonschema:"the deleted file; git keeps its history"`
+	ID    string `json:"id"`
+	Path  string `json:"path" jsonschema:"the deleted file; git keeps its history"`
+	Scope string `json:"scope" jsonschema:"repo or user: the store it was deleted from"`
+}
+
+// ReposOutput is the result of list_repos.
+type ReposOutput struct {
+	Repos []RepoRef `json:"repos" jsonschema:"the registered repositories, searched with search_memory's repos"`
+}
+
+// RepoRef is a registered repository.
+type RepoRef struct {
+	Name string `json:"name" jsonschema:"what search_memory's repos takes"`
+	ID   string `json:"id" jsonschema:"the identity shared by every clone: the remote URL as host/path"`
+	Path string `json:"path" jsonschema:"the clone searched"`
 }
 
 // StatusOutput is the result of memory_status.
@@ -152,9 +173,40 @@ func (sv *server) register(srv *mcp.Server) {
 		Description: "Count the repository's memories by type and list memory files that cannot be read or are invalid.",
 		Annotations: &mcp.ToolAnnotations{Title: "Memory status", ReadOnlyHint: true, IdempotentHint: true},
 	}, sv.status)
+	addTool(sv, srv, &mcp.Tool{
+		Name:        "list_repos",
+		Description: "List the repositories the person registered (git contextfs repos add); search_memory with repos searches them together.",
+		Annotations: &mcp.ToolAnnotations{Title: "List repositories", ReadOnlyHint: true},
+	}, sv.listRepos)
 	sv.registerChecks(srv)
 	sv.registerAgents(srv)
 	sv.registerHygiene(srv)
+}
+
+// parseScope reads a tool's scope argument.
+func parseScope(v string) (scope.Scope, error) {
+	sc, err := scope.Parse(v)
+	if err != nil {
+		return "", fmt.Errorf("scope: %w", err)
+	}
+	return sc, nil
+}
+
+func (sv *server) listRepos(ctx context.Context, _ struct{}) (ReposOutput, string, error) {
+	cfg, err := scope.LoadConfig()
+	if err != nil {
+		return ReposOutput{}, "", err
+	}
+	out := ReposOutput{Repos: []RepoRef{}}
+	var b strings.Builder
+	for _, e := range cfg.Repos {
+		out.Repos = append(out.Repos, RepoRef(e))
+		fmt.Fprintf(&b, "%s  %s  %s\n", e.Name, e.ID, e.Path)
+	}
+	if len(out.Repos) == 0 {
+		return out, "no registered repositories (git contextfs repos add PATH registers one)", nil
+	}
+	return out, strings.TrimRight(b.String(), "\n"), nil
 }
 
 // typeList describes the types an agent may save, one per line, from the
@@ -170,8 +222,8 @@ func typeList() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func refOf(m *memory.Memory) MemoryRef {
-	return MemoryRef{ID: m.ID, Path: m.Path, Type: m.Type, Title: m.Title}
+func refOf(m *memory.Memory, sc scope.Scope) MemoryRef {
+	return MemoryRef{ID: m.ID, Path: m.Path, Type: m.Type, Title: m.Title, Scope: string(sc)}
 }
 
 func (sv *server) save(ctx context.Context, in SaveInput) (SaveOutput, string, error) {
@@ -182,24 +234,43 @@ func (sv *server) search(ctx context.Context, in SearchInput) (SearchOutput, str
 	if strings.TrimSpace(in.Query) == "" {
 		return SearchOutput{}, "", errors.New("query is empty: say in words what to look for")
 	}
+	sc, err := parseScope(in.Scope)
+	if err != nil {
+		return SearchOutput{}, "", err
+	}
 	q := contextfs.Query{Text: in.Query, Tags: in.Tags, Limit: in.Limit, Mode: in.Mode}
 	if in.Type != "" {
 		q.Types = []string{in.Type}
 	}
-	sv.autoIndex(ctx, q)
-	res, err := sv.store.Search(ctx, q)
+	if sc != scope.User {
+		sv.autoIndex(ctx, q)
+	}
+	var res []scope.Result
+	if len(in.Repos) > 0 {
+		repos, perr := sv.set.Config.Pick(in.Repos)
+		if perr != nil {
+			return SearchOutput{}, "", perr
+		}
+		res, err = sv.set.SearchRepos(ctx, repos, sc, q)
+	} else {
+		res, err = sv.set.Search(ctx, sc, q)
+	}
 	if err != nil {
 		return SearchOutput{}, "", err
-	}
-	if res == nil {
-		res = []contextfs.Result{}
 	}
 	if len(res) == 0 {
 		return SearchOutput{Results: res}, "no matches", nil
 	}
 	var b strings.Builder
 	for i, r := range res {
-		fmt.Fprintf(&b, "%d. [%s] %s %q (%s, score %.3f)\n", i+1, r.ID, r.Type, r.Title, r.Path, r.Score)
+		where := r.Path
+		switch {
+		case r.Repo != "":
+			where = r.Repo + ": " + where
+		case r.Scope == scope.User:
+			where = "user: " + where
+		}
+		fmt.Fprintf(&b, "%d. [%s] %s %q (%s, score %.3f)\n", i+1, r.ID, r.Type, r.Title, where, r.Score)
 		if r.Snippet != "" {
 			fmt.Fprintf(&b, "   %s\n", r.Snippet)
 		}
@@ -224,21 +295,30 @@ func (sv *server) autoIndex(ctx context.Context, q contextfs.Query) {
 }
 
 func (sv *server) recall(ctx context.Context, in IDInput) (*memory.Memory, string, error) {
-	if _, err := sv.store.Sync(ctx); err != nil {
-		return nil, "", err
-	}
-	// Code chunks and commits are recallable by the IDs search gives them.
-	if x, ok, err := sv.store.RecallIndexed(ctx, strings.TrimSpace(in.ID)); err != nil || ok {
-		if err != nil {
-			return nil, "", err
-		}
-		return indexedMemory(x), indexedText(x), nil
-	}
-	m, err := sv.store.Resolve(ctx, in.ID)
+	sc, err := parseScope(in.Scope)
 	if err != nil {
 		return nil, "", err
 	}
-	raw, err := sv.store.Repo.ReadFile(m.Path)
+	// Code chunks and commits are recallable by the IDs search gives them.
+	if sv.set.Repo != nil && sc != scope.User {
+		if _, err := sv.set.Repo.Sync(ctx); err != nil {
+			return nil, "", err
+		}
+		if x, ok, err := sv.set.Repo.RecallIndexed(ctx, strings.TrimSpace(in.ID)); err != nil || ok {
+			if err != nil {
+				return nil, "", err
+			}
+			return indexedMemory(x), indexedText(x), nil
+		}
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	m, _, st, err := sv.set.Resolve(ctx, sc, in.ID)
+	if err != nil {
+		return nil, "", err
+	}
+	raw, err := st.Repo.ReadFile(m.Path)
 	if err != nil {
 		return nil, "", fmt.Errorf("read %s: %w", m.Path, err)
 	}
@@ -253,19 +333,20 @@ func (sv *server) list(ctx context.Context, in ListInput) (ListOutput, string, e
 	if in.Tag != "" {
 		o.Tags = []string{in.Tag}
 	}
-	es, err := sv.store.List(ctx, o)
+	sc, err := parseScope(in.Scope)
 	if err != nil {
 		return ListOutput{}, "", err
 	}
-	if es == nil {
-		es = []contextfs.Entry{}
+	es, err := sv.set.List(ctx, sc, o)
+	if err != nil {
+		return ListOutput{}, "", err
 	}
 	if len(es) == 0 {
 		return ListOutput{Memories: es}, "no memories", nil
 	}
 	var b strings.Builder
 	for _, e := range es {
-		fmt.Fprintf(&b, "%s  %s  %s  %s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), e.Title)
+		fmt.Fprintf(&b, "%s  %s  %s  %s  (%s)\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), e.Title, e.Scope)
 	}
 	return ListOutput{Memories: es}, strings.TrimRight(b.String(), "\n"), nil
 }
@@ -274,7 +355,11 @@ func (sv *server) list(ctx context.Context, in ListInput) (ListOutput, string, e
 var errUnchanged = errors.New("nothing to change")
 
 func (sv *server) update(ctx context.Context, in UpdateInput) (UpdateOutput, string, error) {
-	m, err := sv.store.Update(ctx, in.ID, func(m *memory.Memory) error {
+	sc, err := parseScope(in.Scope)
+	if err != nil {
+		return UpdateOutput{}, "", err
+	}
+	m, where, err := sv.set.Update(ctx, sc, in.ID, func(m *memory.Memory) error {
 		before := *m
 		before.Tags, before.Paths, before.Data = slices.Clone(m.Tags), slices.Clone(m.Paths), maps.Clone(m.Data)
 		if in.Title != nil {
@@ -305,18 +390,18 @@ func (sv *server) update(ctx context.Context, in UpdateInput) (UpdateOutput, str
 		return nil
 	})
 	if errors.Is(err, errUnchanged) {
-		cur, err := sv.store.Resolve(ctx, in.ID)
+		cur, where, _, err := sv.set.Resolve(ctx, sc, in.ID)
 		if err != nil {
 			return UpdateOutput{}, "", err
 		}
-		out := UpdateOutput{MemoryRef: refOf(cur)}
+		out := UpdateOutput{MemoryRef: refOf(cur, where)}
 		return out, fmt.Sprintf("nothing changed: %s %s already holds what was asked; the file was left alone", out.ID, out.Path), nil
 	}
 	if err != nil {
 		return UpdateOutput{}, "", err
 	}
-	out := UpdateOutput{MemoryRef: refOf(m), Changed: true}
-	return out, fmt.Sprintf("updated %s %s", out.ID, out.Path), nil
+	out := UpdateOutput{MemoryRef: refOf(m, where), Changed: true}
+	return out, fmt.Sprintf("updated %s %s (%s)", out.ID, out.Path, where), nil
 }
 
 // sameContent reports whether an edit left a memory as it was, once lists
@@ -365,11 +450,15 @@ func indexedText(x *contextfs.Indexed) string {
 }
 
 func (sv *server) delete(ctx context.Context, in IDInput) (DeleteOutput, string, error) {
-	m, err := sv.store.Delete(ctx, in.ID)
+	sc, err := parseScope(in.Scope)
 	if err != nil {
 		return DeleteOutput{}, "", err
 	}
-	return DeleteOutput{ID: m.ID, Path: m.Path}, fmt.Sprintf("deleted %s %s", m.ID, m.Path), nil
+	m, where, err := sv.set.Delete(ctx, sc, in.ID)
+	if err != nil {
+		return DeleteOutput{}, "", err
+	}
+	return DeleteOutput{ID: m.ID, Path: m.Path, Scope: string(where)}, fmt.Sprintf("deleted %s %s (%s)", m.ID, m.Path, where), nil
 }
 
 func (sv *server) status(ctx context.Context, _ struct{}) (StatusOutput, string, error) {

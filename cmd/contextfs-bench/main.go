@@ -2,7 +2,9 @@
 // tables: search latency in-process and through the CLI on synthetic
 // corpora, rebuild time and memory, against baselines measured in the same
 // run (the same FTS5 query through the sqlite3 CLI, and ripgrep over the
-// files), and retrieval quality on the SICK sentence pairs.
+// files), `search --repos all` over several registered repositories
+// against a search of one, and retrieval quality on the SICK sentence
+// pairs.
 //
 //	go run -tags sqlite_fts5 ./cmd/contextfs-bench -sizes 1000,10000 -bin bin/git-contextfs
 package main
@@ -32,7 +34,9 @@ func main() {
 	runs := flag.Int("runs", 30, "CLI runs per row")
 	queries := flag.Int("queries", 200, "in-process queries per mode")
 	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
-	only := flag.String("only", "", "run only: search, agents, sick, index, save or hooks")
+	only := flag.String("only", "", "run only: search, agents, sick, index, save, hooks or repos")
+	reposN := flag.Int("repos-size", 10000, "memories per repository in the repos row")
+	reposK := flag.Int("repos", 5, "repositories in the repos row")
 	repoSrc := flag.String("index-src", "", "source tree to index (default: src/cmd of the Go toolchain in the module cache)")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
@@ -88,6 +92,11 @@ func main() {
 	}
 	if *only == "" || *only == "save" {
 		if err := benchSave(ctx, *sizes, binAbs, *runs); err != nil {
+			fatal(err)
+		}
+	}
+	if *only == "" || *only == "repos" {
+		if err := benchRepos(ctx, *reposN, *reposK, binAbs, *runs); err != nil {
 			fatal(err)
 		}
 	}

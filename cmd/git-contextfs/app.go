@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // app is one run of the CLI: the streams its commands read and write, what
@@ -44,6 +46,32 @@ func (a *app) open(cmd *cobra.Command) (*contextfs.Store, error) { return a.open
 func (a *app) openStore(ctx context.Context) (*contextfs.Store, error) {
 	return contextfs.Open(ctx, contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher})
 }
+
+// openScopes opens the stores a command with --scope works with: the
+// repository's (none outside a repository) and, on demand, the user's.
+// Warnings about stores skipped go to stderr.
+func (a *app) openScopes(ctx context.Context) (*scope.Set, error) {
+	return scope.Open(ctx, scope.Options{
+		Store:    contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher},
+		Warnings: a.io.ErrOut,
+	})
+}
+
+// parseScope checks a --scope value: a bad one is a usage error (exit 2).
+// one refuses all, for commands that write to a single store.
+func parseScope(v string, one bool) (scope.Scope, error) {
+	sc, err := scope.Parse(v)
+	if err != nil {
+		return "", &usageError{fmt.Errorf("--scope: %w", err)}
+	}
+	if one && sc == scope.All {
+		return "", &usageError{errors.New("--scope: a memory is saved in one store: repo or user, not all")}
+	}
+	return sc, nil
+}
+
+// scopeUsage is the help of --scope on commands that read.
+const scopeUsage = "where to look: repo (this repository), user (your own store) or all"
 
 // withStore adapts a command body that needs the store: it opens the store
 // for the repository around --repo or the current directory, and closes it

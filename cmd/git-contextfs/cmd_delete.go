@@ -6,13 +6,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // deleteOptions are the flags and arguments of delete.
 type deleteOptions struct {
-	id   string
-	json bool
+	id    string
+	json  bool
+	scope string
 }
 
 // deleteCmd is delete: its help and flags; runDelete does the work.
@@ -24,27 +25,48 @@ func (a *app) deleteCmd() *cobra.Command {
 		Long: `Deletes the memory's file from the work tree. Until the deletion is
 committed, "git checkout -- PATH" brings it back; after, git history keeps it.
 To retire a memory but keep it visible in history, save its replacement with
---supersedes instead.`,
-		Example: "  git contextfs delete k3x9",
+--supersedes instead.
+
+A memory of your user store is found there too (or only there, with
+--scope user), and its deletion is committed in the user store at once.`,
+		Example: "  git contextfs delete k3x9\n  git contextfs delete --scope user k3x9",
 		Args:    argsRange(1, 1),
-		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			o.id = args[0]
-			return a.runDelete(cmd.Context(), s, o)
-		}),
+			return a.runDelete(cmd.Context(), o)
+		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the deleted ID and path as JSON")
+	cmd.Flags().StringVar(&o.scope, "scope", "", scopeUsage+" (default all: the repository first)")
 	return cmd
 }
 
 // runDelete runs delete with o.
-func (a *app) runDelete(ctx context.Context, s *contextfs.Store, o *deleteOptions) error {
-	m, err := s.Delete(ctx, o.id)
+func (a *app) runDelete(ctx context.Context, o *deleteOptions) error {
+	sc, err := parseScope(o.scope, false)
+	if err != nil {
+		return err
+	}
+	s, err := a.openScopes(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	m, where, err := s.Delete(ctx, sc, o.id)
 	if err != nil {
 		return err
 	}
 	if o.json {
-		return a.printJSON(map[string]string{"id": m.ID, "path": m.Path})
+		return a.printJSON(map[string]string{"id": m.ID, "path": m.Path, "scope": string(where)})
 	}
-	fmt.Fprintf(a.io.Out, "deleted %s %s\n", m.ID, m.Path)
+	fmt.Fprintf(a.io.Out, "deleted %s %s%s\n", m.ID, m.Path, scopeNote(where))
 	return nil
+}
+
+// scopeNote marks a memory of the user store in a one-line message.
+func scopeNote(sc scope.Scope) string {
+	if sc == scope.User {
+		return " (user store)"
+	}
+	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // listOptions are the flags of list.
@@ -16,6 +17,7 @@ type listOptions struct {
 	limit       int
 	since       string
 	all, json   bool
+	scope       string
 	attach      filterAttach
 }
 
@@ -44,9 +46,12 @@ func (o *listOptions) options() (contextfs.ListOptions, error) {
 func (a *app) listCmd() *cobra.Command {
 	o := &listOptions{}
 	cmd := &cobra.Command{
-		Use:     "list",
-		Short:   "List memories, newest first",
-		Example: "  git contextfs list --type decision\n  git contextfs list --tag db --json",
+		Use:   "list",
+		Short: "List memories, newest first",
+		Long: `Lists the memories of the repository and of your user store (git
+contextfs user path), newest first; --scope repo or --scope user lists one.
+JSON output carries each memory's scope.`,
+		Example: "  git contextfs list --type decision\n  git contextfs list --tag db --json\n  git contextfs list --scope user",
 		Args:    argsRange(0, 0),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return a.runList(cmd.Context(), o) },
 	}
@@ -57,7 +62,7 @@ func (a *app) listCmd() *cobra.Command {
 	f.StringVar(&o.since, "since", "", "only memories updated since `WHEN`")
 	f.BoolVar(&o.all, "all", false, "include superseded memories")
 	f.BoolVar(&o.json, "json", false, "print as a JSON array")
-	o.attach.flags(f)
+	f.StringVar(&o.scope, "scope", "", scopeUsage+" (default all)")
 	return cmd
 }
 
@@ -67,25 +72,33 @@ func (a *app) runList(ctx context.Context, o *listOptions) error {
 	if err != nil {
 		return err
 	}
-	s, err := a.openStore(ctx)
+	sc, err := parseScope(o.scope, false)
+	if err != nil {
+		return err
+	}
+	s, err := a.openScopes(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	es, err := s.List(ctx, lo)
+	es, err := s.List(ctx, sc, lo)
 	if err != nil {
 		return err
 	}
 	if o.json {
-		if es == nil {
-			es = []contextfs.Entry{}
-		}
 		return a.printJSON(es)
 	}
-	mark := a.supersededMarks(ctx, s, o.all) // hygiene
+	mark := func(string) string { return "" }
+	if s.Repo != nil {
+		mark = a.supersededMarks(ctx, s.Repo, o.all) // hygiene
+	}
 	tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
 	for _, e := range es {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), e.Title, mark(e.ID))
+		title := e.Title
+		if e.Scope == scope.User {
+			title += "  (user)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), title, mark(e.ID))
 	}
 	return tw.Flush()
 }

@@ -21,9 +21,11 @@ list, update and delete memories with tool calls. The agent starts it; it
 serves the repository around the directory it is started in (or --repo).
 
 Tools: save_memory, search_memory, recall_memory, list_memories,
-update_memory, delete_memory, memory_status. The server reads the files
-before every call, so memories edited by people or the CLI meanwhile are
-seen. Standard output carries only the protocol; notices go to stderr.
+update_memory, delete_memory, memory_status, list_repos (and the setup
+tools). save, search, recall, list, update and delete take a scope (repo,
+user or all; see docs/SCOPES.md), search takes repos. The server reads the
+files before every call, so memories edited by people or the CLI meanwhile
+are seen. Standard output carries only the protocol; notices go to stderr.
 
 For Cursor and other clients configured with JSON (.cursor/mcp.json,
 .mcp.json, ...); a client may start servers outside the project, so name it:

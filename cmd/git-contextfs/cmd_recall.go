@@ -8,12 +8,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // recallOptions are the flags and arguments of recall.
 type recallOptions struct {
-	id   string
-	json bool
+	id    string
+	json  bool
+	scope string
 }
 
 // recallCmd is recall: its help and flags; runRecall does the work.
@@ -24,37 +27,55 @@ func (a *app) recallCmd() *cobra.Command {
 		Short: "Print a memory (or an indexed code chunk or commit)",
 		Long: `Prints the memory whose ID is, or starts with, the argument (like git's
 abbreviated hashes), read from its file. A code result's ID (path:start-end)
-or a commit SHA prints the chunk or commit.`,
+or a commit SHA prints the chunk or commit. Memories of your user store are
+found too (the repository's first); --scope repo or --scope user looks in
+one store only.`,
 		Example: `  git contextfs recall k3x9
-  git contextfs recall --json k3x9m2abcd`,
+  git contextfs recall --json k3x9m2abcd
+  git contextfs recall --scope user k3x9`,
 		Args: argsRange(1, 1),
-		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			o.id = args[0]
-			return a.runRecall(cmd.Context(), s, o)
-		}),
+			return a.runRecall(cmd.Context(), o)
+		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the memory as JSON")
+	cmd.Flags().StringVar(&o.scope, "scope", "", scopeUsage+" (default all)")
 	return cmd
 }
 
 // runRecall runs recall with o.
-func (a *app) runRecall(ctx context.Context, s *contextfs.Store, o *recallOptions) error {
-	if handled, err := a.recallIndexed(ctx, s, o.id, o.json); handled || err != nil {
+func (a *app) runRecall(ctx context.Context, o *recallOptions) error {
+	sc, err := parseScope(o.scope, false)
+	if err != nil {
 		return err
 	}
-	m, err := s.Resolve(ctx, o.id)
+	set, err := a.openScopes(ctx)
+	if err != nil {
+		return err
+	}
+	defer set.Close()
+	if set.Repo != nil && sc != scope.User {
+		if handled, err := a.recallIndexed(ctx, set.Repo, o.id, o.json); handled || err != nil {
+			return err
+		}
+	}
+	m, where, s, err := set.Resolve(ctx, sc, o.id)
 	if err != nil {
 		return err
 	}
 	a.noteSuperseded(ctx, s, m) // hygiene
 	if o.json {
-		return a.printJSON(m)
+		return a.printJSON(struct {
+			*memory.Memory
+			Scope scope.Scope `json:"scope"`
+		}{m, where})
 	}
 	raw, err := s.Repo.ReadFile(m.Path)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.io.Out, "# %s\n", m.Path)
+	fmt.Fprintf(a.io.Out, "# %s%s\n", m.Path, scopeNote(where))
 	a.io.Out.Write(raw)
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // saveOptions are the flags and arguments of save.
@@ -15,6 +16,7 @@ type saveOptions struct {
 	typ, title, summary, data string
 	tags, links, supersedes   []string
 	json                      bool
+	scope                     string
 	content                   []string // the body, as arguments; "-" or none reads stdin
 	attach                    saveAttach
 	dedup                     string
@@ -37,12 +39,20 @@ secrets: findings are printed as warnings (the pre-commit hook blocks them).
 It is compared with the memories of its type: ones it repeats are listed
 ("similar:" on stderr) and --dedup decides (skip: print the existing ID and
 write nothing); ones it may replace are listed ("may supersede:"). A
-progress memory supersedes the current progress. See docs/HYGIENE.md.`,
+progress memory supersedes the current progress. See docs/HYGIENE.md.
+
+--scope user saves it in your own store (git contextfs user path), which
+follows you into every repository and is committed there at once; nothing
+is written under the repository. The user type goes there by default (the
+scopes: key of your config changes that per type; see docs/SCOPES.md);
+every other type goes to the repository.`,
 		Example: `  git contextfs save --type decision --tag db \
       --data '{"decision":"pgx pool of 20","status":"accepted"}' \
       "We pool Postgres connections with pgxpool, 20 per instance."
   echo "Run make bench before tagging" | git contextfs save --type procedural -
-  git contextfs save --type error --title "EADDRINUSE in tests" --json "Tests must use port 0"`,
+  git contextfs save --type error --title "EADDRINUSE in tests" --json "Tests must use port 0"
+  git contextfs save --type user "Prefers terse answers"
+  git contextfs save --scope user --type procedural "Never run the integration tests locally"`,
 		Args: argsRange(0, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.content = args
@@ -60,12 +70,17 @@ progress memory supersedes the current progress. See docs/HYGIENE.md.`,
 	f.BoolVar(&o.json, "json", false, "print the saved memory as JSON")
 	f.StringVar(&o.dedup, "dedup", "", "when it repeats a memory of its type: skip (default), update, error, allow, or off (no check)")
 	o.attach.flags(f)
+	f.StringVar(&o.scope, "scope", "", "repo or user (default: user for the user type, else repo)")
 	return cmd
 }
 
 // runSave runs save with o.
 func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 	if err := checkTypes([]string{o.typ}, false); err != nil {
+		return err
+	}
+	sc, err := parseScope(o.scope, true)
+	if err != nil {
 		return err
 	}
 	body, err := a.readContent(o.content)
@@ -78,15 +93,29 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 			return &usageError{fmt.Errorf("--data must be a JSON object: %v", err)}
 		}
 	}
-	s, err := a.openStore(ctx)
+	s, err := a.openScopes(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
 	req := contextfs.SaveRequest{Type: o.typ, Title: o.title, Summary: o.summary, Tags: o.tags,
 		Links: o.links, Supersedes: o.supersedes, Data: d, Body: body}
-	if err := o.attach.apply(s, &req); err != nil {
+	st, sc, err := s.Target(ctx, sc, req)
+	if err != nil {
 		return err
 	}
-	return a.checkedSave(ctx, s, req, o.dedup, o.json) // hygiene
+	// The open session is the repository's, wherever the memory goes.
+	stamp := st
+	if s.Repo != nil {
+		stamp = s.Repo
+	}
+	if err := o.attach.apply(stamp, &req); err != nil {
+		return err
+	}
+	return a.checkedSave(ctx, st, req, o.dedup, o.json, func() (scope.Scope, string) { // hygiene
+		if sc == scope.User {
+			return sc, s.CommitUser(ctx, st)
+		}
+		return sc, ""
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // searchOptions are the flags and arguments of search.
@@ -18,6 +19,8 @@ type searchOptions struct {
 	mode, since string
 	all, json   bool
 	attach      filterAttach
+	scope       string
+	repos       []string
 }
 
 // query checks the options and returns the query they ask for; a bad
@@ -56,13 +59,21 @@ hidden unless --all. With code indexed ("git contextfs index"), results mix
 memories, code chunks and commits; --type code or --type commit selects them.
 
 JSON output is an array of objects with id, kind, type, title, path, score,
-snippet (and tags, updated, keyword_score, semantic_score; symbol and lines
-for code).`,
+snippet, scope (and tags, updated, keyword_score, semantic_score; symbol
+and lines for code; repo with --repos).
+
+By default the repository's memories and your own (the user store, see
+git contextfs user path) are searched together; --scope repo or --scope
+user searches one. --repos all (or NAME,...) searches the repositories
+registered with "git contextfs repos add" as well, in parallel; one that is
+missing or broken is reported and skipped.`,
 		Example: `  git contextfs search "how do we pool db connections"
   git contextfs search --type decision --tag db --limit 5 postgres
   git contextfs search --mode keyword --json EADDRINUSE
   git contextfs search --since 2024-01-01 "release checklist"
-  git contextfs search --path auth/token.go`,
+  git contextfs search --path auth/token.go
+  git contextfs search --scope user "how I like answers"
+  git contextfs search --repos all "retry policy"`,
 		Args: argsRange(0, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -81,6 +92,8 @@ for code).`,
 	f.BoolVar(&o.all, "all", false, "include superseded memories")
 	f.BoolVar(&o.json, "json", false, "print results as a JSON array")
 	o.attach.flags(f)
+	f.StringVar(&o.scope, "scope", "", scopeUsage+" (default all)")
+	f.StringArrayVar(&o.repos, "repos", nil, "also search registered repositories: all, or `NAME,...`")
 	return cmd
 }
 
@@ -90,22 +103,36 @@ func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
 	if err != nil {
 		return err
 	}
-	s, err := a.openStore(ctx)
+	sc, err := parseScope(o.scope, false)
+	if err != nil {
+		return err
+	}
+	s, err := a.openScopes(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	if err := a.beforeSearch(ctx, s, q); err != nil {
-		return err
+	var repos []scope.RepoEntry
+	if len(o.repos) > 0 {
+		if repos, err = s.Config.Pick(o.repos); err != nil {
+			return &usageError{fmt.Errorf("--repos: %w", err)}
+		}
 	}
-	res, err := s.Search(ctx, q)
+	if s.Repo != nil && sc != scope.User {
+		if err := a.beforeSearch(ctx, s.Repo, q); err != nil {
+			return err
+		}
+	}
+	var res []scope.Result
+	if len(o.repos) > 0 {
+		res, err = s.SearchRepos(ctx, repos, sc, q)
+	} else {
+		res, err = s.Search(ctx, sc, q)
+	}
 	if err != nil {
 		return err
 	}
 	if o.json {
-		if res == nil {
-			res = []contextfs.Result{}
-		}
 		return a.printJSON(res)
 	}
 	if len(res) == 0 {
@@ -121,7 +148,13 @@ func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
 		if r.Symbol != "" {
 			name = r.Symbol
 		}
-		fmt.Fprintf(a.io.Out, "%2d. %.3f  %-10s %s  [%s]\n    %s\n", i+1, r.Score, r.Type, name, shortID(r), loc)
+		switch {
+		case r.Repo != "":
+			loc = r.Repo + ": " + loc
+		case r.Scope == scope.User:
+			loc = "user: " + loc
+		}
+		fmt.Fprintf(a.io.Out, "%2d. %.3f  %-10s %s  [%s]\n    %s\n", i+1, r.Score, r.Type, name, shortID(r.Result), loc)
 		if r.Snippet != "" {
 			fmt.Fprintf(a.io.Out, "    %s\n", r.Snippet)
 		}

@@ -18,6 +18,7 @@ type updateOptions struct {
 	tags, addTags, rmTags      []string
 	links, supersedes          []string
 	setBody, json, replaceData bool
+	scope                      string
 	args                       []string
 	attach                     updateAttach
 	// changed reports whether a flag was given, as opposed to left at
@@ -34,7 +35,9 @@ func (a *app) updateCmd() *cobra.Command {
 		Long: `Edits the memory's fields; only the lines of changed fields change in the
 file, and updated is set to now. Give CONTENT (or "-" for stdin) to replace
 the body. --data merges JSON fields into data (null deletes a field;
---replace-data replaces it whole).`,
+--replace-data replaces it whole). A memory of your user store is found
+there too (or only there, with --scope user) and the change is committed in
+the user store at once.`,
 		Example: `  git contextfs update k3x9 --add-tag postgres
   git contextfs update k3x9 --data '{"status":"deprecated"}'
   git contextfs update k3x9 - < new-body.md`,
@@ -57,6 +60,7 @@ the body. --data merges JSON fields into data (null deletes a field;
 	f.BoolVar(&o.replaceData, "replace-data", false, "with --data: replace data instead of merging")
 	f.BoolVar(&o.json, "json", false, "print the updated memory as JSON")
 	o.attach.flags(f)
+	f.StringVar(&o.scope, "scope", "", scopeUsage+" (default all: the repository first)")
 	return cmd
 }
 
@@ -82,12 +86,16 @@ func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
 			return err
 		}
 	}
-	s, err := a.openStore(ctx)
+	sc, err := parseScope(o.scope, false)
+	if err != nil {
+		return err
+	}
+	s, err := a.openScopes(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	m, err := s.Update(ctx, o.args[0], func(m *memory.Memory) error {
+	m, where, err := s.Update(ctx, sc, o.args[0], func(m *memory.Memory) error {
 		if o.changed("type") {
 			m.Type = o.typ
 		}
@@ -138,6 +146,6 @@ func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
 	if o.json {
 		return a.printJSON(m)
 	}
-	fmt.Fprintf(a.io.Out, "updated %s %s\n", m.ID, m.Path)
+	fmt.Fprintf(a.io.Out, "updated %s %s%s\n", m.ID, m.Path, scopeNote(where))
 	return nil
 }

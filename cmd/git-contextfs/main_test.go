@@ -23,6 +23,11 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binDir = dir
+	// No test reads or writes the developer's own user store or config;
+	// tests of scopes point these at their own temp dirs.
+	os.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	os.Unsetenv("CONTEXTFS_USER_DIR")
 	args := []string{"build", "-tags", "sqlite_fts5", "-o", filepath.Join(dir, "git-contextfs")}
 	if raceEnabled {
 		args = append(args, "-race")

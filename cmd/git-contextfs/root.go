@@ -87,6 +87,9 @@ func (a *app) commands() []*cobra.Command {
 		a.lineageCmd(),
 		a.pruneCmd(),
 		a.graphCmd(),
+		// Scopes: your own store, other repositories.
+		a.userCmd(),
+		a.reposCmd(),
 		// Code and history.
 		a.indexCmd(),
 		// The git workflow.

@@ -8,6 +8,7 @@ import (
 	"github.com/contextfs/contextfs/aging"
 	"github.com/contextfs/contextfs/dedup"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // savedJSON is what save --json prints: the memory's own fields, plus what
@@ -19,13 +20,17 @@ type savedJSON struct {
 	MaySupersede []dedup.Match `json:"may_supersede"`
 	// SupersededProgress lists the progress memories a new progress replaced.
 	SupersededProgress []string `json:"superseded_progress,omitempty"`
+	// Scope is the store it went to; Commit, the user store's commit of it.
+	Scope  scope.Scope `json:"scope,omitempty"`
+	Commit string      `json:"commit,omitempty"`
 }
 
 // checkedSave saves req with the hygiene checks: a progress memory
 // supersedes the current ones, then duplicates are handled by policy (the
 // --dedup flag, else the config, else skip). It reports on stderr what it
-// found and prints the result.
-func (a *app) checkedSave(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, policyFlag string, asJSON bool) error {
+// found and prints the result. saved, called once a file was written, says
+// where it went and commits it there when that store commits at once.
+func (a *app) checkedSave(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, policyFlag string, asJSON bool, saved func() (scope.Scope, string)) error {
 	policy, err := dedup.ParsePolicy(policyFlag)
 	if policyFlag == "" {
 		policy, err = dedup.ParsePolicy(s.Config.Hygiene.Dedup)
@@ -54,6 +59,11 @@ func (a *app) checkedSave(ctx context.Context, s *contextfs.Store, req contextfs
 			fmt.Fprintf(a.io.ErrOut, "warning: possible secret: %s\n  The pre-commit hook will refuse this file. Remove it, or allow it (see docs/SECRETS.md).\n", w)
 		}
 	}
+	var where scope.Scope
+	var commit string
+	if out.Action != dedup.Skipped {
+		where, commit = saved()
+	}
 	switch out.Action {
 	case dedup.Skipped:
 		fmt.Fprintf(a.io.ErrOut, "not saved: %s already holds this (use --dedup allow to save anyway)\n", out.Memory.ID)
@@ -62,7 +72,7 @@ func (a *app) checkedSave(ctx context.Context, s *contextfs.Store, req contextfs
 	}
 	if asJSON {
 		return a.printJSON(savedJSON{Memory: out.Memory, Action: out.Action, Similar: out.Similar,
-			MaySupersede: out.MaySupersede, SupersededProgress: prev})
+			MaySupersede: out.MaySupersede, SupersededProgress: prev, Scope: where, Commit: commit})
 	}
 	fmt.Fprintln(a.io.Out, out.Memory.ID)
 	return nil

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/contextfs/contextfs/internal/testgit"
+)
+
+// isolateScopes points the user store and the user's config at this
+// test's own temp dirs.
+func isolateScopes(t *testing.T) (userDir string) {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+	return filepath.Join(home, "data", "contextfs", "user")
+}
+
+type scopedHit struct {
+	ID, Title, Scope, Repo string
+}
+
+func TestCLIAUserMemoryFollowsTheUserAndStaysOutOfTheRepository(t *testing.T) {
+	userDir := isolateScopes(t)
+	a, b := testgit.Init(t), testgit.Init(t)
+	id := strings.TrimSpace(ok(t, a, "save", "--type", "user", "prefers terse answers"))
+	if st := testgit.Run(t, a, "status", "--porcelain", "--untracked-files=all"); st != "" {
+		t.Errorf("git -C A status --porcelain:\n%s", st)
+	}
+	if got := strings.TrimSpace(ok(t, b, "user", "path")); got != userDir {
+		t.Errorf("user path = %q, want %q", got, userDir)
+	}
+	if n := testgit.Run(t, userDir, "rev-list", "--count", "HEAD"); n != "1" {
+		t.Errorf("the user store has %s commits, want 1", n)
+	}
+	var hits []scopedHit
+	decodeJSON(t, ok(t, b, "search", "--json", "terse"), &hits)
+	if len(hits) != 1 || hits[0].ID != id || hits[0].Scope != "user" {
+		t.Fatalf("search in B = %+v; want %s with scope user", hits, id)
+	}
+	if out := ok(t, b, "search", "terse"); !strings.Contains(out, "user: .contextfs/memories/") {
+		t.Errorf("human output does not say the hit is the user's:\n%s", out)
+	}
+	if out := ok(t, b, "recall", id[:6]); !strings.Contains(out, "prefers terse answers") || !strings.Contains(out, "(user store)") {
+		t.Errorf("recall from B:\n%s", out)
+	}
+	if r := cli(t, b, "", "search", "--scope", "repo", "--json", "terse"); r.code != 0 || strings.TrimSpace(r.stdout) != "[]" {
+		t.Errorf("--scope repo: exit %d, %s; want no hits", r.code, r.stdout)
+	}
+	ok(t, b, "delete", id)
+	if n := testgit.Run(t, userDir, "rev-list", "--count", "HEAD"); n != "2" {
+		t.Errorf("the user store has %s commits after delete, want 2", n)
+	}
+}
+
+func TestCLISearchAcrossRegisteredRepositories(t *testing.T) {
+	isolateScopes(t)
+	a, b := testgit.Init(t), testgit.Init(t)
+	testgit.Run(t, a, "remote", "add", "origin", "git@github.com:acme/api.git")
+	ok(t, a, "save", "The api retries webhooks three times")
+	ok(t, b, "save", "The client retries requests with backoff")
+	ok(t, a, "repos", "add")
+	if out := ok(t, a, "repos", "add", b); !strings.Contains(out, "registered") {
+		t.Errorf("repos add: %s", out)
+	}
+	if out := ok(t, a, "repos", "list"); !strings.Contains(out, "github.com/acme/api") {
+		t.Errorf("repos list:\n%s", out)
+	}
+	elsewhere := t.TempDir()
+	var hits []scopedHit
+	decodeJSON(t, ok(t, elsewhere, "search", "--repos", "all", "--json", "retries"), &hits)
+	repos := map[string]bool{}
+	for _, h := range hits {
+		repos[h.Repo] = true
+	}
+	if len(hits) != 2 || !repos["api"] || !repos[filepath.Base(b)] {
+		t.Fatalf("hits %+v; want one from api and one from %s", hits, filepath.Base(b))
+	}
+	if err := os.RemoveAll(b); err != nil {
+		t.Fatal(err)
+	}
+	r := cli(t, elsewhere, "", "search", "--repos", "all", "--json", "retries")
+	decodeJSON(t, r.stdout, &hits)
+	if r.code != 0 || len(hits) != 1 || hits[0].Repo != "api" || !strings.Contains(r.stderr, "warning: repository "+filepath.Base(b)) {
+		t.Errorf("with B gone: exit %d, hits %+v, stderr %q; want A's hit and a warning", r.code, hits, r.stderr)
+	}
+	if r := cli(t, elsewhere, "", "search", "--repos", "nope", "x"); r.code != exitUsage {
+		t.Errorf("--repos nope: exit %d, want 2", r.code)
+	}
+	ok(t, a, "repos", "remove", "api")
+	if r := cli(t, a, "", "repos", "remove", "api"); r.code != exitUsage {
+		t.Errorf("removing it twice: exit %d, want 2", r.code)
+	}
+}
+
+func TestCLIScopeMistakesExit2(t *testing.T) {
+	isolateScopes(t)
+	dir := testgit.Init(t)
+	for _, args := range [][]string{
+		{"save", "--scope", "all", "x"},
+		{"save", "--scope", "team", "x"},
+		{"search", "--scope", "nope", "x"},
+		{"list", "--scope", "nope"},
+	} {
+		if r := cli(t, dir, "", args...); r.code != exitUsage || !strings.Contains(r.stderr, "--scope") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming --scope", args, r.code, r.stderr)
+		}
+	}
+}

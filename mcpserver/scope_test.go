@@ -1,0 +1,75 @@
+package mcpserver_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/contextfs/contextfs/internal/testgit"
+	"github.com/contextfs/contextfs/mcpserver"
+)
+
+func TestMain(m *testing.M) {
+	// No test reads or writes the developer's own user store or config.
+	dir, err := os.MkdirTemp("", "contextfs-mcp-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	os.Unsetenv("CONTEXTFS_USER_DIR")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func TestMCPAUserPreferenceGoesToTheUserStoreAndIsSearched(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+	for _, kv := range testgit.Env()[len(os.Environ()):] {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	cs, _, dir := connect(t)
+	var saved mcpserver.SaveOutput
+	call(t, cs, "save_memory", map[string]any{"type": "user", "content": "Prefers terse answers"}, &saved)
+	if saved.Scope != "user" {
+		t.Fatalf("saved in scope %q, want user", saved.Scope)
+	}
+	if st := testgit.Run(t, dir, "status", "--porcelain", "--untracked-files=all"); st != "" {
+		t.Errorf("the repository changed:\n%s", st)
+	}
+	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "Answers go in the terse changelog"}, nil)
+
+	var found mcpserver.SearchOutput
+	call(t, cs, "search_memory", map[string]any{"query": "terse", "mode": "keyword"}, &found)
+	scopes := map[string]string{}
+	for _, r := range found.Results {
+		scopes[r.ID] = string(r.Scope)
+	}
+	if len(found.Results) != 2 || scopes[saved.ID] != "user" {
+		t.Errorf("search = %+v; want both memories, the preference with scope user", found.Results)
+	}
+	call(t, cs, "search_memory", map[string]any{"query": "terse", "mode": "keyword", "scope": "user"}, &found)
+	if len(found.Results) != 1 || found.Results[0].ID != saved.ID {
+		t.Errorf("scope user = %+v; want the preference only", found.Results)
+	}
+	var list mcpserver.ListOutput
+	call(t, cs, "list_memories", map[string]any{"scope": "repo"}, &list)
+	if len(list.Memories) != 1 || list.Memories[0].Scope != "repo" {
+		t.Errorf("list scope repo = %+v", list.Memories)
+	}
+	if txt := call(t, cs, "recall_memory", map[string]any{"id": saved.ID, "scope": "user"}, nil); !strings.Contains(txt, "Prefers terse answers") {
+		t.Errorf("recall: %s", txt)
+	}
+	if res := callRaw(t, cs, "search_memory", map[string]any{"query": "x", "scope": "team"}); !res.IsError {
+		t.Error("scope team was accepted")
+	}
+	var repos mcpserver.ReposOutput
+	call(t, cs, "list_repos", map[string]any{}, &repos)
+	if repos.Repos == nil || len(repos.Repos) != 0 {
+		t.Errorf("list_repos = %+v; want an empty list", repos)
+	}
+}

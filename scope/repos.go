@@ -1,0 +1,243 @@
+package scope
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/gitstore"
+)
+
+// RepoID is a repository's identity, the same for every clone: its
+// origin remote's URL normalised to host/path (so
+// git@github.com:acme/api.git and https://github.com/acme/api are both
+// github.com/acme/api), or its work tree's path when it has no remote.
+func RepoID(ctx context.Context, root string) string {
+	out, err := git.Cmd{Dir: root}.Output(ctx, "config", "--get", "remote.origin.url")
+	if err != nil || strings.TrimSpace(string(out)) == "" {
+		return filepath.ToSlash(root)
+	}
+	return NormalizeRemote(string(out))
+}
+
+// NormalizeRemote turns a git remote URL into host/path: no scheme, user,
+// port or .git suffix, the host in lower case.
+func NormalizeRemote(u string) string {
+	u = strings.TrimSpace(u)
+	var host, p string
+	if strings.Contains(u, "://") {
+		pu, err := url.Parse(u)
+		if err != nil {
+			return strings.TrimSuffix(u, ".git")
+		}
+		host, p = pu.Hostname(), pu.Path
+		if pu.Scheme == "file" {
+			host = ""
+		}
+	} else if i := strings.Index(u, ":"); i > 0 && !strings.Contains(u[:i], "/") {
+		host, p = u[:i], u[i+1:] // scp-like: [user@]host:path
+		if j := strings.LastIndex(host, "@"); j >= 0 {
+			host = host[j+1:]
+		}
+	} else {
+		p = u
+	}
+	p = strings.TrimSuffix(strings.Trim(path.Clean("/"+filepath.ToSlash(p)), "/"), ".git")
+	if host == "" {
+		return p
+	}
+	return strings.ToLower(host) + "/" + p
+}
+
+// nameOf is the default name of a repository: the last part of its ID.
+func nameOf(id string) string { return path.Base(strings.TrimRight(id, "/")) }
+
+// AddRepo registers the repository around dir under name ("" is the last
+// part of its identity) and saves the config. A repository whose identity
+// is already registered (another clone of the same project) keeps its
+// name and takes the new path.
+func (c *Config) AddRepo(ctx context.Context, dir, name string) (RepoEntry, error) {
+	r, err := gitstore.Discover(dir)
+	if err != nil {
+		return RepoEntry{}, fmt.Errorf("repos add %s: %w", dir, err)
+	}
+	e := RepoEntry{ID: RepoID(ctx, r.Root), Path: r.Root}
+	e.Name = name
+	if e.Name == "" {
+		e.Name = nameOf(e.ID)
+	}
+	if strings.ContainsAny(e.Name, ", \t\n") {
+		return RepoEntry{}, fmt.Errorf("repos add: name %q may not hold commas or spaces", e.Name)
+	}
+	for i, x := range c.Repos {
+		if x.ID == e.ID {
+			if name != "" {
+				c.Repos[i].Name = name
+			}
+			c.Repos[i].Path = e.Path
+			return c.Repos[i], c.Save()
+		}
+		if x.Name == e.Name {
+			return RepoEntry{}, fmt.Errorf("repos add: the name %q is taken by %s (%s); give another with --name", e.Name, x.ID, x.Path)
+		}
+	}
+	c.Repos = append(c.Repos, e)
+	return e, c.Save()
+}
+
+// ErrUnknownRepo is a name (or path) that no registered repository has.
+var ErrUnknownRepo = errors.New("no registered repository")
+
+// RemoveRepo unregisters the repository named arg (its name, or a path
+// to it) and saves the config.
+func (c *Config) RemoveRepo(ctx context.Context, arg string) (RepoEntry, error) {
+	i := slices.IndexFunc(c.Repos, func(e RepoEntry) bool { return e.Name == arg })
+	if i < 0 {
+		if r, err := gitstore.Discover(arg); err == nil {
+			id := RepoID(ctx, r.Root)
+			i = slices.IndexFunc(c.Repos, func(e RepoEntry) bool { return e.ID == id || e.Path == r.Root })
+		}
+	}
+	if i < 0 {
+		return RepoEntry{}, fmt.Errorf("%w named %q (see git contextfs repos list)", ErrUnknownRepo, arg)
+	}
+	e := c.Repos[i]
+	c.Repos = slices.Delete(c.Repos, i, i+1)
+	return e, c.Save()
+}
+
+// Pick returns the registered repositories that names ask for: "all" is
+// every one; otherwise names, comma-separated. An unknown name is an
+// ErrUnknownRepo.
+func (c Config) Pick(names []string) ([]RepoEntry, error) {
+	var out []RepoEntry
+	for _, n := range cleanNames(names) {
+		if n == "all" {
+			return slices.Clone(c.Repos), nil
+		}
+		i := slices.IndexFunc(c.Repos, func(e RepoEntry) bool { return e.Name == n })
+		if i < 0 {
+			return nil, fmt.Errorf("%w named %q (see git contextfs repos list)", ErrUnknownRepo, n)
+		}
+		if !slices.Contains(out, c.Repos[i]) {
+			out = append(out, c.Repos[i])
+		}
+	}
+	return out, nil
+}
+
+func cleanNames(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		for _, p := range strings.Split(x, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// SearchRepos searches the registered repositories repos, in parallel,
+// together with the stores of sc (the current repository's, unless it is
+// one of repos, and the user's). Each repository's cache is brought up to
+// date first. A repository that is missing or cannot be opened or
+// searched is warned about and skipped. Hits carry the repository's name.
+func (s *Set) SearchRepos(ctx context.Context, repos []RepoEntry, sc Scope, q contextfs.Query) ([]Result, error) {
+	var cur string
+	if s.Repo != nil {
+		cur = RepoID(ctx, s.Repo.Repo.Root)
+	}
+	// What of its own the set searches besides the registered ones: the
+	// current repository once, under its registered name when it has one.
+	if sc == "" {
+		sc = All
+	}
+	curAt := slices.IndexFunc(repos, func(e RepoEntry) bool { return s.Repo != nil && e.ID == cur })
+	own := sc
+	switch {
+	case curAt >= 0 && sc == All:
+		own = User
+	case curAt >= 0 && sc == Repo, sc == Repo && s.Repo == nil:
+		own = ""
+	}
+	if (own == All || own == User) && s.Repo == nil && !s.userExists() || own == User && !s.userExists() {
+		own = "" // nothing saved in the user store yet, and no repository here
+	}
+
+	lists := make([][]Result, len(repos)+1)
+	errs := make([]error, len(repos))
+	// One store at a time per core: each search is CPU-bound in SQLite.
+	sem := make(chan struct{}, max(1, runtime.NumCPU()))
+	var wg sync.WaitGroup
+	for i, e := range repos {
+		if i == curAt {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			lists[i], errs[i] = s.searchOne(ctx, e, q)
+		}()
+	}
+	// The stores already open are searched here, meanwhile.
+	var ownErr error
+	if curAt >= 0 {
+		res, err := s.Repo.Search(ctx, q)
+		lists[curAt], errs[curAt] = tag(res, Repo, repos[curAt].Name), err
+	}
+	if own != "" {
+		lists[len(repos)], ownErr = s.Search(ctx, own, q)
+	}
+	wg.Wait()
+	if ownErr != nil {
+		return nil, ownErr
+	}
+	for i, err := range errs {
+		if err != nil {
+			s.warnf("repository %s skipped: %v", repos[i].Name, err)
+			lists[i] = nil
+		}
+	}
+	return Merge(limitOf(q, s.Repo), lists...), nil
+}
+
+// searchOne opens a registered repository, syncs and searches it.
+func (s *Set) searchOne(ctx context.Context, e RepoEntry, q contextfs.Query) ([]Result, error) {
+	if _, err := os.Stat(e.Path); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s is missing (git contextfs repos remove %s forgets it)", e.Path, e.Name)
+	} else if err != nil {
+		return nil, err
+	}
+	o := s.storeOptions(e.Path)
+	o.Embedder = nil // its own config's; see the package doc
+	st, err := contextfs.Open(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	if s.Repo != nil && st.Embedder().Model() != s.Repo.Embedder().Model() {
+		s.warnf("repository %s uses the embedder %s, not %s: its scores do not compare with the others'", e.Name,
+			st.Embedder().Model(), s.Repo.Embedder().Model())
+	}
+	if !sameDir(st.Repo.Root, e.Path) {
+		return nil, fmt.Errorf("%s is no longer the root of a git repository", e.Path)
+	}
+	res, err := st.Search(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return tag(res, Repo, e.Name), nil
+}
