@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -82,6 +83,7 @@ func Hooks(states []hooks.State, err error) Diagnosis {
 	var missing, outdated, noexec []string
 	for _, s := range states {
 		switch {
+		case s.ViaFramework:
 		case !s.Installed:
 			missing = append(missing, s.Name)
 		case s.Outdated:
@@ -100,6 +102,14 @@ func Hooks(states []hooks.State, err error) Diagnosis {
 		msgs = append(msgs, "not executable, so git skips them: "+strings.Join(noexec, ", "))
 	}
 	switch {
+	case len(missing) > 0 && len(missing) < len(states) && slices.Contains(missing, "pre-commit"):
+		// Installed once, then overwritten (a hook manager's install):
+		// the user believes commits are checked, and they are not.
+		c.OK = false
+		msgs = append(msgs, "pre-commit is not installed while the other hooks are, so commits are no longer checked for invalid memories and secrets (did a hook manager overwrite it?); run git contextfs hooks install")
+		if len(missing) > 1 {
+			msgs = append(msgs, "not installed: "+strings.Join(missing, ", "))
+		}
 	case len(missing) == len(states):
 		c.Warning = true
 		msgs = append(msgs, "not installed: the cache is refreshed by each command instead, and commits are not checked")

@@ -86,6 +86,12 @@ func (a *app) runHooksInstall(ctx context.Context, o *hooksInstallOptions) error
 	if err := a.printHooks(ctx, states, o.json); err != nil {
 		return err
 	}
+	for _, s := range states {
+		if s.Framework && !o.json {
+			fmt.Fprintf(a.io.ErrOut, "note: the pre-commit framework owns the %s hook, so contextfs' block went into %s, which the framework runs first and keeps across `pre-commit install`.\n"+
+				"      Better: add contextfs to %s (id: %s; see docs/HOOKS.md).\n", s.Name, filepath.Base(s.Path), hooks.FrameworkConfig, hooks.FrameworkHookID)
+		}
+	}
 	if _, err := exec.LookPath("git-contextfs"); err != nil && !o.json {
 		fmt.Fprintln(a.io.ErrOut, "warning: git-contextfs is not on PATH, so the hooks will skip their work; put it on PATH")
 	}
@@ -188,6 +194,10 @@ type hookJSON struct {
 	Outdated   bool   `json:"outdated"`
 	Chained    bool   `json:"chained"`
 	Executable bool   `json:"executable"`
+	// Framework: the pre-commit framework owns the hook file; Path is
+	// then its .legacy file. ViaFramework: its config runs contextfs.
+	Framework    bool `json:"framework"`
+	ViaFramework bool `json:"via_framework"`
 }
 
 // driverJSON is hooks.MergeDriverState as the JSON output spells it.
@@ -204,7 +214,7 @@ func (a *app) printHooks(ctx context.Context, states []hooks.State, asJSON bool)
 	if asJSON {
 		hs := make([]hookJSON, 0, len(states))
 		for _, s := range states {
-			hs = append(hs, hookJSON{s.Name, s.Path, s.Installed, s.Outdated, s.Chained, s.Executable})
+			hs = append(hs, hookJSON{s.Name, s.Path, s.Installed, s.Outdated, s.Chained, s.Executable, s.Framework, s.ViaFramework})
 		}
 		d := driverJSON{Configured: md.Configured, Attributes: md.Attributes, Driver: md.Driver}
 		if mderr != nil {
@@ -225,6 +235,18 @@ func (a *app) printHooks(ctx context.Context, states []hooks.State, asJSON bool)
 
 // hookState describes a hook in a few words.
 func hookState(s hooks.State) string {
+	if s.ViaFramework {
+		return "installed by the pre-commit framework (" + hooks.FrameworkConfig + ")"
+	}
+	if s.Framework && !s.Installed {
+		return "not installed (pre-commit framework hook; add contextfs to " + hooks.FrameworkConfig + " or run git contextfs hooks install)"
+	}
+	if s.Framework && s.Outdated {
+		return "outdated: inside the pre-commit framework's hook, which `pre-commit install` overwrites; run git contextfs hooks install"
+	}
+	if s.Framework {
+		return "installed, run by the pre-commit framework from " + filepath.Base(s.Path)
+	}
 	if !s.Installed {
 		if s.Chained {
 			return "not installed (another hook is there)"
