@@ -15,6 +15,7 @@ import (
 	"github.com/contextfs/contextfs/config"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
+	"github.com/contextfs/contextfs/secrets"
 )
 
 // Diagnosis is one thing a doctor run looked at: the setup a repository
@@ -189,7 +190,14 @@ func Config(repo *gitstore.Repo) (Diagnosis, bool) {
 // Memories validates every memory file.
 func Memories(repo *gitstore.Repo) Diagnosis {
 	c := Diagnosis{Name: "memories", OK: true}
-	probs, n, err := Validate(repo, nil)
+	var sc *secrets.Scanner
+	if cfg, err := config.Load(repo); err == nil {
+		sc, _ = Scanner(cfg.Secrets) // a bad allow list fails the config check
+	}
+	if sc == nil {
+		sc, _ = secrets.NewScanner(secrets.Allow{})
+	}
+	probs, n, err := ValidateWithSecrets(repo, nil, sc)
 	if err != nil {
 		c.OK, c.Message = false, err.Error()
 		return c
@@ -203,6 +211,6 @@ func Memories(repo *gitstore.Repo) Diagnosis {
 		files[p.Path] = true
 	}
 	c.OK = false
-	c.Message = fmt.Sprintf("%d of %d memory file(s) invalid (first: %s); run git contextfs validate", len(files), n, probs[0])
+	c.Message = fmt.Sprintf("%d of %d memory file(s) invalid or holding a secret (first: %s); run git contextfs validate", len(files), n, probs[0])
 	return c
 }

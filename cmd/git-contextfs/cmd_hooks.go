@@ -75,6 +75,10 @@ changes nothing; a block written by another version is replaced.`,
 
 // runHooksInstall runs hooksInstall with o.
 func (a *app) runHooksInstall(ctx context.Context, o *hooksInstallOptions) error {
+	// Say "not a git repository" as contextfs says it, not git's raw output.
+	if _, err := gitstore.Discover(a.workDir()); err != nil {
+		return err
+	}
 	states, ierr := hooks.Install(ctx, a.workDir(), nil)
 	if states == nil && ierr != nil {
 		return fmt.Errorf("install hooks: %w", ierr)
@@ -132,6 +136,10 @@ The merge driver stays registered unless --merge-driver is given: its
 
 // runHooksUninstall runs hooksUninstall with o.
 func (a *app) runHooksUninstall(ctx context.Context, o *hooksUninstallOptions) error {
+	// Say "not a git repository" as contextfs says it, not git's raw output.
+	if _, err := gitstore.Discover(a.workDir()); err != nil {
+		return err
+	}
 	states, uerr := hooks.Uninstall(ctx, a.workDir(), nil)
 	if states == nil && uerr != nil {
 		return fmt.Errorf("uninstall hooks: %w", uerr)
@@ -176,6 +184,10 @@ skipped silently by git). The last line is the merge driver.`,
 
 // runHooksStatus runs hooksStatus with o.
 func (a *app) runHooksStatus(ctx context.Context, o *hooksStatusOptions) error {
+	// Say "not a git repository" as contextfs says it, not git's raw output.
+	if _, err := gitstore.Discover(a.workDir()); err != nil {
+		return err
+	}
 	states, err := hooks.Status(ctx, a.workDir())
 	if states == nil && err != nil {
 		return fmt.Errorf("hook status: %w", err)

@@ -73,6 +73,7 @@ func (a *app) runList(ctx context.Context, o *listOptions) error {
 	if err != nil {
 		return err
 	}
+	a.noteSkipped(ctx, s)
 	if o.json {
 		if es == nil {
 			es = []contextfs.Entry{}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -15,6 +14,7 @@ type saveOptions struct {
 	typ, title, summary, data string
 	tags, links, supersedes   []string
 	json                      bool
+	typeGiven                 bool     // --type was on the command line
 	content                   []string // the body, as arguments; "-" or none reads stdin
 }
 
@@ -40,6 +40,7 @@ secrets: findings are printed as warnings (the pre-commit hook blocks them).`,
 		Args: argsRange(0, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.content = args
+			o.typeGiven = cmd.Flags().Changed("type")
 			return a.runSave(cmd.Context(), o)
 		},
 	}
@@ -64,11 +65,9 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 	if err != nil {
 		return err
 	}
-	var d map[string]any
-	if o.data != "" {
-		if err := json.Unmarshal([]byte(o.data), &d); err != nil {
-			return &usageError{fmt.Errorf("--data must be a JSON object: %v", err)}
-		}
+	d, err := parseData(o.data)
+	if err != nil {
+		return err
 	}
 	s, err := a.openStore(ctx)
 	if err != nil {
@@ -82,6 +81,10 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(a.io.ErrOut, "warning: possible secret: %s\n  The pre-commit hook will refuse this file. Remove it, or allow it (see docs/SECRETS.md).\n", w)
+	}
+	if !o.typeGiven {
+		// The default is a guess at what the user meant: say it.
+		fmt.Fprintf(a.io.ErrOut, "saved as type %s (the default); give --type to choose: git contextfs schema lists them\n", o.typ)
 	}
 	if o.json {
 		return a.printJSON(res.Memory)

@@ -95,6 +95,7 @@ func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
 	if err != nil {
 		return err
 	}
+	a.noteSkipped(ctx, s)
 	if o.json {
 		if res == nil {
 			res = []contextfs.Result{}
