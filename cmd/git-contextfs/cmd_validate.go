@@ -15,7 +15,7 @@ import (
 // validateOptions are the flags and arguments of validate.
 type validateOptions struct {
 	json, noSecrets bool
-	paths []string
+	paths           []string
 }
 
 // validateCmd is validate: its help and flags; runValidate does the work.
