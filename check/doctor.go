@@ -141,7 +141,7 @@ func MergeDriver(ctx context.Context, root string) Diagnosis {
 	c.Message = DescribeMergeDriver(md, nil)
 	c.Warning = !md.Configured || !md.Attributes
 	if c.Warning {
-		c.Message += "; memories merge as plain text"
+		c.Message += "; memories merge as plain text: run git contextfs install (once per user, for every clone) or git contextfs doctor --fix (this clone)"
 	}
 	return c
 }

@@ -86,5 +86,9 @@ func (a *app) commands() []*cobra.Command {
 		// Serving.
 		a.mcpCmd(),
 		a.watchCmd(),
+		// Your toolbox.
+		a.installCmd(),
+		a.uninstallCmd(),
+		a.manCmd(),
 	}
 }
