@@ -17,7 +17,7 @@ import (
 // the attribute line is committed: a clone without the driver configured
 // falls back to git's ordinary text merge for memories.
 const (
-	mergeDriverName    = "contextfs memory merge"
+	mergeDriverName = "contextfs memory merge"
 	// mergeDriverCommand is run by sh. Without git-contextfs on PATH it
 	// says so and falls back to git's own text merge, so that a missing
 	// binary costs the field-by-field merge, never the other side's
