@@ -24,7 +24,7 @@ the git directory makes them searchable by keyword and by meaning.
 
 Run it as "git contextfs COMMAND" or as "git-contextfs COMMAND". git turns
 "git contextfs --help" into "git help contextfs", which shows the manual
-page that make install puts where man finds it; -h works everywhere.
+page that make install puts where man finds it; -h works everywhere.`,
 		Example: `  git contextfs init
   git contextfs save --type decision --tag db "Use pgx with a pool of 20 connections"
   git contextfs search "how do we pool db connections"
