@@ -55,6 +55,7 @@ page that make install puts where man finds it; -h works everywhere.`,
 	}
 	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
 	root.AddCommand(a.commands()...)
+	a.addCompletions(root)
 	return root
 }
 
