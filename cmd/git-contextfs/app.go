@@ -168,7 +168,7 @@ func parseData(s string) (map[string]any, error) {
 	}
 	var v any
 	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		return nil, &usageError{fmt.Errorf("--data is not valid JSON: %v; give an object such as '{\"status\":\"accepted\"}'", err)}
+		return nil, &usageError{fmt.Errorf("--data must be a JSON object such as '{\"status\":\"accepted\"}': it is not valid JSON (%v)", err)}
 	}
 	d, ok := v.(map[string]any)
 	if !ok {

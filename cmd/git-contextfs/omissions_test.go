@@ -29,7 +29,7 @@ func TestCLISaysWhatItLeftOutOrChose(t *testing.T) {
 		{name: "--data that is an array is named in words",
 			args: []string{"save", "--data", "[1,2]", "x"}, wantCode: 2, wantStderr: "--data must be a JSON object such as '{\"status\":\"accepted\"}', not an array"},
 		{name: "--data that is not JSON says so",
-			args: []string{"save", "--data", "{", "x"}, wantCode: 2, wantStderr: "--data is not valid JSON"},
+			args: []string{"save", "--data", "{", "x"}, wantCode: 2, wantStderr: "--data must be a JSON object such as '{\"status\":\"accepted\"}': it is not valid JSON"},
 		{name: "validate finds a secret by default",
 			files: map[string]string{".contextfs/memories/k.md": memoryFile("abcd1234", "key "+fakeAWSKey+"\n")},
 			args:  []string{"validate"}, wantCode: 1, wantStdout: "k.md:8: secret: AWS access key ID AKIA****"},
