@@ -10,23 +10,37 @@ TAGS    := sqlite_fts5
 BIN     := bin/git-contextfs
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
+# PREFIX=/usr/local installs $(PREFIX)/bin and $(PREFIX)/share/man/man1;
+# without it the binary goes where go install puts binaries.
+ifdef PREFIX
+BINDIR  ?= $(PREFIX)/bin
+endif
 BINDIR  ?= $(shell $(GO) env GOBIN)
 ifeq ($(BINDIR),)
 BINDIR  := $(shell $(GO) env GOPATH)/bin
 endif
+# man finds $(BINDIR)/../share/man by itself for every directory on PATH.
+MANDIR  ?= $(abspath $(BINDIR)/../share/man)
 
 .PHONY: all build install demo test test-short fuzz stress bench bench-full lint fmt clean
 
 all: build
 
+# build: the first build compiles SQLite and twelve tree-sitter grammars
+# with cgo (see README, "Building"); -v prints each package as it is built,
+# so a long first build shows progress.
 build:
-	$(GO) build -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/git-contextfs
+	@echo "building $(BIN) (the first build compiles SQLite and the tree-sitter grammars: minutes; later builds take seconds)"
+	$(GO) build -v -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/git-contextfs
+	@echo "built $(BIN)"
 
 install: build
-	mkdir -p $(BINDIR)
+	mkdir -p $(BINDIR) $(MANDIR)/man1
 	install -m 0755 $(BIN) $(BINDIR)/git-contextfs
 	@echo "installed $(BINDIR)/git-contextfs"
-	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: add $(BINDIR) to PATH to use 'git contextfs'";; esac
+	$(BIN) man $(MANDIR)/man1
+	@echo "installed the manual pages in $(MANDIR)/man1 (git contextfs --help shows them)"
+	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: add $(BINDIR) to PATH to use 'git contextfs', or set MANPATH=\"$(MANDIR):\" for the manual";; esac
 
 # demo: build, install, and run contextfs in a throw-away repository on the
 # built-in defaults (no model download, no network).

@@ -41,6 +41,16 @@ func (s *Store) Validate(ctx context.Context, paths []string) ([]Problem, int, e
 	return check.Validate(s.Repo, paths)
 }
 
+// ValidateWithSecrets is Validate that also scans the files for secrets
+// with the repository's configured scanner (its allow lists apply).
+func (s *Store) ValidateWithSecrets(ctx context.Context, paths []string) ([]Problem, int, error) {
+	sc, err := s.SecretScanner()
+	if err != nil {
+		return nil, 0, err
+	}
+	return check.ValidateWithSecrets(s.Repo, paths, sc)
+}
+
 // SecretScanner returns the scanner configured for this repository.
 func (s *Store) SecretScanner() (*secrets.Scanner, error) { return check.Scanner(s.Config.Secrets) }
 

@@ -80,18 +80,11 @@ func (s *Store) Status(ctx context.Context) (*Status, error) {
 	for _, n := range by {
 		st.Memories += n
 	}
-	probs, err := s.cache.Problems(ctx, cache.KindMemory)
+	invalid, err := s.invalid(ctx, true)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range probs {
-		msg := p.Msg
-		rule := "syntax"
-		if msg == "" {
-			msg, rule = p.Note, "schema"
-		}
-		st.Invalid = append(st.Invalid, Problem{Path: p.Path, Line: p.Line, Rule: rule, Message: msg})
-	}
+	st.Invalid = invalid
 	// Files that memories skip silently: temp files, symlinks, odd names.
 	odd, _ := s.Repo.Oddities()
 	for _, o := range odd {
@@ -116,4 +109,35 @@ func (s *Store) Status(ctx context.Context) (*Status, error) {
 	st.Initiated = err == nil
 	st.Watcher = s.WatcherStatus(ctx)
 	return st, nil
+}
+
+// Skipped returns the memory files that reads (search, list, recall) leave
+// out because they cannot be read as memories: bad YAML, no frontmatter,
+// a missing required field. It reads the cache as the last sync left it,
+// so call it after the read whose omissions it explains.
+func (s *Store) Skipped(ctx context.Context) ([]Problem, error) {
+	return s.invalid(ctx, false)
+}
+
+// invalid returns the memory files with problems: those left out of the
+// index, and with notes also those indexed with a remark (a schema
+// mismatch).
+func (s *Store) invalid(ctx context.Context, notes bool) ([]Problem, error) {
+	probs, err := s.cache.Problems(ctx, cache.KindMemory)
+	if err != nil {
+		return nil, err
+	}
+	var out []Problem
+	for _, p := range probs {
+		msg := p.Msg
+		rule := "syntax"
+		if msg == "" {
+			if !notes {
+				continue
+			}
+			msg, rule = p.Note, "schema"
+		}
+		out = append(out, Problem{Path: p.Path, Line: p.Line, Rule: rule, Message: msg})
+	}
+	return out, nil
 }

@@ -8,12 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/contextfs/contextfs/config"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
+	"github.com/contextfs/contextfs/secrets"
 )
 
 // Diagnosis is one thing a doctor run looked at: the setup a repository
@@ -82,6 +84,7 @@ func Hooks(states []hooks.State, err error) Diagnosis {
 	var missing, outdated, noexec []string
 	for _, s := range states {
 		switch {
+		case s.ViaFramework:
 		case !s.Installed:
 			missing = append(missing, s.Name)
 		case s.Outdated:
@@ -100,6 +103,14 @@ func Hooks(states []hooks.State, err error) Diagnosis {
 		msgs = append(msgs, "not executable, so git skips them: "+strings.Join(noexec, ", "))
 	}
 	switch {
+	case len(missing) > 0 && len(missing) < len(states) && slices.Contains(missing, "pre-commit"):
+		// Installed once, then overwritten (a hook manager's install):
+		// the user believes commits are checked, and they are not.
+		c.OK = false
+		msgs = append(msgs, "pre-commit is not installed while the other hooks are, so commits are no longer checked for invalid memories and secrets (did a hook manager overwrite it?); run git contextfs hooks install")
+		if len(missing) > 1 {
+			msgs = append(msgs, "not installed: "+strings.Join(missing, ", "))
+		}
 	case len(missing) == len(states):
 		c.Warning = true
 		msgs = append(msgs, "not installed: the cache is refreshed by each command instead, and commits are not checked")
@@ -130,7 +141,7 @@ func MergeDriver(ctx context.Context, root string) Diagnosis {
 	c.Message = DescribeMergeDriver(md, nil)
 	c.Warning = !md.Configured || !md.Attributes
 	if c.Warning {
-		c.Message += "; memories merge as plain text"
+		c.Message += "; memories merge as plain text: run git contextfs install (once per user, for every clone) or git contextfs doctor --fix (this clone)"
 	}
 	return c
 }
@@ -179,7 +190,14 @@ func Config(repo *gitstore.Repo) (Diagnosis, bool) {
 // Memories validates every memory file.
 func Memories(repo *gitstore.Repo) Diagnosis {
 	c := Diagnosis{Name: "memories", OK: true}
-	probs, n, err := Validate(repo, nil)
+	var sc *secrets.Scanner
+	if cfg, err := config.Load(repo); err == nil {
+		sc, _ = Scanner(cfg.Secrets) // a bad allow list fails the config check
+	}
+	if sc == nil {
+		sc, _ = secrets.NewScanner(secrets.Allow{})
+	}
+	probs, n, err := ValidateWithSecrets(repo, nil, sc)
 	if err != nil {
 		c.OK, c.Message = false, err.Error()
 		return c
@@ -193,6 +211,6 @@ func Memories(repo *gitstore.Repo) Diagnosis {
 		files[p.Path] = true
 	}
 	c.OK = false
-	c.Message = fmt.Sprintf("%d of %d memory file(s) invalid (first: %s); run git contextfs validate", len(files), n, probs[0])
+	c.Message = fmt.Sprintf("%d of %d memory file(s) invalid or holding a secret (first: %s); run git contextfs validate", len(files), n, probs[0])
 	return c
 }

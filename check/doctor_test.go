@@ -10,6 +10,7 @@ import (
 
 func TestHooksDiagnosis(t *testing.T) {
 	ok := hooks.State{Name: "pre-commit", Path: "/r/.git/hooks/pre-commit", Installed: true, Executable: true}
+	postCommit := hooks.State{Name: "post-commit", Path: "/r/.git/hooks/post-commit", Installed: true, Executable: true}
 	tests := []struct {
 		name        string
 		states      []hooks.State
@@ -23,6 +24,12 @@ func TestHooksDiagnosis(t *testing.T) {
 		{"outdated is a failure", []hooks.State{{Name: "pre-commit", Installed: true, Outdated: true, Executable: true}}, nil, false, false, "outdated"},
 		{"not executable is a failure", []hooks.State{{Name: "pre-commit", Installed: true}}, nil, false, false, "not executable"},
 		{"an error is a failure that cannot be fixed", nil, errors.New("boom"), false, false, "boom"},
+		{"pre-commit alone missing is a failure: commits are no longer checked",
+			[]hooks.State{{Name: "pre-commit", Chained: true}, postCommit}, nil, false, false, "commits are no longer checked"},
+		{"the framework running contextfs from its config counts as installed",
+			[]hooks.State{{Name: "pre-commit", Chained: true, Framework: true, ViaFramework: true}, postCommit}, nil, true, false, "2 installed"},
+		{"another hook alone missing is a warning",
+			[]hooks.State{ok, {Name: "post-commit"}}, nil, true, true, "not installed: post-commit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

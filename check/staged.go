@@ -38,8 +38,7 @@ func (c *StagedCheck) All() []Problem {
 	out := make([]Problem, 0, len(c.Problems)+len(c.Secrets))
 	out = append(out, c.Problems...)
 	for _, f := range c.Secrets {
-		out = append(out, Problem{Path: f.Path, Line: f.Line, Rule: "secret",
-			Message: fmt.Sprintf("%s %s (rule %s, fingerprint %s)", f.Description, f.Redacted, f.Rule, f.Fingerprint)})
+		out = append(out, secretProblem(f))
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Path != out[j].Path {

@@ -20,6 +20,7 @@ import (
 	"github.com/contextfs/contextfs/frontmatter"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/secrets"
 )
 
 // Problem is one thing wrong with a memory file, located by file and line.
@@ -163,6 +164,19 @@ func fieldLine(doc *frontmatter.Document, field string) int {
 // when none is given, and returns the problems and the number of files
 // checked. It reads files, not the cache.
 func Validate(repo *gitstore.Repo, paths []string) ([]Problem, int, error) {
+	return validate(repo, paths, nil)
+}
+
+// ValidateWithSecrets is Validate that also scans the files for secrets
+// with sc: a memory holding a committed credential is a problem (rule
+// "secret") like an invalid one, so a CI gate on validate catches it.
+func ValidateWithSecrets(repo *gitstore.Repo, paths []string, sc *secrets.Scanner) ([]Problem, int, error) {
+	return validate(repo, paths, sc)
+}
+
+// validate checks paths (every memory file when none) and, with sc, scans
+// them for secrets.
+func validate(repo *gitstore.Repo, paths []string, sc *secrets.Scanner) ([]Problem, int, error) {
 	var files []File
 	if len(paths) == 0 {
 		entries, err := repo.List()
@@ -188,7 +202,7 @@ func Validate(repo *gitstore.Repo, paths []string) ([]Problem, int, error) {
 				tooLarge = append(tooLarge, Problem{Path: o.Path, Rule: string(o.Kind), Message: o.String()})
 			}
 		}
-		return append(CheckFiles(files, nil), tooLarge...), len(files) + len(tooLarge), nil
+		return append(withSecrets(CheckFiles(files, nil), files, sc), tooLarge...), len(files) + len(tooLarge), nil
 	}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
@@ -219,5 +233,32 @@ func Validate(repo *gitstore.Repo, paths []string) ([]Problem, int, error) {
 			}
 		}
 	}
-	return CheckFiles(files, others), len(files), nil
+	return withSecrets(CheckFiles(files, others), files, sc), len(files), nil
+}
+
+// withSecrets adds what sc finds in files to probs, sorted by file and
+// line; with no scanner it returns probs as they are.
+func withSecrets(probs []Problem, files []File, sc *secrets.Scanner) []Problem {
+	if sc == nil {
+		return probs
+	}
+	for _, f := range files {
+		for _, fd := range ScanFile(sc, f.Path, f.Content) {
+			probs = append(probs, secretProblem(fd))
+		}
+	}
+	sort.SliceStable(probs, func(i, j int) bool {
+		if probs[i].Path != probs[j].Path {
+			return probs[i].Path < probs[j].Path
+		}
+		return probs[i].Line < probs[j].Line
+	})
+	return probs
+}
+
+// secretProblem is a secret finding as a Problem of rule "secret", which
+// names the secret only redacted.
+func secretProblem(f secrets.Finding) Problem {
+	return Problem{Path: f.Path, Line: f.Line, Rule: "secret",
+		Message: fmt.Sprintf("%s %s (rule %s, fingerprint %s)", f.Description, f.Redacted, f.Rule, f.Fingerprint)}
 }

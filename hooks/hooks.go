@@ -34,6 +34,19 @@ type State struct {
 	// Executable reports that git will run the file: git silently skips a
 	// hook file without the executable bit.
 	Executable bool
+	// Framework reports that the pre-commit framework owns the hook file
+	// git runs; our block then lives in Path, the "<hook>.legacy" file the
+	// framework's hook runs first and keeps across `pre-commit install`.
+	Framework bool
+	// ViaFramework reports that the framework's hook file is in place and
+	// .pre-commit-config.yaml lists contextfs' hook for this stage, so the
+	// framework runs contextfs' check even without a block of ours.
+	ViaFramework bool
+}
+
+// Runs reports whether contextfs' handler runs when git runs the hook.
+func (s State) Runs() bool {
+	return s.ViaFramework || s.Installed && s.Executable && !s.Outdated
 }
 
 // HooksDir returns the absolute path of the directory git runs hooks from
@@ -102,6 +115,7 @@ func apply(ctx context.Context, workTree string, names []string, fn func(path, n
 	if err != nil {
 		return nil, err
 	}
+	top, _ := topLevel(ctx, workTree) // "" in a bare repository: no framework config
 	states := make([]State, 0, len(seen))
 	var errs []error
 	for _, name := range seen {
@@ -114,6 +128,7 @@ func apply(ctx context.Context, workTree string, names []string, fn func(path, n
 			ferr = fn(p, name)
 		}
 		st, err := inspect(p, name)
+		st.ViaFramework = st.Framework && frameworkRunsUs(top, name)
 		if ferr != nil {
 			err = ferr // it explains the state better
 		}
@@ -125,8 +140,20 @@ func apply(ctx context.Context, workTree string, names []string, fn func(path, n
 	return states, errors.Join(errs...)
 }
 
-// install puts the block for hook name into the file at p.
+// install puts the block for hook name into the file at p, or into its
+// .legacy file when the pre-commit framework owns p.
 func install(p, name string) error {
+	if frameworkOwns(p) {
+		if err := moveOutOfFramework(p); err != nil {
+			return err
+		}
+		return installFile(p+legacySuffix, name)
+	}
+	return installFile(p, name)
+}
+
+// installFile puts the block for hook name into the file at p.
+func installFile(p, name string) error {
 	fi, err := os.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -174,8 +201,20 @@ func install(p, name string) error {
 	return writeFile(p, insertBlock(content, name, u), perm)
 }
 
-// uninstall takes the block for hook name out of the file at p.
+// uninstall takes the block for hook name out of the file at p and out of
+// its .legacy file, where it went while the pre-commit framework owned p.
 func uninstall(p, name string) error {
+	if err := uninstallFile(p, name); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(p + legacySuffix); err != nil {
+		return nil
+	}
+	return uninstallFile(p+legacySuffix, name)
+}
+
+// uninstallFile takes the block for hook name out of the file at p.
+func uninstallFile(p, name string) error {
 	fi, err := os.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -229,8 +268,26 @@ func editable(p string, fi fs.FileInfo, name string) error {
 	return nil
 }
 
-// inspect returns the state of the hook file at p.
+// inspect returns the state of the hook file at p. When the pre-commit
+// framework owns p, the state is that of its .legacy file, which the
+// framework runs: a block left in p itself is outdated, since the next
+// `pre-commit install` drops it.
 func inspect(p, name string) (State, error) {
+	if !frameworkOwns(p) {
+		return inspectFile(p, name)
+	}
+	inner, _ := os.ReadFile(p)
+	blocks, _ := findBlocks(inner)
+	st, err := inspectFile(p+legacySuffix, name)
+	st.Framework, st.Chained = true, true
+	if len(blocks) > 0 {
+		st.Installed, st.Outdated = true, true
+	}
+	return st, err
+}
+
+// inspectFile returns the state of the hook file at p.
+func inspectFile(p, name string) (State, error) {
 	st := State{Name: name, Path: p}
 	content, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {

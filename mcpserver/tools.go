@@ -27,7 +27,7 @@ type SaveInput struct {
 	Supersedes []string       `json:"supersedes,omitempty" jsonschema:"IDs (or unique prefixes) of memories this one replaces; they are then hidden from search"`
 	Paths      []string       `json:"paths,omitempty" jsonschema:"globs of the code this memory bears on, relative to the repository root, such as auth/** (it is then shown to agents changing those files)"`
 	HygieneInput
-	Scope      string         `json:"scope,omitempty" jsonschema:"repo (the repository's shared memory) or user (the person's own store, which follows them across repositories and is never committed to a team's repository); default: user for the user type, else repo"`
+	Scope string `json:"scope,omitempty" jsonschema:"repo (the repository's shared memory) or user (the person's own store, which follows them across repositories and is never committed to a team's repository); default: user for the user type, else repo"`
 }
 
 // MemoryRef names a memory written by a tool.

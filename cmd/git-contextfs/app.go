@@ -187,3 +187,47 @@ func checkLimit(n int) error {
 	}
 	return nil
 }
+
+// parseData reads --data, which must be a JSON object. Any other JSON
+// value is named in words (an array, a string), not as a Go type.
+func parseData(s string) (map[string]any, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		return nil, &usageError{fmt.Errorf("--data must be a JSON object such as '{\"status\":\"accepted\"}': it is not valid JSON (%v)", err)}
+	}
+	d, ok := v.(map[string]any)
+	if !ok {
+		return nil, &usageError{fmt.Errorf("--data must be a JSON object such as '{\"status\":\"accepted\"}', not %s", jsonKind(v))}
+	}
+	return d, nil
+}
+
+// jsonKind names the kind of a decoded JSON value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	default:
+		return "null"
+	}
+}
+
+// noteSkipped says on stderr, in one line, how many memory files the read
+// just made left out as unreadable, and how to see them: a read must not
+// drop files without a word. Stdout, and so --json, is unchanged.
+func (a *app) noteSkipped(ctx context.Context, s *contextfs.Store) {
+	skipped, err := s.Skipped(ctx)
+	if err != nil || len(skipped) == 0 {
+		return
+	}
+	fmt.Fprintf(a.io.ErrOut, "contextfs: %d invalid memory file(s) left out (first: %s); run git contextfs validate to see them\n", len(skipped), skipped[0].Path)
+}

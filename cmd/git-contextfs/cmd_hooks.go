@@ -75,6 +75,10 @@ changes nothing; a block written by another version is replaced.`,
 
 // runHooksInstall runs hooksInstall with o.
 func (a *app) runHooksInstall(ctx context.Context, o *hooksInstallOptions) error {
+	// Say "not a git repository" as contextfs says it, not git's raw output.
+	if _, err := gitstore.Discover(a.workDir()); err != nil {
+		return err
+	}
 	states, ierr := hooks.Install(ctx, a.workDir(), nil)
 	if states == nil && ierr != nil {
 		return fmt.Errorf("install hooks: %w", ierr)
@@ -85,6 +89,12 @@ func (a *app) runHooksInstall(ctx context.Context, o *hooksInstallOptions) error
 	}
 	if err := a.printHooks(ctx, states, o.json); err != nil {
 		return err
+	}
+	for _, s := range states {
+		if s.Framework && !o.json {
+			fmt.Fprintf(a.io.ErrOut, "note: the pre-commit framework owns the %s hook, so contextfs' block went into %s, which the framework runs first and keeps across `pre-commit install`.\n"+
+				"      Better: add contextfs to %s (id: %s; see docs/HOOKS.md).\n", s.Name, filepath.Base(s.Path), hooks.FrameworkConfig, hooks.FrameworkHookID)
+		}
 	}
 	if _, err := exec.LookPath("git-contextfs"); err != nil && !o.json {
 		fmt.Fprintln(a.io.ErrOut, "warning: git-contextfs is not on PATH, so the hooks will skip their work; put it on PATH")
@@ -126,6 +136,10 @@ The merge driver stays registered unless --merge-driver is given: its
 
 // runHooksUninstall runs hooksUninstall with o.
 func (a *app) runHooksUninstall(ctx context.Context, o *hooksUninstallOptions) error {
+	// Say "not a git repository" as contextfs says it, not git's raw output.
+	if _, err := gitstore.Discover(a.workDir()); err != nil {
+		return err
+	}
 	states, uerr := hooks.Uninstall(ctx, a.workDir(), nil)
 	if states == nil && uerr != nil {
 		return fmt.Errorf("uninstall hooks: %w", uerr)
@@ -170,6 +184,10 @@ skipped silently by git). The last line is the merge driver.`,
 
 // runHooksStatus runs hooksStatus with o.
 func (a *app) runHooksStatus(ctx context.Context, o *hooksStatusOptions) error {
+	// Say "not a git repository" as contextfs says it, not git's raw output.
+	if _, err := gitstore.Discover(a.workDir()); err != nil {
+		return err
+	}
 	states, err := hooks.Status(ctx, a.workDir())
 	if states == nil && err != nil {
 		return fmt.Errorf("hook status: %w", err)
@@ -188,6 +206,10 @@ type hookJSON struct {
 	Outdated   bool   `json:"outdated"`
 	Chained    bool   `json:"chained"`
 	Executable bool   `json:"executable"`
+	// Framework: the pre-commit framework owns the hook file; Path is
+	// then its .legacy file. ViaFramework: its config runs contextfs.
+	Framework    bool `json:"framework"`
+	ViaFramework bool `json:"via_framework"`
 }
 
 // driverJSON is hooks.MergeDriverState as the JSON output spells it.
@@ -204,7 +226,7 @@ func (a *app) printHooks(ctx context.Context, states []hooks.State, asJSON bool)
 	if asJSON {
 		hs := make([]hookJSON, 0, len(states))
 		for _, s := range states {
-			hs = append(hs, hookJSON{s.Name, s.Path, s.Installed, s.Outdated, s.Chained, s.Executable})
+			hs = append(hs, hookJSON{s.Name, s.Path, s.Installed, s.Outdated, s.Chained, s.Executable, s.Framework, s.ViaFramework})
 		}
 		d := driverJSON{Configured: md.Configured, Attributes: md.Attributes, Driver: md.Driver}
 		if mderr != nil {
@@ -225,6 +247,18 @@ func (a *app) printHooks(ctx context.Context, states []hooks.State, asJSON bool)
 
 // hookState describes a hook in a few words.
 func hookState(s hooks.State) string {
+	if s.ViaFramework {
+		return "installed by the pre-commit framework (" + hooks.FrameworkConfig + ")"
+	}
+	if s.Framework && !s.Installed {
+		return "not installed (pre-commit framework hook; add contextfs to " + hooks.FrameworkConfig + " or run git contextfs hooks install)"
+	}
+	if s.Framework && s.Outdated {
+		return "outdated: inside the pre-commit framework's hook, which `pre-commit install` overwrites; run git contextfs hooks install"
+	}
+	if s.Framework {
+		return "installed, run by the pre-commit framework from " + filepath.Base(s.Path)
+	}
 	if !s.Installed {
 		if s.Chained {
 			return "not installed (another hook is there)"

@@ -85,6 +85,9 @@ func (a *app) runList(ctx context.Context, o *listOptions) error {
 	if err != nil {
 		return err
 	}
+	if s.Repo != nil && sc != scope.User {
+		a.noteSkipped(ctx, s.Repo) // the user store's are warned about by the scope set
+	}
 	if o.json {
 		return a.printJSON(es)
 	}

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memmerge"
 )
@@ -32,7 +35,9 @@ OTHER field by field: tags, links and supersedes as sets, created and
 updated as the earliest and latest time, other fields and each data field
 from the side that changed them, and the body line by line. The result
 replaces CURRENT. Fields or lines both sides changed differently are
-written between conflict markers, each is reported on stderr prefixed with
+written between conflict markers that name the branches (ours: the
+checked-out branch; theirs: the name git merge gives the other side in
+GITHEAD_<commit>), as git's own markers do, each is reported on stderr prefixed with
 PATH, and the exit status is 1 so that git marks the file conflicted.
 Exit status 2 means the merge failed and CURRENT was left as it was.`,
 		Hidden: true,
@@ -58,6 +63,7 @@ Exit status 2 means the merge failed and CURRENT was left as it was.`,
 			if err != nil {
 				return fail(err)
 			}
+			res = res.Labeled(mergeLabels(cmd.Context()))
 			if err := gitstore.WriteFileAtomic(args[1], res.Content, 0o644); err != nil {
 				return fail(err)
 			}
@@ -70,4 +76,27 @@ Exit status 2 means the merge failed and CURRENT was left as it was.`,
 			return nil
 		},
 	}
+}
+
+// mergeLabels names the two sides of the merge git is running, for the
+// conflict markers: ours is the branch checked out in the work tree git
+// runs the driver in, theirs what `git merge` called the other side
+// (it exports GITHEAD_<commit>=NAME for each merged head). A side that
+// cannot be named is "" and keeps the word ours or theirs; without one
+// git merge naming the other side (a rebase or cherry-pick sets no
+// GITHEAD_ variable) neither side is named.
+func mergeLabels(ctx context.Context) (ours, theirs string) {
+	var names []string
+	for _, kv := range os.Environ() {
+		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GITHEAD_") && v != "" {
+			names = append(names, v)
+		}
+	}
+	if len(names) != 1 {
+		return "", "" // not one git merge: name neither side
+	}
+	if b, err := (git.Cmd{}).Output(ctx, "symbolic-ref", "--short", "-q", "HEAD"); err == nil {
+		ours = b
+	}
+	return ours, names[0]
 }

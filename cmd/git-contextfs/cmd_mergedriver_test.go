@@ -158,9 +158,12 @@ func TestMergeDriverStopsOnConflictingField(t *testing.T) {
 		name       string
 		args       []string
 		ours, thrs string
+		labels     [2]string // the markers' names for the sides
 	}{
-		{"merge", []string{"merge", "--no-edit", "b"}, "title: Use pgx", "title: Use pgxpool"},
-		{"rebase", []string{"rebase", "b"}, "title: Use pgxpool", "title: Use pgx"},
+		// git merge names the other side: the markers name both branches.
+		{"merge", []string{"merge", "--no-edit", "b"}, "title: Use pgx", "title: Use pgxpool", [2]string{"a", "b"}},
+		// A rebase names neither side to the driver.
+		{"rebase", []string{"rebase", "b"}, "title: Use pgxpool", "title: Use pgx", [2]string{"ours", "theirs"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := driverRepo(t, true, append(titleA, editA...), append(titleB, editB...))
@@ -172,7 +175,7 @@ func TestMergeDriverStopsOnConflictingField(t *testing.T) {
 				t.Errorf("git output does not show the driver's report:\n%s", out)
 			}
 			got := readMemory(t, dir)
-			markers := "<<<<<<< ours\n" + tt.ours + "\n=======\n" + tt.thrs + "\n>>>>>>> theirs\n"
+			markers := "<<<<<<< " + tt.labels[0] + "\n" + tt.ours + "\n=======\n" + tt.thrs + "\n>>>>>>> " + tt.labels[1] + "\n"
 			if !strings.Contains(got, markers) {
 				t.Errorf("memory lacks the title conflict:\n%s\nwant:\n%s", got, markers)
 			}

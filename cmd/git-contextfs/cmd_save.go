@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -17,6 +16,7 @@ type saveOptions struct {
 	tags, links, supersedes   []string
 	json                      bool
 	scope                     string
+	typeGiven                 bool     // --type was on the command line
 	content                   []string // the body, as arguments; "-" or none reads stdin
 	attach                    saveAttach
 	dedup                     string
@@ -56,6 +56,7 @@ every other type goes to the repository.`,
 		Args: argsRange(0, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.content = args
+			o.typeGiven = cmd.Flags().Changed("type")
 			return a.runSave(cmd.Context(), o)
 		},
 	}
@@ -87,11 +88,9 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 	if err != nil {
 		return err
 	}
-	var d map[string]any
-	if o.data != "" {
-		if err := json.Unmarshal([]byte(o.data), &d); err != nil {
-			return &usageError{fmt.Errorf("--data must be a JSON object: %v", err)}
-		}
+	d, err := parseData(o.data)
+	if err != nil {
+		return err
 	}
 	s, err := a.openScopes(ctx)
 	if err != nil {
@@ -113,6 +112,10 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 		return err
 	}
 	return a.checkedSave(ctx, st, req, o.dedup, o.json, func() (scope.Scope, string) { // hygiene
+		if !o.typeGiven {
+			// The default is a guess at what the user meant: say it.
+			fmt.Fprintf(a.io.ErrOut, "saved as type %s (the default); give --type to choose: git contextfs schema lists them\n", o.typ)
+		}
 		if sc == scope.User {
 			return sc, s.CommitUser(ctx, st)
 		}

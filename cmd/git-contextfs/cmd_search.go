@@ -132,6 +132,9 @@ func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
 	if err != nil {
 		return err
 	}
+	if s.Repo != nil && sc != scope.User {
+		a.noteSkipped(ctx, s.Repo) // the user store's are warned about by the scope set
+	}
 	if o.json {
 		return a.printJSON(res)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -75,11 +74,9 @@ func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
 		}
 		body = b
 	}
-	var d map[string]any
-	if o.data != "" {
-		if err := json.Unmarshal([]byte(o.data), &d); err != nil {
-			return &usageError{fmt.Errorf("--data must be a JSON object: %v", err)}
-		}
+	d, err := parseData(o.data)
+	if err != nil {
+		return err
 	}
 	if o.changed("type") {
 		if err := checkTypes([]string{o.typ}, false); err != nil {

@@ -14,8 +14,8 @@ import (
 
 // validateOptions are the flags and arguments of validate.
 type validateOptions struct {
-	json  bool
-	paths []string
+	json, noSecrets bool
+	paths           []string
 }
 
 // validateCmd is validate: its help and flags; runValidate does the work.
@@ -26,7 +26,9 @@ func (a *app) validateCmd() *cobra.Command {
 		Short: "Check memory files; exit 1 if any is invalid",
 		Long: `Checks every memory file (or the ones named): YAML syntax, known type,
 required fields, the type's data schema, unique IDs and leftover merge
-conflict markers. Problems are printed as FILE:LINE: RULE: MESSAGE.
+conflict markers, and scans them for secrets (rule "secret"; the allow
+lists of .contextfs/config.yaml apply; --no-secrets skips the scan).
+Problems are printed as FILE:LINE: RULE: MESSAGE.
 Exit status: 0 all valid, 1 something is invalid.`,
 		Example: "  git contextfs validate\n  git contextfs validate .contextfs/memories/use-pgx-k3x9m2abcd.md --json",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -35,6 +37,7 @@ Exit status: 0 all valid, 1 something is invalid.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print {files, problems} as JSON")
+	cmd.Flags().BoolVar(&o.noSecrets, "no-secrets", false, "do not scan the memories for secrets")
 	return cmd
 }
 
@@ -50,7 +53,11 @@ func (a *app) runValidate(ctx context.Context, o *validateOptions) error {
 		return err
 	}
 	defer s.Close()
-	probs, n, err := s.Validate(ctx, absAll(o.paths))
+	validate := s.ValidateWithSecrets
+	if o.noSecrets {
+		validate = s.Validate
+	}
+	probs, n, err := validate(ctx, absAll(o.paths))
 	if err != nil {
 		return err
 	}

@@ -22,8 +22,9 @@ Memories are Markdown files with YAML frontmatter under .contextfs/: typed
 committed, branched, merged and reviewed like code. A disposable cache in
 the git directory makes them searchable by keyword and by meaning.
 
-Run it as "git contextfs COMMAND" (use -h for help there: git turns --help
-into "git help contextfs") or as "git-contextfs COMMAND".`,
+Run it as "git contextfs COMMAND" or as "git-contextfs COMMAND". git turns
+"git contextfs --help" into "git help contextfs", which shows the manual
+page that make install puts where man finds it; -h works everywhere.`,
 		Example: `  git contextfs init
   git contextfs save --type decision --tag db "Use pgx with a pool of 20 connections"
   git contextfs search "how do we pool db connections"
@@ -54,6 +55,7 @@ into "git help contextfs") or as "git-contextfs COMMAND".`,
 	}
 	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
 	root.AddCommand(a.commands()...)
+	a.addCompletions(root)
 	return root
 }
 
@@ -103,5 +105,9 @@ func (a *app) commands() []*cobra.Command {
 		// Serving.
 		a.mcpCmd(),
 		a.watchCmd(),
+		// Your toolbox.
+		a.installCmd(),
+		a.uninstallCmd(),
+		a.manCmd(),
 	}
 }
