@@ -15,7 +15,7 @@ ifeq ($(BINDIR),)
 BINDIR  := $(shell $(GO) env GOPATH)/bin
 endif
 
-.PHONY: all build install demo test test-short fuzz bench bench-full lint fmt clean
+.PHONY: all build install demo test test-short fuzz bench bench-full bench-quality lint fmt clean
 
 all: build
 
@@ -54,6 +54,12 @@ bench: build
 
 bench-full: build
 	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -sizes 1000,10000,100000 -bin $(BIN)
+
+# bench-quality: retrieval quality on real repositories, long documents and
+# SICK, against a file-level SQLite FTS5 baseline (offline: the sets are
+# committed under cmd/contextfs-bench/testdata/quality).
+bench-quality:
+	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -only quality
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: files above need formatting" && exit 1)
