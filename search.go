@@ -4,12 +4,14 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
 
+	"github.com/contextfs/contextfs/autoindex"
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/rank"
 )
@@ -32,7 +34,23 @@ type Query struct {
 	Limit int    // default 10
 	// SemanticWeight overrides the configured fusion weight when non-nil.
 	SemanticWeight *float64
+	// Tests says what to do with test code: TestsInclude (the default:
+	// ranked below other code of equal relevance), TestsExclude or
+	// TestsOnly.
+	Tests string
 }
+
+// What Query.Tests accepts.
+const (
+	TestsInclude = "include"
+	TestsExclude = "exclude"
+	TestsOnly    = "only"
+)
+
+// testWeight scales the score of a test chunk when tests are included: a
+// test that echoes the words of the code it tests ranks below that code.
+// Chosen on the code-search sets of `make bench-quality` (docs/DESIGN.md).
+const testWeight = 0.5
 
 // Result is one search hit.
 type Result struct {
@@ -51,6 +69,7 @@ type Result struct {
 	Language  string    `json:"language,omitempty"`
 	StartLine int       `json:"start_line,omitempty"`
 	EndLine   int       `json:"end_line,omitempty"`
+	Test      bool      `json:"test,omitempty"`
 }
 
 // kindWeight scales fused scores when memories, code and commits are
@@ -101,7 +120,10 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 	if q.SemanticWeight != nil {
 		w = *q.SemanticWeight
 	}
-	kinds, memTypes := splitKinds(q.Types)
+	if q.Tests != "" && q.Tests != TestsInclude && q.Tests != TestsExclude && q.Tests != TestsOnly {
+		return nil, fmt.Errorf("unknown tests option %q (want include, exclude or only)", q.Tests)
+	}
+	kinds, memTypes, codeTypes := splitKinds(q.Types, q.Tests)
 	f, err := s.filter(memTypes, q.Tags, q.Since, q.All)
 	if err != nil {
 		return nil, err
@@ -118,7 +140,10 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 	var all []scoredKind
 	for _, k := range kinds {
 		kf := f
-		if k != cache.KindMemory {
+		switch k {
+		case cache.KindCode:
+			kf.Types = codeTypes
+		case cache.KindCommit:
 			kf.Types = nil
 		}
 		// The two rankers are independent: in hybrid mode they run at once,
@@ -179,19 +204,28 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 		}
 	}
 	all = kept
+	// Test chunks rank below other code of equal relevance: their type is
+	// in the row, so read the candidates' rows first.
+	cand := make([]int64, len(all))
+	for i, a := range all {
+		cand[i] = a.Row
+	}
+	rows, err := s.cache.Rows(ctx, cand)
+	if err != nil {
+		return nil, err
+	}
+	if q.Tests != TestsOnly {
+		for i := range all {
+			if r, ok := rows[all[i].Row]; ok && r.Kind == cache.KindCode && r.Type == autoindex.TypeTest {
+				all[i].Score *= testWeight
+			}
+		}
+	}
 	sortScored(all)
 	// Rows are numbered in the order a cache happened to index documents;
 	// ties must not depend on that, so fetch a margin and break ties by ID.
 	if len(all) > limit+20 {
 		all = all[:limit+20]
-	}
-	rowIDs := make([]int64, len(all))
-	for i, a := range all {
-		rowIDs[i] = a.Row
-	}
-	rows, err := s.cache.Rows(ctx, rowIDs)
-	if err != nil {
-		return nil, err
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].Score != all[j].Score {
@@ -212,12 +246,15 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 		if !ok {
 			continue
 		}
-		id := r.MID
+		id, kind := r.MID, r.Kind.String()
 		if r.Kind == cache.KindCode {
 			id = fmt.Sprintf("%s:%d-%d", r.Path, r.StartLine, r.EndLine)
+			if r.Type == autoindex.TypeDoc {
+				kind = autoindex.TypeDoc
+			}
 		}
 		out = append(out, Result{
-			ID: id, Kind: r.Kind.String(), Type: r.Type, Title: r.Title, Path: r.Path, Score: round(a.Score),
+			ID: id, Kind: kind, Test: r.Kind == cache.KindCode && r.Type == autoindex.TypeTest, Type: r.Type, Title: r.Title, Path: r.Path, Score: round(a.Score),
 			Snippet: Snippet(r.Body, terms, 200), Tags: r.Tags, Updated: r.Updated, Keyword: round(a.Keyword),
 			Semantic: round(a.Semantic), Symbol: r.Symbol, Language: r.Lang, StartLine: r.StartLine, EndLine: r.EndLine,
 		})
@@ -258,28 +295,52 @@ func hits(hs []cache.Hit) []rank.Hit {
 
 func round(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
 
-// splitKinds separates the pseudo-types code and commit (kinds of the
-// auto-index) from memory types. No types means every kind.
-func splitKinds(types []string) ([]cache.Kind, []string) {
+// splitKinds separates the pseudo-types of the auto-index from memory
+// types: "code" is source code (and tests, as tests says), "doc" is
+// documentation files as well as doc memories, "commit" is history. It
+// returns the kinds to search, the memory types, and the chunk types of
+// the code kind. No types means every kind; tests "only" means test code
+// alone.
+func splitKinds(types []string, tests string) ([]cache.Kind, []string, []string) {
 	var kinds []cache.Kind
-	var mem []string
+	var mem, code []string
+	addKind := func(k cache.Kind) {
+		if !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	source := []string{autoindex.TypeCode, autoindex.TypeTest}
+	switch tests {
+	case TestsExclude:
+		source = source[:1]
+	case TestsOnly:
+		return []cache.Kind{cache.KindCode}, nil, []string{autoindex.TypeTest}
+	}
 	for _, t := range cleanList(types) {
 		switch strings.ToLower(t) {
 		case "code":
-			kinds = append(kinds, cache.KindCode)
+			addKind(cache.KindCode)
+			code = append(code, source...)
+		case "doc":
+			addKind(cache.KindCode)
+			code = append(code, autoindex.TypeDoc)
+			mem = append(mem, t)
 		case "commit":
-			kinds = append(kinds, cache.KindCommit)
+			addKind(cache.KindCommit)
 		default:
 			mem = append(mem, t)
 		}
 	}
 	if len(mem) > 0 {
-		kinds = append(kinds, cache.KindMemory)
+		addKind(cache.KindMemory)
 	}
 	if len(kinds) == 0 {
 		kinds = []cache.Kind{cache.KindMemory, cache.KindCode, cache.KindCommit}
+		if tests == TestsExclude {
+			code = []string{autoindex.TypeCode, autoindex.TypeDoc}
+		}
 	}
-	return kinds, mem
+	return kinds, mem, code
 }
 
 func queryTerms(q string) []string {

@@ -407,7 +407,7 @@ func (c *Cache) StalePaths(ctx context.Context, kind Kind, root string, entries 
 		case r.mtime == e.MTime && r.ino == e.Ino:
 		default:
 			raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
-			if err != nil || gitstore.BlobOID(raw) != r.oid {
+			if err != nil || gitstore.BlobOID(raw) != keyOID(r.oid) {
 				stale = append(stale, e.Path)
 			}
 		}

@@ -99,6 +99,19 @@ type SyncOptions struct {
 	// of these paths is read, so a sync of the few files a change watcher
 	// reports costs nothing like a full one.
 	Only map[string]bool
+	// Key, when set, is the key a file's analysis is stored and shared
+	// under, from its path and blob OID (the default key is the OID). An
+	// analyzer whose output depends on the path as well as the content
+	// (test files, documentation, the words of the path) keys by both, so
+	// that the same bytes at two paths are analysed once per path. A key
+	// must begin with the OID and a colon.
+	Key func(path, oid string) string
+}
+
+// keyOID is the blob OID a stored key begins with (see SyncOptions.Key).
+func keyOID(key string) string {
+	oid, _, _ := strings.Cut(key, ":")
+	return oid
 }
 
 // SyncFiles brings the cache's view of one kind of file up to date with
@@ -386,6 +399,9 @@ func (c *Cache) analyzeStream(ctx context.Context, root string, stale []FileEntr
 					res.err = fmt.Errorf("read %s: %w", e.Path, err)
 				default:
 					oid := gitstore.BlobOID(raw)
+					if o.Key != nil {
+						oid = o.Key(e.Path, oid)
+					}
 					res.change = change{e: e, oid: oid}
 					mu.Lock()
 					mine := !claimed[oid]
