@@ -47,6 +47,11 @@ const (
 	TestsOnly    = "only"
 )
 
+// minRelevance is the share of the best fused score below which a hybrid
+// result is dropped rather than shown: chosen on `make bench-quality` as
+// the largest floor that changes no hybrid MRR@10 there (docs/DESIGN.md).
+const minRelevance = 0.1
+
 // testWeight scales the score of a test chunk when tests are included: a
 // test that echoes the words of the code it tests ranks below that code.
 // Chosen on the code-search sets of `make bench-quality` (docs/DESIGN.md).
@@ -138,7 +143,9 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 	}
 	depth := max(limit*3, 30)
 	var all []scoredKind
-	for _, k := range kinds {
+	type ranked struct{ kw, sem []cache.Hit }
+	byKind := make([]ranked, len(kinds))
+	for i, k := range kinds {
 		kf := f
 		switch k {
 		case cache.KindCode:
@@ -165,10 +172,22 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 		if err := cmp.Or(kwErr, semErr); err != nil {
 			return nil, err
 		}
+		byKind[i] = ranked{kw, sem}
+	}
+	// One BM25 scale for every kind: the best match of the query, whatever
+	// its kind, scores 1 on the keyword side.
+	var kwMax float64
+	for _, r := range byKind {
+		for _, h := range r.kw {
+			kwMax = max(kwMax, h.Score)
+		}
+	}
+	for i, k := range kinds {
+		kw, sem := byKind[i].kw, byKind[i].sem
 		var fused []rank.Scored
 		switch mode {
 		case ModeKeyword:
-			fused = rank.Keyword(hits(kw))
+			fused = rank.FuseScaled(hits(kw), nil, nil, 0, kwMax)
 		case ModeSemantic:
 			fused = rank.Semantic(hits(sem))
 		default:
@@ -186,7 +205,7 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			fused = rank.Fuse(hits(kw), hits(sem), extra, w)
+			fused = rank.FuseScaled(hits(kw), hits(sem), extra, w, kwMax)
 		}
 		for _, sc := range fused {
 			if len(kinds) > 1 {
@@ -196,10 +215,15 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 		}
 	}
 	// A document that matches neither by keyword nor by meaning is not a
-	// result, however few results there are.
+	// result, however few results there are; nor is one far below the best
+	// result (minRelevance), which would only pad the list.
+	var best float64
+	for _, a := range all {
+		best = max(best, a.Score)
+	}
 	kept := all[:0]
 	for _, a := range all {
-		if a.Score > 0 {
+		if a.Score > 0 && (mode != ModeHybrid || a.Score >= minRelevance*best) {
 			kept = append(kept, a)
 		}
 	}

@@ -51,7 +51,20 @@ func (s *scores) add(rank int) {
 func (s scores) mrr() float64    { return s.rr / float64(max(s.n, 1)) }
 func (s scores) recall() float64 { return float64(s.top5) / float64(max(s.n, 1)) }
 
+// qualityModes are the rankings measured; "hybrid W" runs hybrid at
+// semantic weight W (add some to see the weight's effect; the table shows
+// them after its last column).
 var qualityModes = []string{contextfs.ModeKeyword, contextfs.ModeSemantic, contextfs.ModeHybrid}
+
+func modeQuery(mode string) (string, *float64) {
+	m, w, ok := strings.Cut(mode, " ")
+	if !ok {
+		return mode, nil
+	}
+	var x float64
+	fmt.Sscan(w, &x)
+	return m, &x
+}
 
 // benchQuality prints the quality table: code search on real repositories
 // (file found for a commit subject), long documents (memory found for its
@@ -87,8 +100,12 @@ func benchQuality(ctx context.Context, root string) error {
 func qualityRow(name string, n int, base scores, by map[string]scores) string {
 	cell := func(s scores) string { return fmt.Sprintf("%.3f / %.3f", s.mrr(), s.recall()) }
 	ratio := by[contextfs.ModeHybrid].mrr() / max(base.mrr(), 1e-9)
-	return fmt.Sprintf("| %s | %d | %s | %s | %s | %s | %.2f× |", name, n, cell(base), cell(by[contextfs.ModeKeyword]),
-		cell(by[contextfs.ModeSemantic]), cell(by[contextfs.ModeHybrid]), ratio)
+	extra := ""
+	for _, m := range qualityModes[3:] {
+		extra += fmt.Sprintf(" %s=%.3f", m, by[m].mrr())
+	}
+	return fmt.Sprintf("| %s | %d | %s | %s | %s | %s | %.2f× |%s", name, n, cell(base), cell(by[contextfs.ModeKeyword]),
+		cell(by[contextfs.ModeSemantic]), cell(by[contextfs.ModeHybrid]), ratio, extra)
 }
 
 func loadSet(root, name string) (qualitySet, error) {
@@ -182,7 +199,8 @@ func codeQuality(ctx context.Context, root, name string) (string, error) {
 		}
 		bs.add(rankOf(got, q.Target))
 		for _, mode := range qualityModes {
-			res, err := s.SearchIndexed(ctx, contextfs.Query{Text: q.Query, Types: []string{"code"}, Mode: mode, Limit: 60})
+			m, w := modeQuery(mode)
+			res, err := s.SearchIndexed(ctx, contextfs.Query{Text: q.Query, Types: []string{"code"}, Mode: m, SemanticWeight: w, Limit: 60})
 			if err != nil {
 				return "", err
 			}
@@ -269,7 +287,8 @@ func docQuality(ctx context.Context, root, name string, short bool) (string, err
 		}
 		bs.add(rankOf(got, id))
 		for _, mode := range qualityModes {
-			res, err := s.SearchIndexed(ctx, contextfs.Query{Text: q.Query, Types: []string{"doc"}, Mode: mode, Limit: 10})
+			m, w := modeQuery(mode)
+			res, err := s.SearchIndexed(ctx, contextfs.Query{Text: q.Query, Types: []string{"doc"}, Mode: m, SemanticWeight: w, Limit: 10})
 			if err != nil {
 				return "", err
 			}

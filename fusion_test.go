@@ -1,0 +1,42 @@
+package contextfs_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/internal/testgit"
+)
+
+// TestFusionIsCalibrated: keyword scores of memories, code and commits
+// share one scale, so the best commit of a query that barely matches any
+// commit does not score like the best memory; a hybrid result far below
+// the best one does not pad the list; every result says its part scores.
+func TestFusionIsCalibrated(t *testing.T) {
+	dir := testgit.Init(t)
+	s := open(t, dir)
+	saveSeeds(t, s)
+	testgit.Run(t, dir, "commit", "-q", "--allow-empty", "-m", "Tweak connections")
+	if _, err := s.Index(context.Background(), contextfs.IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Search(context.Background(), contextfs.Query{Text: "pool postgres database connections with pgxpool", Limit: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) == 0 || res[0].Title != "Pool Postgres connections with pgxpool" {
+		t.Fatalf("first result %+v", res)
+	}
+	best := res[0].Score
+	for _, r := range res {
+		if r.Kind == "commit" && r.Keyword >= 0.5 {
+			t.Errorf("a commit matching one word scores %.3f on the keyword side, as high as the best memory", r.Keyword)
+		}
+		if r.Score < 0.1*best {
+			t.Errorf("%s %q at %.3f pads the list (best %.3f)", r.Kind, r.Title, r.Score, best)
+		}
+		if r.Score > 0 && r.Keyword == 0 && r.Semantic == 0 {
+			t.Errorf("%s %q: no part scores", r.Kind, r.Title)
+		}
+	}
+}
