@@ -2,6 +2,7 @@ package contextfs_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/contextfs/contextfs"
@@ -38,5 +39,25 @@ func TestFusionIsCalibrated(t *testing.T) {
 		if r.Score > 0 && r.Keyword == 0 && r.Semantic == 0 {
 			t.Errorf("%s %q: no part scores", r.Kind, r.Title)
 		}
+	}
+}
+
+// TestLongMemoryFoundByItsEnd: a memory longer than the embedder's window
+// is embedded whole, so a sentence from its end finds it by meaning.
+func TestLongMemoryFoundByItsEnd(t *testing.T) {
+	dir := testgit.Init(t)
+	s := open(t, dir)
+	filler := strings.Repeat("The scheduler assigns goroutines to threads and balances the run queues. ", 40)
+	for _, m := range []struct{ title, end string }{
+		{"Runtime notes A", "Finally, the garbage collector compacts the heap of the penguin colony."},
+		{"Runtime notes B", "Finally, the linker writes the symbol table of the binary file."},
+	} {
+		if _, err := s.Save(context.Background(), contextfs.SaveRequest{Type: "fact", Title: m.title, Body: filler + "\n\n" + m.end}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := topTitles(t, s, contextfs.Query{Text: "the garbage collector compacts the heap of the penguin colony", Mode: "semantic"})
+	if len(got) == 0 || got[0] != "Runtime notes A" {
+		t.Fatalf("semantic results %q, want Runtime notes A first", got)
 	}
 }

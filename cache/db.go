@@ -28,7 +28,7 @@ import (
 // SchemaVersion changes whenever the tables change; a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "10"
+const SchemaVersion = "11"
 
 // Kind is what a searchable document was derived from.
 type Kind int

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/gitstore"
 )
 
@@ -771,7 +772,7 @@ func (c *Cache) embedTexts(ctx context.Context, want map[string]string, workers 
 			defer wg.Done()
 			for i := range next {
 				j := min(i+batch, len(texts))
-				vs, err := c.emb.Embed(ctx, texts[i:j])
+				vs, err := embed.EmbedLong(ctx, c.emb, texts[i:j], maxEmbedBytes)
 				if err == nil && len(vs) != j-i {
 					err = fmt.Errorf("got %d vectors for %d texts", len(vs), j-i)
 				}
@@ -798,9 +799,9 @@ func (c *Cache) embedTexts(ctx context.Context, want map[string]string, workers 
 	return out, nil
 }
 
-// maxEmbedBytes bounds the text given to the embedder: models have
-// context limits (all-MiniLM reads 256 tokens), and the head of a memory or
-// a chunk (its title, doc comment and signature) says what it is about.
+// maxEmbedBytes bounds each piece of text given to the embedder: models
+// have context limits (all-MiniLM reads 256 tokens). A longer document is
+// embedded in pieces and pooled (embed.EmbedLong), never cut.
 const maxEmbedBytes = 2000
 
 // embedText is what the embedder sees for d.
@@ -810,13 +811,10 @@ func embedText(d Doc) string {
 
 // embedInput is the text embedded for a document, a function of its stored
 // columns (title, tags as stored, summary, body) so that EnsureModel can
-// re-embed from the cache alone, capped at maxEmbedBytes.
+// re-embed from the cache alone. Its hash keys the vector, so a long
+// text's pooled vector is cached by its whole content.
 func embedInput(title, tags, summary, body string) string {
-	t := strings.TrimSpace(title + "\n" + strings.TrimSpace(tags) + "\n" + summary + "\n" + body)
-	if len(t) > maxEmbedBytes {
-		t = strings.ToValidUTF8(t[:maxEmbedBytes], "")
-	}
-	return t
+	return strings.TrimSpace(title + "\n" + strings.TrimSpace(tags) + "\n" + summary + "\n" + body)
 }
 
 // textHash keys a vector by the text it was embedded from.
