@@ -38,7 +38,13 @@ type Query struct {
 	// ranked below other code of equal relevance), TestsExclude or
 	// TestsOnly.
 	Tests string
+	// Group is "" (one result per chunk) or GroupFile: one result per file,
+	// its best chunks under it, for "where is X handled" questions.
+	Group string
 }
+
+// GroupFile is Query.Group for one result per file.
+const GroupFile = "file"
 
 // What Query.Tests accepts.
 const (
@@ -75,6 +81,8 @@ type Result struct {
 	StartLine int       `json:"start_line,omitempty"`
 	EndLine   int       `json:"end_line,omitempty"`
 	Test      bool      `json:"test,omitempty"`
+	// Chunks are a grouped file's further matching chunks, best first.
+	Chunks []Result `json:"chunks,omitempty"`
 }
 
 // kindWeight scales fused scores when memories, code and commits are
@@ -128,6 +136,9 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 	if q.Tests != "" && q.Tests != TestsInclude && q.Tests != TestsExclude && q.Tests != TestsOnly {
 		return nil, fmt.Errorf("unknown tests option %q (want include, exclude or only)", q.Tests)
 	}
+	if q.Group != "" && q.Group != GroupFile {
+		return nil, fmt.Errorf("unknown grouping %q (want file)", q.Group)
+	}
 	kinds, memTypes, codeTypes := splitKinds(q.Types, q.Tests)
 	f, err := s.filter(memTypes, q.Tags, q.Since, q.All)
 	if err != nil {
@@ -142,6 +153,9 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 		qvec = vs[0]
 	}
 	depth := max(limit*3, 30)
+	if q.Group == GroupFile {
+		depth *= 4 // several chunks per file
+	}
 	var all []scoredKind
 	type ranked struct{ kw, sem []cache.Hit }
 	byKind := make([]ranked, len(kinds))
@@ -248,7 +262,7 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 	sortScored(all)
 	// Rows are numbered in the order a cache happened to index documents;
 	// ties must not depend on that, so fetch a margin and break ties by ID.
-	if len(all) > limit+20 {
+	if len(all) > limit+20 && q.Group == "" {
 		all = all[:limit+20]
 	}
 	sort.SliceStable(all, func(i, j int) bool {
@@ -260,30 +274,70 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 		}
 		return rows[all[i].Row].MID+rows[all[i].Row].Path < rows[all[j].Row].MID+rows[all[j].Row].Path
 	})
+	terms := queryTerms(q.Text)
+	if q.Group == GroupFile {
+		return groupByFile(all, rows, terms, limit), nil
+	}
 	if len(all) > limit {
 		all = all[:limit]
 	}
-	terms := queryTerms(q.Text)
 	out := make([]Result, 0, len(all))
+	for _, a := range all {
+		if r, ok := rows[a.Row]; ok {
+			out = append(out, result(a, r, terms))
+		}
+	}
+	return out, nil
+}
+
+// groupByFile folds the ranked hits into one result per file, the best
+// chunk first with up to maxGroupChunks more of the same file under it
+// (Result.Chunks); memories and commits stand alone. limit counts files.
+func groupByFile(all []scoredKind, rows map[int64]cache.Row, terms []string, limit int) []Result {
+	var out []Result
+	at := map[string]int{}
 	for _, a := range all {
 		r, ok := rows[a.Row]
 		if !ok {
 			continue
 		}
-		id, kind := r.MID, r.Kind.String()
-		if r.Kind == cache.KindCode {
-			id = fmt.Sprintf("%s:%d-%d", r.Path, r.StartLine, r.EndLine)
-			if r.Type == autoindex.TypeDoc {
-				kind = autoindex.TypeDoc
+		if r.Kind != cache.KindCode {
+			if len(out) < limit {
+				out = append(out, result(a, r, terms))
 			}
+			continue
 		}
-		out = append(out, Result{
-			ID: id, Kind: kind, Test: r.Kind == cache.KindCode && r.Type == autoindex.TypeTest, Type: r.Type, Title: r.Title, Path: r.Path, Score: round(a.Score),
-			Snippet: Snippet(r.Body, terms, 200), Tags: r.Tags, Updated: r.Updated, Keyword: round(a.Keyword),
-			Semantic: round(a.Semantic), Symbol: r.Symbol, Language: r.Lang, StartLine: r.StartLine, EndLine: r.EndLine,
-		})
+		if i, ok := at[r.Path]; ok {
+			if len(out[i].Chunks) < maxGroupChunks {
+				out[i].Chunks = append(out[i].Chunks, result(a, r, terms))
+			}
+			continue
+		}
+		if len(out) < limit {
+			at[r.Path] = len(out)
+			out = append(out, result(a, r, terms))
+		}
 	}
-	return out, nil
+	return out
+}
+
+// maxGroupChunks is how many more chunks of a file a grouped result lists.
+const maxGroupChunks = 3
+
+// result is the Result of one ranked row.
+func result(a scoredKind, r cache.Row, terms []string) Result {
+	id, kind := r.MID, r.Kind.String()
+	if r.Kind == cache.KindCode {
+		id = fmt.Sprintf("%s:%d-%d", r.Path, r.StartLine, r.EndLine)
+		if r.Type == autoindex.TypeDoc {
+			kind = autoindex.TypeDoc
+		}
+	}
+	return Result{
+		ID: id, Kind: kind, Test: r.Kind == cache.KindCode && r.Type == autoindex.TypeTest, Type: r.Type, Title: r.Title, Path: r.Path, Score: round(a.Score),
+		Snippet: Snippet(r.Body, terms, 200), Tags: r.Tags, Updated: r.Updated, Keyword: round(a.Keyword),
+		Semantic: round(a.Semantic), Symbol: r.Symbol, Language: r.Lang, StartLine: r.StartLine, EndLine: r.EndLine,
+	}
 }
 
 type scoredKind struct {

@@ -178,3 +178,41 @@ func TestPathsAreSearchable(t *testing.T) {
 		})
 	}
 }
+
+func TestGroupByFile(t *testing.T) {
+	dir, s := setup(t)
+	addFiles(t, dir, map[string]string{"hooks/webhook.go": `package hooks
+
+// VerifyWebhook checks the webhook signature header.
+func VerifyWebhook(sig string) bool { return sig != "" }
+
+// ParseWebhook decodes a webhook payload after VerifyWebhook.
+func ParseWebhook(b []byte) string { return string(b) }
+
+// RetryWebhook sends a webhook again.
+func RetryWebhook() {}
+`})
+	index(t, s)
+	res, err := s.Search(context.Background(), contextfs.Query{Text: "webhook", Types: []string{"code"}, Mode: "keyword", Group: contextfs.GroupFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range res {
+		if seen[r.Path] {
+			t.Errorf("%s listed twice", r.Path)
+		}
+		seen[r.Path] = true
+		for _, c := range r.Chunks {
+			if c.Path != r.Path || c.Score > r.Score {
+				t.Errorf("chunk %s (%.3f) under %s (%.3f)", c.ID, c.Score, r.ID, r.Score)
+			}
+		}
+	}
+	if len(res) == 0 || res[0].Path != "hooks/webhook.go" || len(res[0].Chunks) != 3 {
+		t.Fatalf("want hooks/webhook.go first with 3 more of its chunks: %+v", res)
+	}
+	if _, err := s.Search(context.Background(), contextfs.Query{Text: "x", Group: "folder"}); err == nil {
+		t.Error("group=folder accepted")
+	}
+}

@@ -119,10 +119,11 @@ secrets: findings are printed as warnings (the pre-commit hook blocks them).`,
 
 func (a *app) searchCmd() *cobra.Command {
 	var (
-		types, tags []string
-		limit       int
-		mode, since string
-		all, asJSON bool
+		types, tags  []string
+		limit        int
+		mode, since  string
+		tests, group string
+		all, asJSON  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "search QUERY",
@@ -130,18 +131,36 @@ func (a *app) searchCmd() *cobra.Command {
 		Long: `Ranks memories by a fusion of BM25 keyword scores and embedding similarity
 (--mode hybrid, the default), or by either alone. Superseded memories are
 hidden unless --all. With code indexed ("git contextfs index"), results mix
-memories, code chunks and commits; --type code or --type commit selects them.
+memories, code chunks, documentation and commits: --type code selects source
+code (tests included, ranked below other code of equal relevance; --tests
+exclude or only), --type doc documentation files (Markdown,
+reStructuredText, text, changelogs, chunked by headings) and doc memories,
+--type commit history. A file's path is searchable too. --group file gives
+one result per file, its best chunks under it.
 
-JSON output is an array of objects with id, kind, type, title, path, score,
-snippet (and tags, updated, keyword_score, semantic_score; symbol and lines
-for code).`,
+Hybrid results below a tenth of the best one are not shown.
+
+JSON output is an array of objects with id, kind (memory, code, doc or
+commit), type, title, path, score, snippet, and why the result is there:
+keyword_score (BM25 scaled so the query's best match is 1) and
+semantic_score (cosine); score is their mix. Code adds symbol, lines and
+test; a grouped file adds chunks.`,
 		Example: `  git contextfs search "how do we pool db connections"
   git contextfs search --type decision --tag db --limit 5 postgres
   git contextfs search --mode keyword --json EADDRINUSE
-  git contextfs search --since 2024-01-01 "release checklist"`,
+  git contextfs search --since 2024-01-01 "release checklist"
+  git contextfs search --type code --tests exclude "retry failed uploads"
+  git contextfs search --type doc "how to configure the cache"
+  git contextfs search --type code --group file "where are webhooks verified"`,
 		Args: argsRange(1, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			q := contextfs.Query{Text: strings.Join(args, " "), Types: types, Tags: tags, Limit: limit, Mode: mode, All: all}
+			q := contextfs.Query{Text: strings.Join(args, " "), Types: types, Tags: tags, Limit: limit, Mode: mode, All: all, Tests: tests, Group: group}
+			if tests != "" && tests != contextfs.TestsInclude && tests != contextfs.TestsExclude && tests != contextfs.TestsOnly {
+				return &usageError{fmt.Errorf("--tests must be include, exclude or only, not %q", tests)}
+			}
+			if group != "" && group != contextfs.GroupFile {
+				return &usageError{fmt.Errorf("--group must be file, not %q", group)}
+			}
 			if since != "" {
 				t, err := parseSince(since)
 				if err != nil {
@@ -187,12 +206,17 @@ for code).`,
 				if r.Snippet != "" {
 					fmt.Fprintf(a.stdout, "    %s\n", r.Snippet)
 				}
+				for _, c := range r.Chunks {
+					fmt.Fprintf(a.stdout, "      %.3f  %s:%d-%d %s\n", c.Score, c.Path, c.StartLine, c.EndLine, c.Symbol)
+				}
 			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&types, "type", "t", nil, "only this memory `TYPE`, or code / commit (repeatable)")
+	f.StringArrayVarP(&types, "type", "t", nil, "only this memory `TYPE`, or code / doc / commit (repeatable)")
+	f.StringVar(&tests, "tests", "", "test code: include (default, ranked below other code), exclude or only")
+	f.StringVar(&group, "group", "", "file: one result per file, its best chunks under it")
 	f.StringArrayVar(&tags, "tag", nil, "only memories with this tag (repeatable: all must match)")
 	f.IntVarP(&limit, "limit", "n", 0, "at most N results (default from config, 10)")
 	f.StringVar(&mode, "mode", "", "hybrid, keyword or semantic (default from config, hybrid)")
