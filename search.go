@@ -13,6 +13,7 @@ import (
 
 	"github.com/contextfs/contextfs/autoindex"
 	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/query"
 	"github.com/contextfs/contextfs/rank"
 )
 
@@ -144,6 +145,22 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The query syntax: phrases and prefixes rank beside the words,
+	// phrases and OR groups are required, "-" parts excluded.
+	text, phrases := q.Text, []string(nil)
+	if pq := query.Parse(q.Text); pq.Syntax() {
+		f.Match, f.NotMatch = pq.Match()
+		var plain []string
+		for _, p := range pq.Rank {
+			if len(p.Words) == 1 && !p.Prefix {
+				plain = append(plain, p.Words[0])
+			} else {
+				phrases = append(phrases, p.FTS())
+			}
+		}
+		text = strings.Join(plain, " ")
+		q.Text = pq.Plain
+	}
 	var qvec []float32
 	if mode != ModeKeyword {
 		vs, err := s.emb.Embed(ctx, []string{q.Text})
@@ -176,7 +193,7 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				kw, kwErr = s.cache.Keyword(ctx, k, q.Text, kf, depth)
+				kw, kwErr = s.cache.KeywordPhrases(ctx, k, text, phrases, kf, depth)
 			}()
 		}
 		if mode != ModeKeyword {

@@ -23,10 +23,14 @@ type Filter struct {
 	Tags  []string  // all of these tags
 	Since time.Time // updated at or after
 	All   bool      // include superseded memories
+	// Match and NotMatch are FTS5 expressions over title, tags and body
+	// that a document must and must not satisfy (the query syntax's
+	// phrases, OR groups and exclusions); "" for none.
+	Match, NotMatch string
 }
 
 func (f Filter) restrictive() bool {
-	return len(f.Types) > 0 || len(f.Tags) > 0 || !f.Since.IsZero()
+	return len(f.Types) > 0 || len(f.Tags) > 0 || !f.Since.IsZero() || f.Match != "" || f.NotMatch != ""
 }
 
 // Hit is a document and its score in one ranking.
@@ -57,6 +61,15 @@ func (f Filter) where(kind Kind, current bool) (string, []any) {
 	if !f.Since.IsZero() {
 		conds = append(conds, "d.updated >= ?")
 		args = append(args, f.Since.Unix())
+	}
+	fts := FTSTable(kind)
+	if f.Match != "" {
+		conds = append(conds, "d.rowid IN (SELECT rowid FROM "+fts+" WHERE "+fts+" MATCH ?)")
+		args = append(args, f.Match)
+	}
+	if f.NotMatch != "" {
+		conds = append(conds, "d.rowid NOT IN (SELECT rowid FROM "+fts+" WHERE "+fts+" MATCH ?)")
+		args = append(args, f.NotMatch)
 	}
 	if !f.All && kind == KindMemory {
 		conds = append(conds, "d.status != 'superseded'", retiredCond)

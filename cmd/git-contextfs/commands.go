@@ -138,6 +138,11 @@ reStructuredText, text, changelogs, chunked by headings) and doc memories,
 --type commit history. A file's path is searchable too. --group file gives
 one result per file, its best chunks under it.
 
+Query syntax on top of plain words (which match any word, by keyword and
+by meaning): "exact phrase" is required; prefix* matches every word it
+begins; -word or -"phrase" excludes; a OR b makes alternatives of which one
+is required.
+
 Hybrid results below a tenth of the best one are not shown.
 
 JSON output is an array of objects with id, kind (memory, code, doc or
@@ -151,7 +156,8 @@ test; a grouped file adds chunks.`,
   git contextfs search --since 2024-01-01 "release checklist"
   git contextfs search --type code --tests exclude "retry failed uploads"
   git contextfs search --type doc "how to configure the cache"
-  git contextfs search --type code --group file "where are webhooks verified"`,
+  git contextfs search --type code --group file "where are webhooks verified"
+  git contextfs search '"connection pool" postgres OR mysql -redis conn*'`,
 		Args: argsRange(1, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			q := contextfs.Query{Text: strings.Join(args, " "), Types: types, Tags: tags, Limit: limit, Mode: mode, All: all, Tests: tests, Group: group}

@@ -2,6 +2,7 @@ package contextfs_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,5 +60,50 @@ func TestLongMemoryFoundByItsEnd(t *testing.T) {
 	got := topTitles(t, s, contextfs.Query{Text: "the garbage collector compacts the heap of the penguin colony", Mode: "semantic"})
 	if len(got) == 0 || got[0] != "Runtime notes A" {
 		t.Fatalf("semantic results %q, want Runtime notes A first", got)
+	}
+}
+
+// TestQuerySyntax: by keyword a query returns exactly what its syntax
+// allows; in every mode nothing that the syntax rules out is returned.
+func TestQuerySyntax(t *testing.T) {
+	dir := testgit.Init(t)
+	s := open(t, dir)
+	saveSeeds(t, s)
+	const (
+		pool    = "Pool Postgres connections with pgxpool"
+		staging = "Staging runs on Kubernetes 1.29"
+		eaddr   = "EADDRINUSE in parallel integration tests"
+		release = "Release checklist"
+		tdd     = "Prefer table-driven tests"
+	)
+	tests := []struct {
+		name, query string
+		want        []string // by keyword: exactly these
+		never       []string // in any mode
+	}{
+		{"a quoted phrase is required", `"integration tests"`, []string{eaddr}, []string{tdd}},
+		{"a minus excludes", "tests -parallel", []string{tdd}, []string{eaddr}},
+		{"a prefix matches the words it begins", "pgx*", []string{pool}, nil},
+		{"OR gives alternatives of which one is required", "kubernetes OR postgres", []string{pool, staging}, []string{eaddr, release, tdd}},
+	}
+	for _, tt := range tests {
+		for _, mode := range []string{"keyword", "semantic", "hybrid"} {
+			t.Run(tt.name+"/"+mode, func(t *testing.T) {
+				got := topTitles(t, s, contextfs.Query{Text: tt.query, Mode: mode})
+				for _, n := range tt.never {
+					if slices.Contains(got, n) {
+						t.Errorf("%q returned %q", tt.query, n)
+					}
+				}
+				if mode != "keyword" {
+					return
+				}
+				slices.Sort(got)
+				want := slices.Sorted(slices.Values(tt.want))
+				if !slices.Equal(got, want) {
+					t.Errorf("%q: got %q, want %q", tt.query, got, want)
+				}
+			})
+		}
 	}
 }
