@@ -83,7 +83,20 @@ type Result struct {
 	EndLine   int       `json:"end_line,omitempty"`
 	Test      bool      `json:"test,omitempty"`
 	// Chunks are a grouped file's further matching chunks, best first.
-	Chunks []Result `json:"chunks,omitempty"`
+	Chunks []ChunkResult `json:"chunks,omitempty"`
+}
+
+// ChunkResult is one more matching chunk of a file under its grouped
+// Result (a type of its own: a recursive Result has no JSON Schema).
+type ChunkResult struct {
+	ID        string  `json:"id"`
+	Score     float64 `json:"score"`
+	Keyword   float64 `json:"keyword_score"`
+	Semantic  float64 `json:"semantic_score"`
+	Symbol    string  `json:"symbol,omitempty"`
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Snippet   string  `json:"snippet"`
 }
 
 // kindWeight scales fused scores when memories, code and commits are
@@ -326,7 +339,9 @@ func groupByFile(all []scoredKind, rows map[int64]cache.Row, terms []string, lim
 		}
 		if i, ok := at[r.Path]; ok {
 			if len(out[i].Chunks) < maxGroupChunks {
-				out[i].Chunks = append(out[i].Chunks, result(a, r, terms))
+				c := result(a, r, terms)
+				out[i].Chunks = append(out[i].Chunks, ChunkResult{ID: c.ID, Score: c.Score, Keyword: c.Keyword, Semantic: c.Semantic,
+					Symbol: c.Symbol, StartLine: c.StartLine, EndLine: c.EndLine, Snippet: c.Snippet})
 			}
 			continue
 		}

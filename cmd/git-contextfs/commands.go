@@ -213,7 +213,7 @@ test; a grouped file adds chunks.`,
 					fmt.Fprintf(a.stdout, "    %s\n", r.Snippet)
 				}
 				for _, c := range r.Chunks {
-					fmt.Fprintf(a.stdout, "      %.3f  %s:%d-%d %s\n", c.Score, c.Path, c.StartLine, c.EndLine, c.Symbol)
+					fmt.Fprintf(a.stdout, "      %.3f  %s %s\n", c.Score, c.ID, c.Symbol)
 				}
 			}
 			return nil
