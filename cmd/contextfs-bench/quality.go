@@ -8,9 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/contextfs/contextfs/git"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -173,8 +173,8 @@ func codeQuality(ctx context.Context, root, name string) (string, error) {
 		return "", err
 	}
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-qm", "snapshot"}} {
-		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
-			return "", fmt.Errorf("git %s: %v: %s", args[0], err, out)
+		if _, err := git.Run(ctx, dir, args...); err != nil {
+			return "", err
 		}
 	}
 	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
@@ -238,8 +238,8 @@ func docQuality(ctx context.Context, root, name string, short bool) (string, err
 		return "", err
 	}
 	defer os.RemoveAll(dir)
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		return "", fmt.Errorf("git init: %v: %s", err, out)
+	if _, err := git.Run(context.Background(), "", "init", "-q", dir); err != nil {
+		return "", err
 	}
 	ts := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	bodies := map[string]string{}

@@ -4,10 +4,11 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/contextfs/contextfs/git"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -202,11 +203,8 @@ func writeSnapshot(gitDir, commit string, files []string, out string) error {
 }
 
 func gitOut(gitDir string, args ...string) (string, error) {
-	out, err := exec.Command("git", append([]string{"--git-dir", gitDir}, args...)...).Output()
-	if err != nil {
-		return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
-	}
-	return string(out), nil
+	out, err := git.Run(context.Background(), "", append([]string{"--git-dir", gitDir}, args...)...)
+	return string(out), err
 }
 
 // extractAll derives every committed set from the mirrors under root.
