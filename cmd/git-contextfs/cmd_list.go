@@ -62,6 +62,7 @@ JSON output carries each memory's scope.`,
 	f.StringVar(&o.since, "since", "", "only memories updated since `WHEN`")
 	f.BoolVar(&o.all, "all", false, "include superseded memories")
 	f.BoolVar(&o.json, "json", false, "print as a JSON array")
+	o.attach.flags(f)
 	f.StringVar(&o.scope, "scope", "", scopeUsage+" (default all)")
 	return cmd
 }
