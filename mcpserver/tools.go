@@ -178,7 +178,7 @@ func (sv *server) register(srv *mcp.Server) {
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "list_repos",
 		Description: "List the repositories the person registered (git contextfs repos add); search_memory with repos searches them together.",
-		Annotations: &mcp.ToolAnnotations{Title: "List repositories", ReadOnlyHint: true},
+		Annotations: &mcp.ToolAnnotations{Title: "List repositories", ReadOnlyHint: true, IdempotentHint: true},
 	}, sv.listRepos)
 	sv.registerChecks(srv)
 	sv.registerAgents(srv)
