@@ -14,6 +14,8 @@ command -v /usr/bin/time >/dev/null || { echo "compare.sh: needs GNU time (/usr/
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export CONTEXTFS_WATCH=off GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
+# No user store or registered repositories of the person running it.
+export XDG_DATA_HOME=$work/xdg-data XDG_CONFIG_HOME=$work/xdg-config CONTEXTFS_USER_DIR=$work/xdg-data/user
 go run -tags sqlite_fts5 ./cmd/contextfs-bench -sizes "$size" -corpus "$work/corpus" >/dev/null
 cp -r "$work/corpus" "$work/old" && cp -r "$work/corpus" "$work/new"
 
