@@ -204,6 +204,12 @@ func Memories(repo *gitstore.Repo) Diagnosis {
 	}
 	if len(probs) == 0 {
 		c.Message = fmt.Sprintf("%d memory file(s), all valid", n)
+		// Temp files of interrupted writes are not memories, so validate
+		// passes them; they are cleaned by age, but say they are there.
+		if temps := tempFiles(repo); len(temps) > 0 {
+			c.Warning = true
+			c.Message += fmt.Sprintf("; %d temporary file(s) of an interrupted write (first: %s), removed by the next save once an hour old", len(temps), temps[0])
+		}
 		return c
 	}
 	files := map[string]bool{}
@@ -213,4 +219,17 @@ func Memories(repo *gitstore.Repo) Diagnosis {
 	c.OK = false
 	c.Message = fmt.Sprintf("%d of %d memory file(s) invalid or holding a secret (first: %s); run git contextfs validate", len(files), n, probs[0])
 	return c
+}
+
+// tempFiles lists the temporary files of interrupted writes under
+// .contextfs/.
+func tempFiles(repo *gitstore.Repo) []string {
+	odd, _ := repo.Oddities()
+	var out []string
+	for _, o := range odd {
+		if o.Kind == gitstore.OddTemp {
+			out = append(out, o.Path)
+		}
+	}
+	return out
 }

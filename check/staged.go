@@ -108,7 +108,7 @@ func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error)
 	if len(files) == 0 {
 		return res, nil
 	}
-	res.Problems = append(res.Problems, CheckFiles(files, others)...)
+	res.Problems = append(res.Problems, CheckFilesWith(files, others, repoLimits(repo))...)
 
 	sc, warn := stagedScanner(repo)
 	if warn != "" {

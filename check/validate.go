@@ -17,6 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/contextfs/contextfs/config"
 	"github.com/contextfs/contextfs/frontmatter"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
@@ -50,8 +51,16 @@ type File struct {
 // CheckFiles validates memory files: syntax, type, fields, the data schema,
 // leftover conflict markers, and IDs unique across files and against
 // others (ID → path of memories not among files). It is pure: the
-// pre-commit hook runs it on staged content.
+// pre-commit hook runs it on staged content. The limits are the defaults.
 func CheckFiles(files []File, others map[string]string) []Problem {
+	return CheckFilesWith(files, others, memory.Limits{})
+}
+
+// CheckFilesWith is CheckFiles under a repository's limits (config
+// limits:; zero fields are the defaults): a file over the size limit is
+// reported and not parsed.
+func CheckFilesWith(files []File, others map[string]string, limits memory.Limits) []Problem {
+	limits = limits.WithDefaults()
 	var out []Problem
 	type decoded struct {
 		m   *memory.Memory
@@ -63,6 +72,10 @@ func CheckFiles(files []File, others map[string]string) []Problem {
 		ids[id] = p
 	}
 	for _, f := range files {
+		if n := int64(len(f.Content)); n > limits.MaxFileBytes {
+			out = append(out, Problem{Path: f.Path, Rule: "size", Message: (&memory.TooLargeError{Path: f.Path, Size: n, Limit: limits.MaxFileBytes}).Error()})
+			continue
+		}
 		if line := conflictLine(f.Content); line > 0 {
 			out = append(out, Problem{Path: f.Path, Line: line, Rule: "conflict", Message: "unresolved merge conflict marker"})
 			continue
@@ -77,7 +90,7 @@ func CheckFiles(files []File, others map[string]string) []Problem {
 			out = append(out, p)
 			continue
 		}
-		for _, is := range memory.Validate(m) {
+		for _, is := range memory.ValidateWith(m, limits) {
 			rule := "field"
 			switch {
 			case is.Field == "type":
@@ -177,6 +190,7 @@ func ValidateWithSecrets(repo *gitstore.Repo, paths []string, sc *secrets.Scanne
 // validate checks paths (every memory file when none) and, with sc, scans
 // them for secrets.
 func validate(repo *gitstore.Repo, paths []string, sc *secrets.Scanner) ([]Problem, int, error) {
+	limits := repoLimits(repo)
 	var files []File
 	if len(paths) == 0 {
 		entries, err := repo.List()
@@ -202,7 +216,7 @@ func validate(repo *gitstore.Repo, paths []string, sc *secrets.Scanner) ([]Probl
 				tooLarge = append(tooLarge, Problem{Path: o.Path, Rule: string(o.Kind), Message: o.String()})
 			}
 		}
-		return append(withSecrets(CheckFiles(files, nil), files, sc), tooLarge...), len(files) + len(tooLarge), nil
+		return append(withSecrets(CheckFilesWith(files, nil, limits), files, sc), tooLarge...), len(files) + len(tooLarge), nil
 	}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
@@ -233,7 +247,7 @@ func validate(repo *gitstore.Repo, paths []string, sc *secrets.Scanner) ([]Probl
 			}
 		}
 	}
-	return withSecrets(CheckFiles(files, others), files, sc), len(files), nil
+	return withSecrets(CheckFilesWith(files, others, limits), files, sc), len(files), nil
 }
 
 // withSecrets adds what sc finds in files to probs, sorted by file and
@@ -261,4 +275,14 @@ func withSecrets(probs []Problem, files []File, sc *secrets.Scanner) []Problem {
 func secretProblem(f secrets.Finding) Problem {
 	return Problem{Path: f.Path, Line: f.Line, Rule: "secret",
 		Message: fmt.Sprintf("%s %s (rule %s, fingerprint %s)", f.Description, f.Redacted, f.Rule, f.Fingerprint)}
+}
+
+// repoLimits are the limits of repo's config (limits:), or the defaults
+// when the config cannot be read: the config check reports that.
+func repoLimits(repo *gitstore.Repo) memory.Limits {
+	cfg, err := config.Load(repo)
+	if err != nil {
+		return memory.Limits{}
+	}
+	return cfg.Limits
 }

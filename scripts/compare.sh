@@ -3,14 +3,13 @@
 # in the same run: each gets its own copy of one synthetic corpus (so a cache
 # schema change in one never rebuilds the other's), a warm-up, then RUNS
 # interleaved runs of the same commands. Prints the median wall time and the
-# median CPU time (user+sys, from getrusage via GNU time) of each.
+# median CPU time (user+sys, from getrusage, through bash's time) of each.
 #
 # Use it to check that a change keeps the CLI within noise of a baseline:
 #   git worktree add /tmp/base main && (cd /tmp/base && make build)
 #   make build && scripts/compare.sh /tmp/base/bin/git-contextfs bin/git-contextfs 10000 15
 set -euo pipefail
 old=$(realpath "$1") new=$(realpath "$2") size=${3:-10000} runs=${4:-15}
-command -v /usr/bin/time >/dev/null || { echo "compare.sh: needs GNU time (/usr/bin/time)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export CONTEXTFS_WATCH=off GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
@@ -23,7 +22,8 @@ cp -r "$work/corpus" "$work/old" && cp -r "$work/corpus" "$work/new"
 one() {
   local bin=$1 dir=$2 name=$3
   shift 3
-  /usr/bin/time -f '%e %U %S' -o "$work/t" "$bin" -C "$dir" "$@" >/dev/null 2>&1 || true
+  local TIMEFORMAT='%3R %3U %3S'
+  { time "$bin" -C "$dir" "$@" >/dev/null 2>&1; } 2>"$work/t" || true
   awk '{printf "%.4f %.4f\n", $1, $2 + $3}' "$work/t" >>"$work/$name"
 }
 median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m*1000}'; }
