@@ -17,6 +17,9 @@ export CONTEXTFS_WATCH=off GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.
 export XDG_DATA_HOME=$work/xdg-data XDG_CONFIG_HOME=$work/xdg-config CONTEXTFS_USER_DIR=$work/xdg-data/user
 go run -tags sqlite_fts5 ./cmd/contextfs-bench -sizes "$size" -corpus "$work/corpus" >/dev/null
 cp -r "$work/corpus" "$work/old" && cp -r "$work/corpus" "$work/new"
+# Files written less than 3 s before a sync records them are "racily clean"
+# and hashed again by the next command (git's rule): let them age first.
+sleep 4
 
 # one BIN DIR NAME ARGS...: runs one command, appends "wall cpu" to NAME.
 one() {
@@ -29,8 +32,9 @@ one() {
 median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m*1000}'; }
 
 cmds=("search pooled connections retry" "list -n 20 --json" "status --json")
-for side in old new; do # warm-up: build each side's cache
+for side in old new; do # warm-up: build each side's cache, then use it once
   bin=$old; [ $side = new ] && bin=$new
+  "$bin" -C "$work/$side" search warm-up >/dev/null 2>&1 || true
   "$bin" -C "$work/$side" search warm-up >/dev/null 2>&1 || true
 done
 for ((i = 0; i < runs; i++)); do
