@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/contextfs/contextfs/gitstore"
@@ -293,8 +294,11 @@ const (
 var (
 	errStaleFile = errors.New("stale or foreign file")
 	errDamaged   = errors.New("checksum mismatch")
-	castagnoli   = crc32.MakeTable(crc32.Castagnoli)
 )
+
+// castagnoli is the CRC-32C table, made on first use: making it at package
+// initialisation cost every process, also those that never load vectors.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // trailerLen is the size of the checksum trailer.
 const trailerLen = 8
@@ -305,7 +309,7 @@ func checkTrailer(b []byte) ([]byte, error) {
 		return nil, errStaleFile
 	}
 	body := b[:len(b)-trailerLen]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(body):]) {
+	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(b[len(body):]) {
 		return nil, errDamaged
 	}
 	return body, nil
@@ -318,7 +322,7 @@ type crcWriter struct {
 }
 
 func (c *crcWriter) Write(p []byte) (int, error) {
-	c.crc = crc32.Update(c.crc, castagnoli, p)
+	c.crc = crc32.Update(c.crc, castagnoli(), p)
 	return c.w.Write(p)
 }
 

@@ -509,7 +509,7 @@ func BenchmarkChecksumVectors(b *testing.B) {
 	buf := make([]byte, 10000*256*4)
 	b.SetBytes(int64(len(buf)))
 	for b.Loop() {
-		crc32.Checksum(buf, castagnoli)
+		crc32.Checksum(buf, castagnoli())
 	}
 }
 

@@ -34,7 +34,7 @@ func main() {
 	runs := flag.Int("runs", 30, "CLI runs per row")
 	queries := flag.Int("queries", 200, "in-process queries per mode")
 	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
-	only := flag.String("only", "", "run only: search, agents, sick, index, save, hooks or repos")
+	only := flag.String("only", "", "run only: startup, search, agents, sick, index, save, hooks or repos")
 	reposN := flag.Int("repos-size", 10000, "memories per repository in the repos row")
 	reposK := flag.Int("repos", 5, "repositories in the repos row")
 	repoSrc := flag.String("index-src", "", "source tree to index (default: src/cmd of the Go toolchain in the module cache)")
@@ -62,6 +62,11 @@ func main() {
 		fatal(fmt.Errorf("%s: build it first (make build): %w", *bin, err))
 	}
 	fmt.Printf("# contextfs benchmarks\n\n%s, %d cores, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), numCPU(), goVersion())
+	if *only == "" || *only == "startup" {
+		if err := benchStartup(binAbs, *runs); err != nil {
+			fatal(err)
+		}
+	}
 	if *only == "" || *only == "search" {
 		var ns []int
 		for _, s := range strings.Split(*sizes, ",") {
