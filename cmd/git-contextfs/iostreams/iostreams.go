@@ -17,13 +17,13 @@ type IOStreams struct {
 	Out    io.Writer
 	ErrOut io.Writer
 
-	stdinTTY, stderrTTY bool
+	stdinTTY, stdoutTTY, stderrTTY bool
 }
 
 // System returns the process's own streams.
 func System() *IOStreams {
 	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		stdinTTY: isTerminal(os.Stdin), stderrTTY: isTerminal(os.Stderr)}
+		stdinTTY: isTerminal(os.Stdin), stdoutTTY: isTerminal(os.Stdout), stderrTTY: isTerminal(os.Stderr)}
 }
 
 // Test returns streams over buffers, none of them a terminal, and the
@@ -37,6 +37,10 @@ func Test() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
 // StdinIsTerminal reports whether standard input is a terminal, where
 // waiting for input would hang a script.
 func (s *IOStreams) StdinIsTerminal() bool { return s.stdinTTY }
+
+// StdoutIsTerminal reports whether standard output is a terminal, where a
+// long listing goes through a pager as git's does.
+func (s *IOStreams) StdoutIsTerminal() bool { return s.stdoutTTY }
 
 // StderrIsTerminal reports whether standard error is a terminal, where a
 // progress line may redraw itself.
