@@ -34,7 +34,7 @@ func main() {
 	runs := flag.Int("runs", 30, "CLI runs per row")
 	queries := flag.Int("queries", 200, "in-process queries per mode")
 	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
-	only := flag.String("only", "", "run only: startup, search, agents, sick, index, save, hooks or repos")
+	only := flag.String("only", "", "run only: startup, search, list, agents, sick, index, save, hooks or repos")
 	reposN := flag.Int("repos-size", 10000, "memories per repository in the repos row")
 	reposK := flag.Int("repos", 5, "repositories in the repos row")
 	repoSrc := flag.String("index-src", "", "source tree to index (default: src/cmd of the Go toolchain in the module cache)")
@@ -77,6 +77,11 @@ func main() {
 			ns = append(ns, n)
 		}
 		if err := benchSearch(ctx, ns, binAbs, *runs, *queries); err != nil {
+			fatal(err)
+		}
+	}
+	if *only == "" || *only == "list" {
+		if err := benchList(ctx, sizeList(*sizes), binAbs, *runs); err != nil {
 			fatal(err)
 		}
 	}
