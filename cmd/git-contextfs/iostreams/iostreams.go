@@ -48,8 +48,3 @@ func (s *IOStreams) StderrIsTerminal() bool { return s.stderrTTY }
 
 // SetStdinTerminal sets what StdinIsTerminal reports, for tests.
 func (s *IOStreams) SetStdinTerminal(b bool) { s.stdinTTY = b }
-
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
