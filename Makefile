@@ -22,7 +22,7 @@ endif
 # man finds $(BINDIR)/../share/man by itself for every directory on PATH.
 MANDIR  ?= $(abspath $(BINDIR)/../share/man)
 
-.PHONY: all build install demo test test-short fuzz stress bench bench-full lint fmt clean
+.PHONY: all build install demo test test-short fuzz stress bench bench-full bench-quality lint fmt clean
 
 all: build
 
@@ -56,7 +56,7 @@ NODE_TESTS := tests/mcp-client tests/mermaid
 
 test: $(NODE_TESTS:%=%/node_modules/.package-lock.json)
 	$(GO) vet -tags $(TAGS) ./...
-	$(GO) test -tags $(TAGS) -race -count=1 -timeout 15m ./...
+	$(GO) test -tags $(TAGS) -race -count=1 -timeout 30m ./...
 
 tests/%/node_modules/.package-lock.json: tests/%/package-lock.json
 	cd tests/$* && npm ci --no-audit --no-fund
@@ -91,6 +91,12 @@ bench: build
 
 bench-full: build
 	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -sizes 1000,10000,100000 -bin $(BIN)
+
+# bench-quality: retrieval quality on real repositories, long documents and
+# SICK, against a file-level SQLite FTS5 baseline (offline: the sets are
+# committed under cmd/contextfs-bench/testdata/quality).
+bench-quality:
+	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -only quality
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: files above need formatting" && exit 1)

@@ -23,7 +23,7 @@ func (s *Store) Init(ctx context.Context) ([]string, error) {
 		created = append(created, s.Repo.Rel(p))
 	}
 	// Temporary files of interrupted writes are never committed.
-	ign := filepath.Join(s.Repo.MemoryDir(), ".gitignore")
+	ign := filepath.Join(s.Repo.MemoryDir(), gitstore.GitignoreFile)
 	if err := gitstore.CreateFileExclusive(ign, []byte(gitstore.GitignoreRules)); err == nil {
 		created = append(created, s.Repo.Rel(ign))
 	} else if !errors.Is(err, os.ErrExist) {

@@ -18,6 +18,18 @@ type (
 	Query = search.Query
 	// Result is one search hit; see search.Result.
 	Result = search.Result
+	// ChunkResult is a further chunk of a grouped file; see search.ChunkResult.
+	ChunkResult = search.ChunkResult
+)
+
+// GroupFile is Query.Group for one result per file; see search.GroupFile.
+const GroupFile = search.GroupFile
+
+// What Query.Tests accepts; see search.Query.
+const (
+	TestsInclude = search.TestsInclude
+	TestsExclude = search.TestsExclude
+	TestsOnly    = search.TestsOnly
 )
 
 // Search finds memories (and, when indexed, code and commits) matching q.

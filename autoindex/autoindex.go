@@ -3,10 +3,11 @@
 // (package chunker) and the current branch's commits are read from git,
 // both into the cache only, never as files under .contextfs/.
 //
-// Everything is keyed by content: a file's chunks are stored under its
-// blob OID, so an unchanged file is never parsed again, a renamed file
-// reuses its chunks, and switching back to an indexed branch costs a stat
-// of each file.
+// Everything is keyed by content and path: a file's chunks are stored
+// under its blob OID and its path (the path decides whether a chunk is
+// code, documentation or a test, and its words are searchable), so an
+// unchanged file is never parsed again, a renamed file is parsed once
+// more, and switching back to an indexed branch costs a stat of each file.
 package autoindex
 
 import (
@@ -22,6 +23,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -232,6 +234,9 @@ func (ix *Indexer) IndexCode(ctx context.Context, only []string) (CodeStats, err
 		Workers:  ix.opts.Workers,
 		Progress: ix.opts.Progress,
 		Only:     onlySet,
+		// A chunk's type and tags come from its path as well as its
+		// content (tests, docs, path words): key by both.
+		Key: func(p, oid string) string { return oid + ":" + p },
 		NewAnalyzer: func() (cache.Analyzer, func()) {
 			ck := chunker.New(chunker.Options{Languages: ix.opts.Languages})
 			before := 0
@@ -278,6 +283,8 @@ func Analyze(ck *chunker.Chunker, p string, content []byte) cache.Analysis {
 		}
 		return cache.Analysis{Err: err.Error()}
 	}
+	typ := FileType(p)
+	paths := PathWords(p)
 	docs := make([]cache.Doc, 0, len(chunks))
 	for _, c := range chunks {
 		name := c.Name()
@@ -287,9 +294,64 @@ func Analyze(ck *chunker.Chunker, p string, content []byte) cache.Analysis {
 		}
 		docs = append(docs, cache.Doc{
 			MID:  "L" + strconv.Itoa(c.StartLine) + "-" + strconv.Itoa(c.EndLine),
-			Type: "code", Title: title, Tags: []string{c.Language, c.Kind}, Body: c.Content,
+			Type: typ, Title: title, Tags: append([]string{c.Language, c.Kind}, paths...), Body: c.Content,
 			Symbol: name, Lang: c.Language, StartLine: c.StartLine, EndLine: c.EndLine,
 		})
 	}
 	return cache.Analysis{Docs: docs}
+}
+
+// Types of auto-indexed chunks: source code, documentation (prose files
+// chunked by headings) and tests. Search filters on them: `--type code`
+// is TypeCode (and TypeTest as --tests says), `--type doc` is TypeDoc.
+const (
+	TypeCode = cache.ChunkCode
+	TypeDoc  = cache.ChunkDoc
+	TypeTest = cache.ChunkTest
+)
+
+// FileType is the type of the chunks of the file at p: TypeDoc for prose
+// (Markdown, reStructuredText, AsciiDoc, plain text, changelogs), TypeTest
+// for test files by their language's conventions, TypeCode otherwise.
+func FileType(p string) string {
+	switch {
+	case chunker.Language(p) == "markdown" || chunker.IsProse(p):
+		return TypeDoc
+	case chunker.IsTest(p):
+		return TypeTest
+	}
+	return TypeCode
+}
+
+// PathWords are the words of a file's path, stored with each of its chunks
+// in the tags column (BM25 weight 5 against the body's 1) so that "fix the
+// typo in doc/util.go" finds doc/util.go: the folder and file names split
+// at punctuation and at lower-to-upper case changes, lower-cased,
+// without the extension, each once.
+func PathWords(p string) []string {
+	p = strings.TrimSuffix(p, path.Ext(p))
+	var out []string
+	seen := map[string]bool{}
+	add := func(w string) {
+		w = strings.ToLower(w)
+		if len(w) > 1 && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	for _, f := range strings.FieldsFunc(p, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		add(f)
+		start := 0
+		rs := []rune(f)
+		for i := 1; i < len(rs); i++ {
+			if unicode.IsUpper(rs[i]) && unicode.IsLower(rs[i-1]) {
+				add(string(rs[start:i]))
+				start = i
+			}
+		}
+		if start > 0 {
+			add(string(rs[start:]))
+		}
+	}
+	return out
 }

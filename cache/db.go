@@ -30,7 +30,7 @@ import (
 // SchemaVersion changes whenever the tables change; a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "11"
+const SchemaVersion = "12"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -40,6 +40,15 @@ const (
 	KindMemory Kind = 1 // a memory file under .contextfs/
 	KindCode   Kind = 2 // a chunk of a tracked source file
 	KindCommit Kind = 3 // a commit of the current branch
+)
+
+// Types of the documents of the code kind (Doc.Type): source code,
+// documentation (prose files chunked by headings) and tests. The indexer
+// sets them (package autoindex); search filters and ranks on them.
+const (
+	ChunkCode = "code"
+	ChunkDoc  = "doc"
+	ChunkTest = "test"
 )
 
 // String names the kind as the CLI shows it.

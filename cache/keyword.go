@@ -40,8 +40,14 @@ const maxQueryWords = 32
 // hidden memories) are applied to the best candidates only; if too few
 // pass, the window widens until it holds every match.
 func (c *Cache) Keyword(ctx context.Context, kind Kind, query string, f Filter, k int) ([]Hit, error) {
+	return c.KeywordPhrases(ctx, kind, query, nil, f, k)
+}
+
+// KeywordPhrases is Keyword with FTS5 phrases ranked beside the words of
+// query: `"exact phrase"` and prefixes (`"conn" *`) of the query syntax.
+func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phrases []string, f Filter, k int) ([]Hit, error) {
 	words := matchWords(query)
-	if len(words) == 0 || k <= 0 {
+	if len(words)+len(phrases) == 0 || k <= 0 {
 		return nil, nil
 	}
 	ds, err := c.docs(ctx, kind)
@@ -52,6 +58,10 @@ func (c *Cache) Keyword(ctx context.Context, kind Kind, query string, f Filter, 
 		return nil, nil
 	}
 	match := joinWords(ds.weighty(words[:min(len(words), maxQueryWords)]))
+	if len(phrases) > 0 {
+		match = strings.Join(append(phrases[:len(phrases):len(phrases)], match), " OR ")
+		match = strings.TrimSuffix(match, " OR ")
+	}
 	fts := FTSTable(kind)
 	cond, cargs := f.where(kind, false)
 	for window := max(4*k, 64); ; window *= 8 {

@@ -26,10 +26,15 @@ type Filter struct {
 	All   bool      // include superseded memories
 	Attrs []Attr    // all of these attributes
 	MIDs  []string  // any of these IDs (nil: any ID)
+	// Match and NotMatch are FTS5 expressions over title, tags and body
+	// that a document must and must not satisfy (the query syntax's
+	// phrases, OR groups and exclusions); "" for none.
+	Match, NotMatch string
 }
 
 func (f Filter) restrictive() bool {
-	return len(f.Types) > 0 || len(f.Tags) > 0 || !f.Since.IsZero() || len(f.Attrs) > 0 || f.MIDs != nil
+	return len(f.Types) > 0 || len(f.Tags) > 0 || !f.Since.IsZero() || len(f.Attrs) > 0 || f.MIDs != nil ||
+		f.Match != "" || f.NotMatch != ""
 }
 
 // Hit is a document and its score in one ranking.
@@ -69,6 +74,15 @@ func (f Filter) where(kind Kind, current bool) (string, []any) {
 		conds = append(conds, "d.mid IN (SELECT value FROM json_each(?))")
 		b, _ := json.Marshal(f.MIDs)
 		args = append(args, string(b))
+	}
+	fts := FTSTable(kind)
+	if f.Match != "" {
+		conds = append(conds, "d.rowid IN (SELECT rowid FROM "+fts+" WHERE "+fts+" MATCH ?)")
+		args = append(args, f.Match)
+	}
+	if f.NotMatch != "" {
+		conds = append(conds, "d.rowid NOT IN (SELECT rowid FROM "+fts+" WHERE "+fts+" MATCH ?)")
+		args = append(args, f.NotMatch)
 	}
 	if !f.All && kind == KindMemory {
 		conds = append(conds, "d.status != 'superseded'", retiredCond)
@@ -440,7 +454,7 @@ func (c *Cache) StalePaths(ctx context.Context, kind Kind, root string, entries 
 		case r.mtime == e.MTime && r.ino == e.Ino:
 		default:
 			raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
-			if err != nil || gitstore.BlobOID(raw) != r.oid {
+			if err != nil || gitstore.BlobOID(raw) != keyOID(r.oid) {
 				stale = append(stale, e.Path)
 			}
 		}

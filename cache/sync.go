@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/gitstore"
 )
 
@@ -114,6 +115,19 @@ type SyncOptions struct {
 	// every search its size in memory.
 	MaxFileBytes int64
 	TooLarge     func(path string, size int64)
+	// Key, when set, is the key a file's analysis is stored and shared
+	// under, from its path and blob OID (the default key is the OID). An
+	// analyzer whose output depends on the path as well as the content
+	// (test files, documentation, the words of the path) keys by both, so
+	// that the same bytes at two paths are analysed once per path. A key
+	// must begin with the OID and a colon.
+	Key func(path, oid string) string
+}
+
+// keyOID is the blob OID a stored key begins with (see SyncOptions.Key).
+func keyOID(key string) string {
+	oid, _, _ := strings.Cut(key, ":")
+	return oid
 }
 
 // SyncFiles brings the cache's view of one kind of file up to date with
@@ -462,6 +476,9 @@ func (c *Cache) analyzeStream(ctx context.Context, root string, stale []FileEntr
 					res.err = fmt.Errorf("read %s: %w", e.Path, err)
 				default:
 					oid := gitstore.BlobOID(raw)
+					if o.Key != nil {
+						oid = o.Key(e.Path, oid)
+					}
 					res.change = change{e: e, oid: oid}
 					mu.Lock()
 					mine := !claimed[oid]
@@ -841,7 +858,7 @@ func (c *Cache) embedTexts(ctx context.Context, want map[string]string, workers 
 			defer wg.Done()
 			for i := range next {
 				j := min(i+batch, len(texts))
-				vs, err := c.emb.Embed(ctx, texts[i:j])
+				vs, err := embed.EmbedLong(ctx, c.emb, texts[i:j], maxEmbedBytes)
 				if err == nil && len(vs) != j-i {
 					err = fmt.Errorf("got %d vectors for %d texts", len(vs), j-i)
 				}
@@ -868,9 +885,9 @@ func (c *Cache) embedTexts(ctx context.Context, want map[string]string, workers 
 	return out, nil
 }
 
-// maxEmbedBytes bounds the text given to the embedder: models have
-// context limits (all-MiniLM reads 256 tokens), and the head of a memory or
-// a chunk (its title, doc comment and signature) says what it is about.
+// maxEmbedBytes bounds each piece of text given to the embedder: models
+// have context limits (all-MiniLM reads 256 tokens). A longer document is
+// embedded in pieces and pooled (embed.EmbedLong), never cut.
 const maxEmbedBytes = 2000
 
 // embedText is what the embedder sees for d.
@@ -880,13 +897,10 @@ func embedText(d Doc) string {
 
 // embedInput is the text embedded for a document, a function of its stored
 // columns (title, tags as stored, summary, body) so that EnsureModel can
-// re-embed from the cache alone, capped at maxEmbedBytes.
+// re-embed from the cache alone. Its hash keys the vector, so a long
+// text's pooled vector is cached by its whole content.
 func embedInput(title, tags, summary, body string) string {
-	t := strings.TrimSpace(title + "\n" + strings.TrimSpace(tags) + "\n" + summary + "\n" + body)
-	if len(t) > maxEmbedBytes {
-		t = strings.ToValidUTF8(t[:maxEmbedBytes], "")
-	}
-	return t
+	return strings.TrimSpace(title + "\n" + strings.TrimSpace(tags) + "\n" + summary + "\n" + body)
 }
 
 // textHash keys a vector by the text it was embedded from.

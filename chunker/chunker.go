@@ -99,7 +99,7 @@ func (c Chunk) Name() string {
 // Version changes whenever the chunks a file yields change (new languages,
 // different boundaries, names or kinds): caches of chunks made by another
 // version are rebuilt.
-const Version = "chunker/1"
+const Version = "chunker/2"
 
 // Options tune a Chunker. Zero values select the defaults.
 type Options struct {
@@ -193,7 +193,11 @@ func (c *Chunker) Chunk(path string, content []byte) ([]Chunk, error) {
 	case "markdown":
 		ps = c.markdown(li)
 	case "text":
-		ps = textWindows(li, c.opts.MaxChunkBytes)
+		if IsProse(path) {
+			ps = c.prose(li)
+		} else {
+			ps = textWindows(li, c.opts.MaxChunkBytes)
+		}
 	default:
 		var err error
 		if ps, err = c.code(lang, li); err != nil {

@@ -583,13 +583,18 @@ func TestMarkdownWithoutHeadings(t *testing.T) {
 	}
 }
 
+// notes.txt is prose with reStructuredText-style headings: it is cut into
+// sections, and a section too large for one chunk at blank lines.
 func TestTextWindows(t *testing.T) {
-	assertContains(t, chunkFile(t, Options{}, "notes.txt"), []want{{"", "block", 1, 23}})
+	assertContains(t, chunkFile(t, Options{}, "notes.txt"), []want{
+		{"Meeting notes, storage working group", "section", 1, 14},
+		{"Action items", "section", 16, 23},
+	})
 	assertContains(t, chunkFile(t, Options{MaxChunkBytes: 300}, "notes.txt"), []want{
-		{"", "block", 1, 4},
-		{"", "block", 6, 9}, // cut at blank lines
-		{"", "block", 11, 17},
-		{"", "block", 19, 23},
+		{"Meeting notes, storage working group", "section", 1, 4},
+		{"Meeting notes, storage working group", "section", 6, 9}, // cut at blank lines
+		{"Meeting notes, storage working group", "section", 11, 14},
+		{"Action items", "section", 16, 23},
 	})
 
 	var b strings.Builder

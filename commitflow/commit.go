@@ -93,12 +93,13 @@ func (e *VerifyError) Error() string {
 // memory files, the contextfs config, and .gitattributes, where `init`
 // registers the merge driver.
 func commitPath(p string) bool {
-	return gitstore.IsMemoryPath(p) || p == gitstore.Dir+"/"+gitstore.ConfigFile || p == ".gitattributes"
+	return gitstore.IsMemoryPath(p) || p == gitstore.Dir+"/"+gitstore.ConfigFile || p == gitstore.Dir+"/"+gitstore.GitignoreFile ||
+		p == ".gitattributes"
 }
 
 // Commit commits the memory files of repo that differ from HEAD in the
-// work tree (added, modified, deleted), with .contextfs/config.yaml and
-// .gitattributes when they changed, and nothing else: whatever else the
+// work tree (added, modified, deleted), with .contextfs/config.yaml,
+// .contextfs/.gitignore and .gitattributes when they changed, and nothing else: whatever else the
 // user has staged stays staged and uncommitted.
 //
 // It builds the commit in a temporary index seeded from HEAD, so the real

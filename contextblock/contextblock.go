@@ -86,6 +86,9 @@ type Options struct {
 	// Changed are the files the branch changes (see package branchdiff);
 	// memories whose paths cover one of them are "Relevant to your changes".
 	Changed []string
+	// User, when set, is the user's own store (package scope): its
+	// preferences follow the repository's in "Preferences".
+	User *contextfs.Store
 }
 
 // Block is the context block.
@@ -128,6 +131,11 @@ func Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
 	if _, err := s.Sync(ctx); err != nil {
 		return nil, fmt.Errorf("context: %w", err)
 	}
+	if o.User != nil {
+		if _, err := o.User.Sync(ctx); err != nil {
+			return nil, fmt.Errorf("context: user store: %w", err)
+		}
+	}
 	// Memory files are not code: a branch that adds memories does not
 	// make them "relevant to its changes".
 	o.Changed = slices.DeleteFunc(slices.Clone(o.Changed), gitstore.IsMemoryPath)
@@ -138,16 +146,33 @@ func Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
 			return nil, fmt.Errorf("context: %s: %w", sp.title, err)
 		}
 		sec := Section{Key: sp.key, Title: sp.title}
-		for _, e := range entries {
-			if shown[e.ID] || len(sec.Items) == sp.limit {
-				continue
+		add := func(st *contextfs.Store, entries []contextfs.Entry) error {
+			for _, e := range entries {
+				if shown[e.ID] || len(sec.Items) == sp.limit {
+					continue
+				}
+				it, err := item(st, e, sp.bodies)
+				if err != nil {
+					return fmt.Errorf("context: %s: %w", sp.title, err)
+				}
+				shown[e.ID] = true
+				sec.Items = append(sec.Items, it)
 			}
-			it, err := item(s, e, sp.bodies)
+			return nil
+		}
+		if err := add(s, entries); err != nil {
+			return nil, err
+		}
+		if sp.key == Preferences && o.User != nil {
+			// The user's own preferences follow them into every repository;
+			// the repository's come first, as they bind its team.
+			mine, err := o.User.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Limit: sp.limit * 2})
 			if err != nil {
-				return nil, fmt.Errorf("context: %s: %w", sp.title, err)
+				return nil, fmt.Errorf("context: %s: user store: %w", sp.title, err)
 			}
-			shown[e.ID] = true
-			sec.Items = append(sec.Items, it)
+			if err := add(o.User, mine); err != nil {
+				return nil, err
+			}
 		}
 		if len(sec.Items) > 0 {
 			b.Sections = append(b.Sections, sec)

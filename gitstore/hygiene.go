@@ -22,6 +22,9 @@ const TempPrefix = ".contextfs-tmp-"
 // write takes milliseconds.
 const TempMaxAge = time.Hour
 
+// GitignoreFile is the name, in .contextfs/, of the ignore rules init writes.
+const GitignoreFile = ".gitignore"
+
 // GitignoreRules is the content init writes to .contextfs/.gitignore.
 const GitignoreRules = "# Temporary files of interrupted writes (see gitstore.TempPrefix).\n" +
 	TempPrefix + "*\n.*.tmp-*\n"

@@ -196,7 +196,11 @@ func (sv *server) block(ctx context.Context, task string, budget int) (*contextb
 	if err != nil {
 		return nil, err
 	}
-	return contextblock.Build(ctx, sv.store, contextblock.Options{Task: task, Budget: budget, Changed: ch.Files})
+	user, err := sv.set.ExistingUser(ctx)
+	if err != nil {
+		user = nil // the repository's block is still worth having
+	}
+	return contextblock.Build(ctx, sv.store, contextblock.Options{Task: task, Budget: budget, Changed: ch.Files, User: user})
 }
 
 func (sv *server) getContext(ctx context.Context, in ContextInput) (*contextblock.Block, string, error) {

@@ -195,6 +195,8 @@ func TestTools(t *testing.T) {
 			{"update_memory", map[string]any{"id": saved.ID, "data": map[string]any{"status": 42}}, "invalid"},
 			{"search_memory", map[string]any{"query": " "}, "query is empty"},
 			{"search_memory", map[string]any{"query": "x", "mode": "fuzzy"}, "fuzzy does not equal any of: [hybrid keyword semantic]"},
+			{"search_memory", map[string]any{"query": "x", "tests": "some"}, "unknown tests option"},
+			{"search_memory", map[string]any{"query": "x", "group": "folder"}, "unknown grouping"},
 			{"save_memory", map[string]any{"content": "no type"}, "type"},
 		} {
 			res := callRaw(t, cs, c.tool, c.args)

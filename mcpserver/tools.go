@@ -51,12 +51,14 @@ type SaveOutput struct {
 // SearchInput is the argument of search_memory.
 type SearchInput struct {
 	Query string   `json:"query" jsonschema:"what to look for, in words: matched by keyword and by meaning"`
-	Type  string   `json:"type,omitempty" jsonschema:"only this memory type; or code or commit for indexed source code and commits (default: memories, code and commits, memories ranked first)"`
+	Type  string   `json:"type,omitempty" jsonschema:"only this memory type; or code, doc or commit for indexed source code, documentation files (and doc memories) and commits (default: all of them, memories ranked first)"`
 	Tags  []string `json:"tags,omitempty" jsonschema:"only memories with all of these tags"`
 	Limit int      `json:"limit,omitempty" jsonschema:"at most this many results (default 10)"`
 	Mode  string   `json:"mode,omitempty" jsonschema:"hybrid (default), keyword or semantic"`
 	Scope string   `json:"scope,omitempty" jsonschema:"repo, user or all (default): the repository's memories, the person's own, or both"`
 	Repos []string `json:"repos,omitempty" jsonschema:"also search these registered repositories (names from list_repos), or all"`
+	Tests string   `json:"tests,omitempty" jsonschema:"test code: include (default, ranked below other code of equal relevance), exclude or only"`
+	Group string   `json:"group,omitempty" jsonschema:"file: one result per file with its best chunks under it, for where-is-X-handled questions"`
 }
 
 // SearchOutput is the result of search_memory.
@@ -176,7 +178,7 @@ func (sv *server) register(srv *mcp.Server) {
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "list_repos",
 		Description: "List the repositories the person registered (git contextfs repos add); search_memory with repos searches them together.",
-		Annotations: &mcp.ToolAnnotations{Title: "List repositories", ReadOnlyHint: true},
+		Annotations: &mcp.ToolAnnotations{Title: "List repositories", ReadOnlyHint: true, IdempotentHint: true},
 	}, sv.listRepos)
 	sv.registerChecks(srv)
 	sv.registerAgents(srv)
@@ -238,7 +240,7 @@ func (sv *server) search(ctx context.Context, in SearchInput) (SearchOutput, str
 	if err != nil {
 		return SearchOutput{}, "", err
 	}
-	q := contextfs.Query{Text: in.Query, Tags: in.Tags, Limit: in.Limit, Mode: in.Mode}
+	q := contextfs.Query{Text: in.Query, Tags: in.Tags, Limit: in.Limit, Mode: in.Mode, Tests: in.Tests, Group: in.Group}
 	if in.Type != "" {
 		q.Types = []string{in.Type}
 	}

@@ -211,6 +211,15 @@ func (s *Set) User(ctx context.Context) (*contextfs.Store, error) {
 
 // userExists reports whether the user store has been created: reads
 // skip it until then rather than create it.
+// ExistingUser returns the user store when one has been written, else nil:
+// reading never creates it.
+func (s *Set) ExistingUser(ctx context.Context) (*contextfs.Store, error) {
+	if !s.userExists() {
+		return nil, nil
+	}
+	return s.User(ctx)
+}
+
 func (s *Set) userExists() bool {
 	if s.user != nil {
 		return true

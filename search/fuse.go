@@ -45,6 +45,14 @@ type Hit struct {
 // for keyword hits that are not among the semantic hits. The result is
 // sorted by fused score, ties broken by row for determinism.
 func Fuse(kw, sem []Hit, extraSem map[int64]float64, w float64) []Scored {
+	return FuseScaled(kw, sem, extraSem, w, 0)
+}
+
+// FuseScaled is Fuse with BM25 divided by kwMax when that is larger than
+// the best keyword score here: rankings of several kinds (memories, code,
+// commits) fused under one scale, so that the best commit of a query that
+// barely matches any commit does not score 1 on the keyword side.
+func FuseScaled(kw, sem []Hit, extraSem map[int64]float64, w, kwMax float64) []Scored {
 	by := map[int64]*Scored{}
 	get := func(r int64) *Scored {
 		s := by[r]
@@ -54,7 +62,7 @@ func Fuse(kw, sem []Hit, extraSem map[int64]float64, w float64) []Scored {
 		}
 		return s
 	}
-	var maxKW float64
+	maxKW := kwMax
 	for _, h := range kw {
 		maxKW = max(maxKW, h.Score)
 	}

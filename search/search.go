@@ -19,6 +19,7 @@ import (
 	"github.com/contextfs/contextfs/config"
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/query"
 )
 
 // Search modes.
@@ -43,7 +44,34 @@ type Query struct {
 	Attached []string
 	// Source keeps memories written by this tool; Session, in this session.
 	Source, Session string
+	// Tests says what to do with test code: TestsInclude (the default:
+	// ranked below other code of equal relevance), TestsExclude or
+	// TestsOnly.
+	Tests string
+	// Group is "" (one result per chunk) or GroupFile: one result per file,
+	// its best chunks under it, for "where is X handled" questions.
+	Group string
 }
+
+// GroupFile is Query.Group for one result per file.
+const GroupFile = "file"
+
+// What Query.Tests accepts.
+const (
+	TestsInclude = "include"
+	TestsExclude = "exclude"
+	TestsOnly    = "only"
+)
+
+// minRelevance is the share of the best fused score below which a hybrid
+// result is dropped rather than shown: chosen on `make bench-quality` as
+// the largest floor that changes no hybrid MRR@10 there (docs/DESIGN.md).
+const minRelevance = 0.1
+
+// testWeight scales the score of a test chunk when tests are included: a
+// test that echoes the words of the code it tests ranks below that code.
+// Chosen on the code-search sets of `make bench-quality` (docs/DESIGN.md).
+const testWeight = 0.5
 
 // Result is one search hit.
 type Result struct {
@@ -62,6 +90,22 @@ type Result struct {
 	Language  string    `json:"language,omitempty"`
 	StartLine int       `json:"start_line,omitempty"`
 	EndLine   int       `json:"end_line,omitempty"`
+	Test      bool      `json:"test,omitempty"`
+	// Chunks are a grouped file's further matching chunks, best first.
+	Chunks []ChunkResult `json:"chunks,omitempty"`
+}
+
+// ChunkResult is one more matching chunk of a file under its grouped
+// Result (a type of its own: a recursive Result has no JSON Schema).
+type ChunkResult struct {
+	ID        string  `json:"id"`
+	Score     float64 `json:"score"`
+	Keyword   float64 `json:"keyword_score"`
+	Semantic  float64 `json:"semantic_score"`
+	Symbol    string  `json:"symbol,omitempty"`
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Snippet   string  `json:"snippet"`
 }
 
 // kindWeight scales fused scores when memories, code and commits are
@@ -124,13 +168,35 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	kinds, memTypes := splitKinds(q.Types)
+	if q.Tests != "" && q.Tests != TestsInclude && q.Tests != TestsExclude && q.Tests != TestsOnly {
+		return nil, fmt.Errorf("unknown tests option %q (want include, exclude or only)", q.Tests)
+	}
+	if q.Group != "" && q.Group != GroupFile {
+		return nil, fmt.Errorf("unknown grouping %q (want file)", q.Group)
+	}
+	kinds, memTypes, codeTypes := splitKinds(q.Types, q.Tests)
 	f, err := Filter(memTypes, q.Tags, q.Since, q.All)
 	if err != nil {
 		return nil, err
 	}
 	if err := Narrow(ctx, e.Cache, &f, q.Attached, q.Source, q.Session); err != nil {
 		return nil, err
+	}
+	// The query syntax: phrases and prefixes rank beside the words,
+	// phrases and OR groups are required, "-" parts excluded.
+	text, phrases := q.Text, []string(nil)
+	if pq := query.Parse(q.Text); pq.Syntax() {
+		f.Match, f.NotMatch = pq.Match()
+		var plain []string
+		for _, p := range pq.Rank {
+			if len(p.Words) == 1 && !p.Prefix {
+				plain = append(plain, p.Words[0])
+			} else {
+				phrases = append(phrases, p.FTS())
+			}
+		}
+		text = strings.Join(plain, " ")
+		q.Text = pq.Plain
 	}
 	var qvec []float32
 	if st.mode != ModeKeyword {
@@ -141,13 +207,37 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 		qvec = vs[0]
 	}
 	depth := max(st.limit*3, 30)
-	var all []scoredKind
-	for _, k := range kinds {
+	if q.Group == GroupFile {
+		depth *= 4 // several chunks per file
+	}
+	byKind := make([]rankings, len(kinds))
+	for i, k := range kinds {
 		kf := f
 		if k != cache.KindMemory {
-			kf.Types = nil
+			kf.Types = nil // chunk types are filtered on the hits (ofTypes)
 		}
-		fused, err := e.rankKind(ctx, k, q.Text, qvec, kf, depth, st)
+		r, err := e.rank(ctx, k, text, phrases, qvec, kf, depth, st.mode)
+		if err != nil {
+			return nil, err
+		}
+		if k == cache.KindCode && codeTypes != nil {
+			if r.kw, r.sem, err = e.ofTypes(ctx, codeTypes, r.kw, r.sem); err != nil {
+				return nil, err
+			}
+		}
+		byKind[i] = r
+	}
+	// One BM25 scale for every kind: the best match of the query, whatever
+	// its kind, scores 1 on the keyword side.
+	var kwMax float64
+	for _, r := range byKind {
+		for _, h := range r.kw {
+			kwMax = max(kwMax, h.Score)
+		}
+	}
+	var all []scoredKind
+	for i, k := range kinds {
+		fused, err := e.fuse(ctx, k, byKind[i], qvec, st, kwMax)
 		if err != nil {
 			return nil, err
 		}
@@ -158,43 +248,50 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 			all = append(all, scoredKind{sc, k})
 		}
 	}
-	return e.results(ctx, all, st.limit, queryTerms(q.Text))
+	return e.results(ctx, all, st, q, queryTerms(q.Text))
 }
 
-// rankKind ranks the documents of one kind by keyword, by meaning or both
-// (fused), as st.mode asks, keeping the best depth of each ranking.
-func (e *Engine) rankKind(ctx context.Context, k cache.Kind, text string, qvec []float32, f cache.Filter, depth int, st settings) ([]Scored, error) {
+// rankings are one kind's keyword and semantic hits.
+type rankings struct{ kw, sem []cache.Hit }
+
+// rank ranks the documents of one kind by keyword (the plain words and
+// the query's phrases), by meaning or both, as mode asks, keeping the best
+// depth of each ranking.
+func (e *Engine) rank(ctx context.Context, k cache.Kind, text string, phrases []string, qvec []float32, f cache.Filter, depth int, mode string) (rankings, error) {
 	// The two rankers are independent: in hybrid mode they run at once,
 	// one per core.
-	var kw, sem []cache.Hit
+	var r rankings
 	var kwErr, semErr error
 	var wg sync.WaitGroup
-	if st.mode != ModeSemantic {
+	if mode != ModeSemantic {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			kw, kwErr = e.Cache.Keyword(ctx, k, text, f, depth)
+			r.kw, kwErr = e.Cache.KeywordPhrases(ctx, k, text, phrases, f, depth)
 		}()
 	}
-	if st.mode != ModeKeyword {
-		sem, semErr = e.Cache.Semantic(ctx, k, qvec, f, depth)
+	if mode != ModeKeyword {
+		r.sem, semErr = e.Cache.Semantic(ctx, k, qvec, f, depth)
 	}
 	wg.Wait()
-	if err := cmp.Or(kwErr, semErr); err != nil {
-		return nil, err
-	}
+	return r, cmp.Or(kwErr, semErr)
+}
+
+// fuse turns one kind's rankings into scores as st.mode asks, BM25 on the
+// scale kwMax shared by every kind.
+func (e *Engine) fuse(ctx context.Context, k cache.Kind, r rankings, qvec []float32, st settings, kwMax float64) ([]Scored, error) {
 	switch st.mode {
 	case ModeKeyword:
-		return Keyword(hits(kw)), nil
+		return FuseScaled(hits(r.kw), nil, nil, 0, kwMax), nil
 	case ModeSemantic:
-		return Semantic(hits(sem)), nil
+		return Semantic(hits(r.sem)), nil
 	}
 	var missing []int64
 	inSem := map[int64]bool{}
-	for _, h := range sem {
+	for _, h := range r.sem {
 		inSem[h.Row] = true
 	}
-	for _, h := range kw {
+	for _, h := range r.kw {
 		if !inSem[h.Row] {
 			missing = append(missing, h.Row)
 		}
@@ -203,17 +300,73 @@ func (e *Engine) rankKind(ctx context.Context, k cache.Kind, text string, qvec [
 	if err != nil {
 		return nil, err
 	}
-	return Fuse(hits(kw), hits(sem), extra, st.weight), nil
+	return FuseScaled(hits(r.kw), hits(r.sem), extra, st.weight, kwMax), nil
 }
 
-// results keeps the best limit of the scored documents, in a stable
-// order, and reads what a result shows from the cache.
-func (e *Engine) results(ctx context.Context, all []scoredKind, limit int, terms []string) ([]Result, error) {
+// ofTypes keeps the code hits whose chunk type is one of types. Chunk
+// types are filtered on the hits rather than in the cache: a type filter
+// there takes the rankers off their fast paths (a code search took twice
+// as long; ranking twice as deep to make up for the dropped hits cost 30%
+// of CLI p50 and changed no MRR@10 on bench-quality).
+func (e *Engine) ofTypes(ctx context.Context, types []string, kw, sem []cache.Hit) ([]cache.Hit, []cache.Hit, error) {
+	ids := make([]int64, 0, len(kw)+len(sem))
+	for _, h := range kw {
+		ids = append(ids, h.Row)
+	}
+	for _, h := range sem {
+		ids = append(ids, h.Row)
+	}
+	rows, err := e.Cache.Rows(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	keep := func(hs []cache.Hit) []cache.Hit {
+		out := hs[:0]
+		for _, h := range hs {
+			if r, ok := rows[h.Row]; ok && slices.Contains(types, r.Type) {
+				out = append(out, h)
+			}
+		}
+		return out
+	}
+	return keep(kw), keep(sem), nil
+}
+
+// results ranks test chunks below other code, drops what matches too
+// little, keeps the best st.limit (files, with q.Group) in a stable order,
+// and reads what a result shows from the cache.
+func (e *Engine) results(ctx context.Context, all []scoredKind, st settings, q Query, terms []string) ([]Result, error) {
+	cand := make([]int64, len(all))
+	for i, a := range all {
+		cand[i] = a.Row
+	}
+	rows, err := e.Cache.Rows(ctx, cand)
+	if err != nil {
+		return nil, err
+	}
+	typed := all[:0]
+	for _, a := range all {
+		r, ok := rows[a.Row]
+		if !ok {
+			continue
+		}
+		// Test chunks rank below other code of equal relevance.
+		if a.kind == cache.KindCode && r.Type == cache.ChunkTest && q.Tests != TestsOnly {
+			a.Score *= testWeight
+		}
+		typed = append(typed, a)
+	}
+	all = typed
 	// A document that matches neither by keyword nor by meaning is not a
-	// result, however few results there are.
+	// result, however few results there are; nor is one far below the best
+	// result (minRelevance), which would only pad the list.
+	var best float64
+	for _, a := range all {
+		best = max(best, a.Score)
+	}
 	kept := all[:0]
 	for _, a := range all {
-		if a.Score > 0 {
+		if a.Score > 0 && (st.mode != ModeHybrid || a.Score >= minRelevance*best) {
 			kept = append(kept, a)
 		}
 	}
@@ -221,16 +374,8 @@ func (e *Engine) results(ctx context.Context, all []scoredKind, limit int, terms
 	sortScored(all)
 	// Rows are numbered in the order a cache happened to index documents;
 	// ties must not depend on that, so fetch a margin and break ties by ID.
-	if len(all) > limit+20 {
-		all = all[:limit+20]
-	}
-	rowIDs := make([]int64, len(all))
-	for i, a := range all {
-		rowIDs[i] = a.Row
-	}
-	rows, err := e.Cache.Rows(ctx, rowIDs)
-	if err != nil {
-		return nil, err
+	if len(all) > st.limit+20 && q.Group == "" {
+		all = all[:st.limit+20]
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].Score != all[j].Score {
@@ -241,26 +386,72 @@ func (e *Engine) results(ctx context.Context, all []scoredKind, limit int, terms
 		}
 		return rows[all[i].Row].MID+rows[all[i].Row].Path < rows[all[j].Row].MID+rows[all[j].Row].Path
 	})
-	if len(all) > limit {
-		all = all[:limit]
+	if q.Group == GroupFile {
+		return groupByFile(all, rows, terms, st.limit), nil
+	}
+	if len(all) > st.limit {
+		all = all[:st.limit]
 	}
 	out := make([]Result, 0, len(all))
+	for _, a := range all {
+		if r, ok := rows[a.Row]; ok {
+			out = append(out, result(a, r, terms))
+		}
+	}
+	return out, nil
+}
+
+// groupByFile folds the ranked hits into one result per file, the best
+// chunk first with up to maxGroupChunks more of the same file under it
+// (Result.Chunks); memories and commits stand alone. limit counts files.
+func groupByFile(all []scoredKind, rows map[int64]cache.Row, terms []string, limit int) []Result {
+	var out []Result
+	at := map[string]int{}
 	for _, a := range all {
 		r, ok := rows[a.Row]
 		if !ok {
 			continue
 		}
-		id := r.MID
-		if r.Kind == cache.KindCode {
-			id = fmt.Sprintf("%s:%d-%d", r.Path, r.StartLine, r.EndLine)
+		if r.Kind != cache.KindCode {
+			if len(out) < limit {
+				out = append(out, result(a, r, terms))
+			}
+			continue
 		}
-		out = append(out, Result{
-			ID: id, Kind: r.Kind.String(), Type: r.Type, Title: r.Title, Path: r.Path, Score: round(a.Score),
-			Snippet: Snippet(r.Body, terms, 200), Tags: r.Tags, Updated: r.Updated, Keyword: round(a.Keyword),
-			Semantic: round(a.Semantic), Symbol: r.Symbol, Language: r.Lang, StartLine: r.StartLine, EndLine: r.EndLine,
-		})
+		if i, ok := at[r.Path]; ok {
+			if len(out[i].Chunks) < maxGroupChunks {
+				c := result(a, r, terms)
+				out[i].Chunks = append(out[i].Chunks, ChunkResult{ID: c.ID, Score: c.Score, Keyword: c.Keyword, Semantic: c.Semantic,
+					Symbol: c.Symbol, StartLine: c.StartLine, EndLine: c.EndLine, Snippet: c.Snippet})
+			}
+			continue
+		}
+		if len(out) < limit {
+			at[r.Path] = len(out)
+			out = append(out, result(a, r, terms))
+		}
 	}
-	return out, nil
+	return out
+}
+
+// maxGroupChunks is how many more chunks of a file a grouped result lists.
+const maxGroupChunks = 3
+
+// result is the Result of one ranked row.
+func result(a scoredKind, r cache.Row, terms []string) Result {
+	id, kind := r.MID, r.Kind.String()
+	if r.Kind == cache.KindCode {
+		id = fmt.Sprintf("%s:%d-%d", r.Path, r.StartLine, r.EndLine)
+		if r.Type == cache.ChunkDoc {
+			kind = cache.ChunkDoc
+		}
+	}
+	return Result{
+		ID: id, Kind: kind, Test: r.Kind == cache.KindCode && r.Type == cache.ChunkTest, Type: r.Type, Title: r.Title,
+		Path: r.Path, Score: round(a.Score), Snippet: Snippet(r.Body, terms, 200), Tags: r.Tags, Updated: r.Updated,
+		Keyword: round(a.Keyword), Semantic: round(a.Semantic), Symbol: r.Symbol, Language: r.Lang,
+		StartLine: r.StartLine, EndLine: r.EndLine,
+	}
 }
 
 // Filter is the cache filter for memory types (any spelling
@@ -325,28 +516,52 @@ func hits(hs []cache.Hit) []Hit {
 
 func round(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
 
-// splitKinds separates the pseudo-types code and commit (kinds of the
-// auto-index) from memory types. No types means every kind.
-func splitKinds(types []string) ([]cache.Kind, []string) {
+// splitKinds separates the pseudo-types of the auto-index from memory
+// types: "code" is source code (and tests, as tests says), "doc" is
+// documentation files as well as doc memories, "commit" is history. It
+// returns the kinds to search, the memory types, and the chunk types of
+// the code kind. No types means every kind; tests "only" means test code
+// alone.
+func splitKinds(types []string, tests string) ([]cache.Kind, []string, []string) {
 	var kinds []cache.Kind
-	var mem []string
+	var mem, code []string
+	addKind := func(k cache.Kind) {
+		if !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	source := []string{cache.ChunkCode, cache.ChunkTest}
+	switch tests {
+	case TestsExclude:
+		source = source[:1]
+	case TestsOnly:
+		return []cache.Kind{cache.KindCode}, nil, []string{cache.ChunkTest}
+	}
 	for _, t := range cleanList(types) {
 		switch strings.ToLower(t) {
 		case "code":
-			kinds = append(kinds, cache.KindCode)
+			addKind(cache.KindCode)
+			code = append(code, source...)
+		case "doc":
+			addKind(cache.KindCode)
+			code = append(code, cache.ChunkDoc)
+			mem = append(mem, t)
 		case "commit":
-			kinds = append(kinds, cache.KindCommit)
+			addKind(cache.KindCommit)
 		default:
 			mem = append(mem, t)
 		}
 	}
 	if len(mem) > 0 {
-		kinds = append(kinds, cache.KindMemory)
+		addKind(cache.KindMemory)
 	}
 	if len(kinds) == 0 {
 		kinds = []cache.Kind{cache.KindMemory, cache.KindCode, cache.KindCommit}
+		if tests == TestsExclude {
+			code = []string{cache.ChunkCode, cache.ChunkDoc}
+		}
 	}
-	return kinds, mem
+	return kinds, mem, code
 }
 
 func queryTerms(q string) []string {

@@ -43,21 +43,31 @@ func TestSettingsApplyTheQueryThenTheConfigThenTheDefaults(t *testing.T) {
 }
 
 func TestSplitKinds(t *testing.T) {
+	all := []cache.Kind{cache.KindMemory, cache.KindCode, cache.KindCommit}
 	tests := []struct {
+		name      string
 		types     []string
+		tests     string
 		wantKinds []cache.Kind
 		wantMem   []string
+		wantCode  []string
 	}{
-		{nil, []cache.Kind{cache.KindMemory, cache.KindCode, cache.KindCommit}, nil},
-		{[]string{"decision"}, []cache.Kind{cache.KindMemory}, []string{"decision"}},
-		{[]string{"Code,commit"}, []cache.Kind{cache.KindCode, cache.KindCommit}, nil},
-		{[]string{"code", "fact"}, []cache.Kind{cache.KindCode, cache.KindMemory}, []string{"fact"}},
+		{"no type searches every kind", nil, "", all, nil, nil},
+		{"a memory type searches memories", []string{"decision"}, "", []cache.Kind{cache.KindMemory}, []string{"decision"}, nil},
+		{"code is source and tests", []string{"Code,commit"}, "", []cache.Kind{cache.KindCode, cache.KindCommit}, nil, []string{"code", "test"}},
+		{"code and a memory type", []string{"code", "fact"}, "", []cache.Kind{cache.KindCode, cache.KindMemory}, []string{"fact"}, []string{"code", "test"}},
+		{"doc is doc chunks and doc memories", []string{"doc"}, "", []cache.Kind{cache.KindCode, cache.KindMemory}, []string{"doc"}, []string{"doc"}},
+		{"tests exclude drops test chunks", []string{"code"}, TestsExclude, []cache.Kind{cache.KindCode}, nil, []string{"code"}},
+		{"tests exclude without types keeps code and docs", nil, TestsExclude, all, nil, []string{"code", "doc"}},
+		{"tests only is test code alone", []string{"decision"}, TestsOnly, []cache.Kind{cache.KindCode}, nil, []string{"test"}},
 	}
 	for _, tt := range tests {
-		kinds, mem := splitKinds(tt.types)
-		if !slices.Equal(kinds, tt.wantKinds) || !slices.Equal(mem, tt.wantMem) {
-			t.Errorf("splitKinds(%q) = %v, %q; want %v, %q", tt.types, kinds, mem, tt.wantKinds, tt.wantMem)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			kinds, mem, code := splitKinds(tt.types, tt.tests)
+			if !slices.Equal(kinds, tt.wantKinds) || !slices.Equal(mem, tt.wantMem) || !slices.Equal(code, tt.wantCode) {
+				t.Errorf("splitKinds(%q, %q) = %v, %q, %q; want %v, %q, %q", tt.types, tt.tests, kinds, mem, code, tt.wantKinds, tt.wantMem, tt.wantCode)
+			}
+		})
 	}
 }
 

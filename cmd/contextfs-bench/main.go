@@ -34,9 +34,10 @@ func main() {
 	runs := flag.Int("runs", 30, "CLI runs per row")
 	queries := flag.Int("queries", 200, "in-process queries per mode")
 	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
-	only := flag.String("only", "", "run only: startup, search, list, agents, sick, index, save, hooks or repos")
+	only := flag.String("only", "", "run only: startup, search, list, agents, sick, index, save, hooks, repos or quality (quality is never run by default)")
 	reposN := flag.Int("repos-size", 10000, "memories per repository in the repos row")
 	reposK := flag.Int("repos", 5, "repositories in the repos row")
+	extract := flag.String("quality-extract", "", "derive the quality sets from the mirrors under this folder (owner+name/repo git dirs) into "+qualityDir+", and exit")
 	repoSrc := flag.String("index-src", "", "source tree to index (default: src/cmd of the Go toolchain in the module cache)")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
@@ -50,6 +51,22 @@ func main() {
 			fatal(fmt.Errorf("git init: %v: %s", err, out))
 		}
 		if _, err := writeCorpus(*corpus, n, 10); err != nil {
+			fatal(err)
+		}
+		return
+	}
+	if *extract != "" {
+		if err := extractAll(*extract); err != nil {
+			fatal(err)
+		}
+		return
+	}
+	if *only == "quality" {
+		fmt.Printf("# contextfs search quality\n\n%s, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), goVersion())
+		if err := benchQuality(ctx, "."); err != nil {
+			fatal(err)
+		}
+		if err := benchSICK(ctx); err != nil {
 			fatal(err)
 		}
 		return

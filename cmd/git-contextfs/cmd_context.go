@@ -12,6 +12,7 @@ import (
 	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/review"
+	"github.com/contextfs/contextfs/scope"
 )
 
 func (a *app) contextCmd() *cobra.Command {
@@ -48,7 +49,13 @@ gives; section headers always stay. The same files give the same bytes.`,
 				if err != nil {
 					return err
 				}
-				b, err := contextblock.Build(cmd.Context(), s, contextblock.Options{Task: task, Budget: budget, Changed: ch.Files})
+				set := scope.FromStore(s, scope.Options{Warnings: a.io.ErrOut})
+				defer set.Close() // the user store it opens; s stays the caller's
+				user, err := set.ExistingUser(cmd.Context())
+				if err != nil {
+					fmt.Fprintf(a.io.ErrOut, "contextfs: the user store's preferences are left out: %v\n", err)
+				}
+				b, err := contextblock.Build(cmd.Context(), s, contextblock.Options{Task: task, Budget: budget, Changed: ch.Files, User: user})
 				if err != nil {
 					return err
 				}

@@ -84,6 +84,7 @@ written as it goes.`,
 	f.StringVar(&o.since, "since", "", "only memories updated since `WHEN`")
 	f.BoolVar(&o.all, "all", false, "everything: superseded memories too, and no count limit")
 	f.BoolVar(&o.json, "json", false, "print as a JSON array")
+	o.attach.flags(f)
 	f.StringVar(&o.scope, "scope", "", scopeUsage+" (default all)")
 	return cmd
 }

@@ -111,3 +111,25 @@ func TestCLIScopeMistakesExit2(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIContextShowsTheUsersPreferencesInEveryRepository: a preference
+// saved in one repository lands in the user store, and the context block of
+// another repository lists it under Preferences, after the repository's own.
+func TestCLIContextShowsTheUsersPreferencesInEveryRepository(t *testing.T) {
+	isolateScopes(t)
+	a, b := testgit.Init(t), testgit.Init(t)
+	mine := strings.TrimSpace(ok(t, a, "save", "--type", "user", "I prefer terse answers with no preamble."))
+	team := strings.TrimSpace(ok(t, b, "save", "--type", "user", "--scope", "repo", "This team writes British English in docs."))
+	out := ok(t, b, "context")
+	pref := strings.Index(out, "Preferences")
+	at, am := strings.Index(out, team), strings.Index(out, mine)
+	if pref < 0 || at < pref || am < pref {
+		t.Fatalf("context in B does not list both preferences (team %s, user %s) under Preferences:\n%s", team, mine, out)
+	}
+	if at > am {
+		t.Errorf("the repository's preference should come before the user's own:\n%s", out)
+	}
+	if st := testgit.Run(t, b, "status", "--porcelain", "--untracked-files=all", "--", ".contextfs/memories"); strings.Contains(st, mine) {
+		t.Errorf("the user's preference was written into repository B:\n%s", st)
+	}
+}

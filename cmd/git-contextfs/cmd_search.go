@@ -17,6 +17,8 @@ type searchOptions struct {
 	types, tags []string
 	limit       int
 	mode, since string
+	tests       string
+	group       string
 	all, json   bool
 	attach      filterAttach
 	scope       string
@@ -27,7 +29,13 @@ type searchOptions struct {
 // value is a usageError.
 func (o *searchOptions) query() (contextfs.Query, error) {
 	q := contextfs.Query{Text: o.text, Types: o.types, Tags: o.tags, Limit: o.limit, Mode: o.mode, All: o.all,
-		Attached: o.attach.files, Source: o.attach.source}
+		Attached: o.attach.files, Source: o.attach.source, Tests: o.tests, Group: o.group}
+	if o.tests != "" && o.tests != contextfs.TestsInclude && o.tests != contextfs.TestsExclude && o.tests != contextfs.TestsOnly {
+		return q, &usageError{fmt.Errorf("--tests must be include, exclude or only, not %q", o.tests)}
+	}
+	if o.group != "" && o.group != contextfs.GroupFile {
+		return q, &usageError{fmt.Errorf("--group must be file, not %q", o.group)}
+	}
 	if err := checkTypes(o.types, true); err != nil {
 		return q, err
 	}
@@ -56,11 +64,25 @@ func (a *app) searchCmd() *cobra.Command {
 		Long: `Ranks memories by a fusion of BM25 keyword scores and embedding similarity
 (--mode hybrid, the default), or by either alone. Superseded memories are
 hidden unless --all. With code indexed ("git contextfs index"), results mix
-memories, code chunks and commits; --type code or --type commit selects them.
+memories, code chunks, documentation and commits: --type code selects source
+code (tests included, ranked below other code of equal relevance; --tests
+exclude or only), --type doc documentation files (Markdown,
+reStructuredText, text, changelogs, chunked by headings) and doc memories,
+--type commit history. A file's path is searchable too. --group file gives
+one result per file, its best chunks under it.
 
-JSON output is an array of objects with id, kind, type, title, path, score,
-snippet, scope (and tags, updated, keyword_score, semantic_score; symbol
-and lines for code; repo with --repos).
+Query syntax on top of plain words (which match any word, by keyword and
+by meaning): "exact phrase" is required; prefix* matches every word it
+begins; -word or -"phrase" excludes; a OR b makes alternatives of which one
+is required.
+
+Hybrid results below a tenth of the best one are not shown.
+
+JSON output is an array of objects with id, kind (memory, code, doc or
+commit), type, title, path, score, snippet, scope, and why the result is
+there: keyword_score (BM25 scaled so the query's best match is 1) and
+semantic_score (cosine); score is their mix. Code adds symbol, lines and
+test; a grouped file adds chunks; --repos adds repo.
 
 By default the repository's memories and your own (the user store, see
 git contextfs user path) are searched together; --scope repo or --scope
@@ -73,7 +95,11 @@ missing or broken is reported and skipped.`,
   git contextfs search --since 2024-01-01 "release checklist"
   git contextfs search --path auth/token.go
   git contextfs search --scope user "how I like answers"
-  git contextfs search --repos all "retry policy"`,
+  git contextfs search --repos all "retry policy"
+  git contextfs search --type code --tests exclude "retry failed uploads"
+  git contextfs search --type doc "how to configure the cache"
+  git contextfs search --type code --group file "where are webhooks verified"
+  git contextfs search '"connection pool" postgres OR mysql -redis conn*'`,
 		Args: argsRange(0, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -84,7 +110,9 @@ missing or broken is reported and skipped.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&o.types, "type", "t", nil, "only this memory `TYPE`, or code / commit (repeatable)")
+	f.StringArrayVarP(&o.types, "type", "t", nil, "only this memory `TYPE`, or code / doc / commit (repeatable)")
+	f.StringVar(&o.tests, "tests", "", "test code: include (default, ranked below other code), exclude or only")
+	f.StringVar(&o.group, "group", "", "file: one result per file, its best chunks under it")
 	f.StringArrayVar(&o.tags, "tag", nil, "only memories with this tag (repeatable: all must match)")
 	f.IntVarP(&o.limit, "limit", "n", 0, "at most N results (default from config, 10)")
 	f.StringVar(&o.mode, "mode", "", "hybrid, keyword or semantic (default from config, hybrid)")
@@ -160,6 +188,9 @@ func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
 		fmt.Fprintf(a.io.Out, "%2d. %.3f  %-10s %s  [%s]\n    %s\n", i+1, r.Score, r.Type, name, shortID(r.Result), loc)
 		if r.Snippet != "" {
 			fmt.Fprintf(a.io.Out, "    %s\n", r.Snippet)
+		}
+		for _, c := range r.Chunks {
+			fmt.Fprintf(a.io.Out, "      %.3f  %s %s\n", c.Score, c.ID, c.Symbol)
 		}
 	}
 	return nil

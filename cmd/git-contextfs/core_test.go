@@ -120,6 +120,8 @@ func TestCLIErrorsAndExitCodes(t *testing.T) {
 		{"a missing argument is a usage error", dir, []string{"recall"}, 2, "takes 1 argument"},
 		{"a bad mode is a usage error", dir, []string{"search", "--mode", "fast", "x"}, 2, "--mode must be"},
 		{"a bad --since is a usage error", dir, []string{"search", "--since", "yesterday", "x"}, 2, "--since"},
+		{"a bad --tests is a usage error", dir, []string{"search", "--tests", "some", "x"}, 2, "--tests must be"},
+		{"a bad --group is a usage error", dir, []string{"search", "--group", "dir", "x"}, 2, "--group must be"},
 		{"an unknown ID fails", dir, []string{"recall", "zzzz"}, 1, "no memory"},
 	}
 	for _, tt := range tests {
