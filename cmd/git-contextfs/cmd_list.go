@@ -6,10 +6,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -132,7 +134,10 @@ func (a *app) runList(ctx context.Context, o *listOptions) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), title, mark(e.ID))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil && !errors.Is(err, syscall.EPIPE) {
+		return err // a pager quit before the end is no failure, as with git
+	}
+	return nil
 }
 
 // streamJSON writes es as an indented JSON array one element at a time,
