@@ -125,7 +125,7 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 	if err := gitstore.CreateFileExclusive(s.Repo.Abs(rel), raw); err != nil {
 		return nil, err
 	}
-	if _, err := s.Sync(ctx); err != nil {
+	if err := s.syncWritten(ctx, rel); err != nil {
 		return &SaveResult{Memory: m, Warnings: warn}, fmt.Errorf("saved %s, but indexing failed: %w", rel, err)
 	}
 	return &SaveResult{Memory: m, Warnings: warn}, nil
@@ -297,7 +297,7 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 	if err := gitstore.WriteFileAtomic(s.Repo.Abs(rel), out, 0o644); err != nil {
 		return nil, err
 	}
-	if _, err := s.Sync(ctx); err != nil {
+	if err := s.syncWritten(ctx, rel); err != nil {
 		return m, err
 	}
 	return m, nil
@@ -313,7 +313,7 @@ func (s *Store) Delete(ctx context.Context, id string) (*memory.Memory, error) {
 	if err := os.Remove(s.Repo.Abs(m.Path)); err != nil {
 		return nil, err
 	}
-	if _, err := s.Sync(ctx); err != nil {
+	if err := s.syncWritten(ctx, m.Path); err != nil {
 		return m, err
 	}
 	return m, nil

@@ -161,6 +161,38 @@ func (s *Store) Sync(ctx context.Context) (cache.SyncStats, error) {
 	return st, err
 }
 
+// syncWritten brings the index up to date with files this store has just
+// written or removed, and only with them: after a save the cache reads,
+// parses and embeds that one file, where Sync would first ask the watcher
+// or stat every memory. Other changes are left to the next Sync, which
+// every read does first. A corrupt cache falls back to Sync, which
+// rebuilds it.
+func (s *Store) syncWritten(ctx context.Context, rels ...string) error {
+	if s.cache.ReadOnly() {
+		return nil
+	}
+	only := make(map[string]bool, len(rels))
+	for _, p := range rels {
+		only[p] = true
+	}
+	_, err := s.cache.SyncFilesWith(ctx, cache.KindMemory, s.Repo.Root, s.Repo.StatPaths(rels), cache.SyncOptions{
+		NewAnalyzer:  func() (cache.Analyzer, func()) { return analyzeMemory, func() {} },
+		Only:         only,
+		MaxFileBytes: s.Repo.MaxFileBytes,
+		TooLarge: func(p string, n int64) {
+			fmt.Fprintf(s.notes, "contextfs: %s\n", &memory.TooLargeError{Path: p, Size: n, Limit: s.Repo.MaxFileBytes})
+		},
+	})
+	switch {
+	case err != nil && cache.IsUnwritable(err):
+		fmt.Fprintln(s.notes, "contextfs: the cache could not be updated ("+err.Error()+"); results may be stale")
+		return nil
+	case err != nil && cache.IsCorrupt(err):
+		_, err = s.Sync(ctx)
+	}
+	return err
+}
+
 func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
 	entries, only, token, err := s.memoryFiles(ctx)
 	if err != nil {

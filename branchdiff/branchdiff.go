@@ -43,6 +43,12 @@ func Files(ctx context.Context, root string) (Changes, error) {
 			ch.MergeBase = strings.TrimSpace(string(mb))
 		}
 	}
+	return diffFrom(ctx, root, ch)
+}
+
+// diffFrom fills ch.Files: the work tree's differences from ch.MergeBase
+// and the untracked files.
+func diffFrom(ctx context.Context, root string, ch Changes) (Changes, error) {
 	diff, err := git(ctx, root, "diff", "--name-only", "-z", "--no-renames", ch.MergeBase, "--")
 	if err != nil {
 		return ch, err

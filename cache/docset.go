@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/contextfs/contextfs/gitstore"
@@ -293,8 +294,38 @@ const (
 var (
 	errStaleFile = errors.New("stale or foreign file")
 	errDamaged   = errors.New("checksum mismatch")
-	castagnoli   = crc32.MakeTable(crc32.Castagnoli)
 )
+
+// castagnoli is the CRC-32C table, made on first use: making it at package
+// initialisation cost every process, also those that never load vectors.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+
+// verifiedSuffix names the note beside a base file that its checksum was
+// verified, holding the identity of the file verified (mapFileID).
+const verifiedSuffix = ".verified"
+
+// checkTrailerOnce verifies b's trailer unless the note at notePath says
+// the same file (same device, inode, size, modification and status-change
+// times) was verified before. Reading the whole file costs a cold process
+// as much as the rest of a search (10 MB at 10K memories, from memory not
+// yet in the CPU's caches); the identity changes with any write to the
+// file or any replacement of it, so what the check is for (a torn or
+// partial write, a file from elsewhere, damage done through the file
+// system) is still caught. Damage that bypasses the file system after the
+// first verification is not: SQLite does not checksum its pages either.
+// The note is written without fsync: a lost note costs one verification.
+func checkTrailerOnce(b []byte, notePath, id string) ([]byte, error) {
+	if id != "" && len(b) >= trailerLen {
+		if note, err := os.ReadFile(notePath); err == nil && string(note) == id {
+			return b[:len(b)-trailerLen], nil
+		}
+	}
+	body, err := checkTrailer(b)
+	if err == nil && id != "" {
+		_ = os.WriteFile(notePath, []byte(id), 0o644) // best effort: see above
+	}
+	return body, err
+}
 
 // trailerLen is the size of the checksum trailer.
 const trailerLen = 8
@@ -305,7 +336,7 @@ func checkTrailer(b []byte) ([]byte, error) {
 		return nil, errStaleFile
 	}
 	body := b[:len(b)-trailerLen]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(body):]) {
+	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(b[len(body):]) {
 		return nil, errDamaged
 	}
 	return body, nil
@@ -318,7 +349,7 @@ type crcWriter struct {
 }
 
 func (c *crcWriter) Write(p []byte) (int, error) {
-	c.crc = crc32.Update(c.crc, castagnoli, p)
+	c.crc = crc32.Update(c.crc, castagnoli(), p)
 	return c.w.Write(p)
 }
 
@@ -404,7 +435,7 @@ func readBase(path string, st *dsState) (*baseFile, error) {
 	if !littleEndian() {
 		return nil, errStaleFile // the layouts are used in place
 	}
-	b, unmap, err := mapFile(path)
+	b, unmap, id, err := mapFileID(path)
 	if err != nil {
 		return nil, err
 	}
@@ -412,7 +443,7 @@ func readBase(path string, st *dsState) (*baseFile, error) {
 		unmap()
 		return nil, errStaleFile
 	}
-	if b, err = checkTrailer(b); err != nil {
+	if b, err = checkTrailerOnce(b, path+verifiedSuffix, id); err != nil {
 		unmap()
 		return nil, err
 	}
@@ -778,11 +809,15 @@ func (c *Cache) writeBase(dbID string, id [16]byte, ds *docSet) error {
 	return nil
 }
 
-// writeDelta writes d as the delta of the base with ID baseID.
+// writeDelta writes d as the delta of the base with ID baseID. It is
+// written without fsync (WriteAtomicVolatile): its checksum is verified on
+// every read, and a delta that fails, or is missing, is the empty delta,
+// from which the change log in the database brings the set up to date.
+// A power loss therefore costs one replay, never a wrong result.
 func (c *Cache) writeDelta(st *dsState, baseID [16]byte, d *deltaFile) error {
 	h := header{dbID: dbIDBytes(st.dbID), id: baseID, gen: d.gen, dim: uint32(st.dim), model: st.model}
 	h.n = [3]uint32{uint32(len(d.removed)), uint32(len(d.added.rows)), uint32(len(st.model))}
-	return gitstore.WriteAtomic(c.docSetPath(st.kind, "delta"), 0o644, func(w io.Writer) error {
+	return gitstore.WriteAtomicVolatile(c.docSetPath(st.kind, "delta"), 0o644, func(w io.Writer) error {
 		fw := bufio.NewWriter(w)
 		bw := &crcWriter{w: fw}
 		bw.Write(h.encode(deltaMagic))

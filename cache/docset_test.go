@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -478,12 +479,25 @@ func scanHits(rs interface {
 
 // TestDamagedVectorsAreReportedAndRebuilt flips one bit in the vectors of
 // a base file, which changes no structure: the checksum catches it, the
-// cache says so and answers from a rebuild.
+// cache says so and answers from a rebuild. The file had been verified
+// before (its note written), so this also shows that a note does not
+// outlive a write to the file.
 func TestDamagedVectorsAreReportedAndRebuilt(t *testing.T) {
 	f := newFixture(t)
 	corpus(f, rand.New(rand.NewPCG(3, 3)), 60, 0)
 	f.sync()
 	checkDocSet(t, f.c, KindMemory)
+	c1, err := Open(context.Background(), f.c.Dir(), embed.NewBuiltin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c1.docs(context.Background(), KindMemory); err != nil {
+		t.Fatal(err)
+	}
+	c1.Close()
+	if _, err := os.Stat(f.c.docSetPath(KindMemory, "base") + verifiedSuffix); err != nil {
+		t.Fatalf("no verification note after a load: %v", err)
+	}
 	b, _ := os.ReadFile(f.c.docSetPath(KindMemory, "base"))
 	b[len(b)-100] ^= 0x01
 	os.WriteFile(f.c.docSetPath(KindMemory, "base"), b, 0o644)
@@ -509,7 +523,7 @@ func BenchmarkChecksumVectors(b *testing.B) {
 	buf := make([]byte, 10000*256*4)
 	b.SetBytes(int64(len(buf)))
 	for b.Loop() {
-		crc32.Checksum(buf, castagnoli)
+		crc32.Checksum(buf, castagnoli())
 	}
 }
 
@@ -542,5 +556,47 @@ func BenchmarkCheckConsistency(b *testing.B) {
 		if err := f.c.CheckConsistency(context.Background(), KindMemory); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestChecksumNoteSkipsOnlyTheFileItNames checks the note beside a base
+// file: with the identity of the file it skips the checksum, with any
+// other identity (another file, or the same one written since) the
+// checksum runs and catches damage.
+func TestChecksumNoteSkipsOnlyTheFileItNames(t *testing.T) {
+	good := append([]byte("some vectors"), make([]byte, trailerLen)...)
+	binary.LittleEndian.PutUint32(good[len(good)-trailerLen:], crc32.Checksum(good[:len(good)-trailerLen], castagnoli()))
+	bad := slices.Clone(good)
+	bad[0] ^= 1
+	tests := []struct {
+		name    string
+		data    []byte
+		note    string // "" for no note
+		id      string
+		wantErr bool
+	}{
+		{name: "no note, good file: verified", data: good, id: "1 2 3", wantErr: false},
+		{name: "no note, damaged file: caught", data: bad, id: "1 2 3", wantErr: true},
+		{name: "note for another identity, damaged file: caught", data: bad, note: "1 2 4", id: "1 2 3", wantErr: true},
+		{name: "note for this identity: not read again", data: bad, note: "1 2 3", id: "1 2 3", wantErr: false},
+		{name: "no identity (no mmap): always verified", data: bad, note: "", id: "", wantErr: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			note := filepath.Join(t.TempDir(), "base"+verifiedSuffix)
+			if tc.note != "" {
+				os.WriteFile(note, []byte(tc.note), 0o644)
+			}
+			body, err := checkTrailerOnce(tc.data, note, tc.id)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
+			}
+			if err == nil && len(body) != len(tc.data)-trailerLen {
+				t.Errorf("body is %d bytes, want %d", len(body), len(tc.data)-trailerLen)
+			}
+			if got, _ := os.ReadFile(note); !tc.wantErr && tc.id != "" && string(got) != tc.id {
+				t.Errorf("note holds %q, want %q", got, tc.id)
+			}
+		})
 	}
 }

@@ -13,24 +13,36 @@ import (
 // vectors it scans straight from the page cache, instead of copying 100 MB
 // into its heap first; unmap releases the mapping.
 func mapFile(path string) (data []byte, unmap func(), err error) {
+	data, unmap, _, err = mapFileID(path)
+	return data, unmap, err
+}
+
+// mapFileID maps a file as mapFile does and also returns its identity:
+// device, inode, size, and the modification and status-change times of
+// the file mapped (from the open descriptor, so a file renamed over the
+// path meanwhile is not mistaken for the one mapped). Any write to the
+// file, or a replacement of it, changes the identity: the status-change
+// time cannot be set back by a program.
+func mapFileID(path string) (data []byte, unmap func(), id string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	var st sys.Stat_t
+	if err := sys.Fstat(int(f.Fd()), &st); err != nil {
+		return nil, nil, "", fmt.Errorf("stat %s: %w", path, err)
+	}
+	id = fmt.Sprintf("%d %d %d %d.%d %d.%d", st.Dev, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
+	if st.Size == 0 {
+		return nil, func() {}, id, nil
+	}
+	if int64(int(st.Size)) != st.Size {
+		return nil, nil, "", fmt.Errorf("%s: too large to map", path)
+	}
+	data, err = sys.Mmap(int(f.Fd()), 0, int(st.Size), sys.PROT_READ, sys.MAP_SHARED)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", fmt.Errorf("map %s: %w", path, err)
 	}
-	if fi.Size() == 0 {
-		return nil, func() {}, nil
-	}
-	if int64(int(fi.Size())) != fi.Size() {
-		return nil, nil, fmt.Errorf("%s: too large to map", path)
-	}
-	data, err = sys.Mmap(int(f.Fd()), 0, int(fi.Size()), sys.PROT_READ, sys.MAP_SHARED)
-	if err != nil {
-		return nil, nil, fmt.Errorf("map %s: %w", path, err)
-	}
-	return data, func() { sys.Munmap(data) }, nil
+	return data, func() { sys.Munmap(data) }, id, nil
 }

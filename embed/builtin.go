@@ -82,8 +82,10 @@ var defaultParams = params{
 // beyond a pool of scratch buffers, so it is safe for concurrent use.
 type builtin struct {
 	p       params
-	weights []float32 // lexicon.entries index -> word weight
-	pool    sync.Pool // *scratch
+	load    sync.Once     // sets lex and weights on first use
+	lex     *lexiconTable // the shared table, once loaded
+	weights []float32     // lex.entries index -> word weight
+	pool    sync.Pool     // *scratch
 }
 
 // NewBuiltin returns the built-in embedder, the default. It needs no model
@@ -96,12 +98,22 @@ func NewBuiltin() Embedder {
 }
 
 func newBuiltin(p params) *builtin {
-	b := &builtin{p: p, weights: make([]float32, len(lexicon.entries))}
-	for i, e := range lexicon.entries {
-		b.weights[i] = p.wordWeight(e)
-	}
+	b := &builtin{p: p}
 	b.pool.New = func() any { return new(scratch) }
 	return b
+}
+
+// ready loads the lexicon and the word weights on the first embedding, so
+// that constructing the embedder (every command that opens a store does)
+// costs nothing.
+func (b *builtin) ready() {
+	b.load.Do(func() {
+		b.lex = lexicon()
+		b.weights = make([]float32, len(b.lex.entries))
+		for i, e := range b.lex.entries {
+			b.weights[i] = b.p.wordWeight(e)
+		}
+	})
 }
 
 // wordWeight is the weight of a known word before term frequency: low for
@@ -183,6 +195,7 @@ func (b *builtin) embed(sc *scratch, text string, v []float32) {
 
 // collect gathers the features of text into sc.feats.
 func (b *builtin) collect(sc *scratch, text string) {
+	b.ready()
 	sc.feats = sc.feats[:0]
 	sc.raw = sc.raw[:0]
 	sc.prev = 0
@@ -336,7 +349,7 @@ func (b *builtin) word(sc *scratch, w []byte) {
 	s := w
 	ascii := isASCII(w)
 	if ascii { // the stemmer and the word lists are English
-		if base, ok := lexicon.irregular[string(w)]; ok {
+		if base, ok := b.lex.irregular[string(w)]; ok {
 			sc.stem = append(sc.stem[:0], base...)
 		} else {
 			sc.stem = append(sc.stem[:0], w...)
@@ -344,13 +357,13 @@ func (b *builtin) word(sc *scratch, w []byte) {
 		s = porter.Stem(sc.stem)
 	}
 
-	i, known := lexicon.index[string(s)]
-	if known && lexicon.entries[i].stop {
-		if lexicon.entries[i].neg {
+	i, known := b.lex.index[string(s)]
+	if known && b.lex.entries[i].stop {
+		if b.lex.entries[i].neg {
 			b.add(sc, negation, b.p.negWeight)
 		}
 		if ww := b.weights[i]; ww > 0 {
-			b.add(sc, lexicon.entries[i].word, ww)
+			b.add(sc, b.lex.entries[i].word, ww)
 		}
 		return // function words take no part in concepts, n-grams or bigrams
 	}
@@ -358,11 +371,11 @@ func (b *builtin) word(sc *scratch, w []byte) {
 	h, ww, cw := hashBytes(seedWord, s), float32(1), b.p.conceptWeight
 	var concepts []uint64
 	if known {
-		e := &lexicon.entries[i]
+		e := &b.lex.entries[i]
 		h, ww, concepts = e.word, b.weights[i], e.concepts
 	} else if ascii {
 		if j, ok := b.agentBase(sc, s); ok {
-			e := &lexicon.entries[j]
+			e := &b.lex.entries[j]
 			b.add(sc, e.word, b.p.deriveWeight)
 			concepts, cw = e.concepts, cw*b.p.deriveWeight
 		}
@@ -403,7 +416,7 @@ func (b *builtin) agentBase(sc *scratch, s []byte) (int32, bool) {
 	// Stemming base+"ing" restores what the suffix took: a final e
 	// ("rid" -> "ride") or a doubled consonant ("swimm" -> "swim").
 	sc.derive = append(append(sc.derive[:0], base...), "ing"...)
-	i, ok := lexicon.index[string(porter.Stem(sc.derive))]
+	i, ok := b.lex.index[string(porter.Stem(sc.derive))]
 	return i, ok
 }
 

@@ -5,6 +5,7 @@ import (
 	"github.com/contextfs/contextfs/internal/porter"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // lexEntry is what the built-in embedder knows about one stem.
@@ -25,10 +26,14 @@ type lexiconTable struct {
 	entries   []lexEntry
 }
 
-var lexicon = mustBuildLexicon()
+// lexicon returns the table, built on first use rather than at package
+// initialisation: building it costs a few milliseconds and half a megabyte,
+// which every process would pay at start although most commands (a save
+// without checks, status, list, the hooks) never embed text.
+var lexicon = sync.OnceValue(mustBuildLexicon)
 
-// mustBuildLexicon builds the table at package initialisation. The lists are
-// compiled in, so an error is a bug that every test run catches at once.
+// mustBuildLexicon builds the table. The lists are compiled in, so an error
+// is a bug that every test run catches at once.
 func mustBuildLexicon() *lexiconTable {
 	t, err := buildLexicon()
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -176,7 +177,7 @@ func split(src []byte) (yml, body []byte, bodyLine int, crlf, ok bool, err error
 	return nil, nil, 0, false, false, &Error{Line: 1, Msg: ErrNoClose.Error()}
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // yamlError turns a yaml.v3 error into an *Error with the file's line
 // number; offset is the file line of the YAML block's first line minus 1.
@@ -186,7 +187,7 @@ func yamlError(err error, offset int) error {
 		return &Error{Msg: te.Errors[0]}
 	}
 	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return &Error{Line: n + offset, Msg: m[2]}
 	}

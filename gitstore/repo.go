@@ -6,14 +6,12 @@ package gitstore
 
 import (
 	"bytes"
-	"context"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/contextfs/contextfs/git"
 )
 
 // Dir is the folder, at the root of the work tree, that holds memories.
@@ -139,14 +137,13 @@ func (r *Repo) Rel(abs string) string {
 func (r *Repo) Abs(rel string) string { return filepath.Join(r.Root, filepath.FromSlash(rel)) }
 
 // Author returns "Name <email>" from the environment or git config, or ""
-// when neither says. It runs git only when the environment is silent.
+// when neither says. It reads the configuration files itself (identity)
+// and runs git only where they use what it does not read.
 func (r *Repo) Author() string {
 	name, email := os.Getenv("GIT_AUTHOR_NAME"), os.Getenv("GIT_AUTHOR_EMAIL")
-	if name == "" {
-		name = r.config("user.name")
-	}
-	if email == "" {
-		email = r.config("user.email")
+	if name == "" || email == "" {
+		n, e := r.identity()
+		name, email = cmp.Or(name, n), cmp.Or(email, e)
 	}
 	switch {
 	case name != "" && email != "":
@@ -155,12 +152,4 @@ func (r *Repo) Author() string {
 		return name
 	}
 	return email
-}
-
-func (r *Repo) config(key string) string {
-	out, err := git.Output(context.Background(), r.Root, "config", "--get", key)
-	if err != nil {
-		return ""
-	}
-	return out
 }

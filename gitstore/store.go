@@ -222,6 +222,20 @@ func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
 // WriteAtomic is WriteFileAtomic for content produced by write, for files
 // too large to build in memory first (the cache's vector files).
 func WriteAtomic(name string, perm os.FileMode, write func(io.Writer) error) error {
+	return writeAtomic(name, perm, write, true)
+}
+
+// WriteAtomicVolatile is WriteAtomic without the two fsyncs: readers and a
+// crash of the process still see the old content or the new, but after a
+// power loss the file may be empty or hold the old data. It is for files
+// that are verified whenever they are read and rebuilt when they fail (the
+// cache's change delta, which carries a checksum), where durability buys
+// nothing and the fsyncs are most of a save's cost.
+func WriteAtomicVolatile(name string, perm os.FileMode, write func(io.Writer) error) error {
+	return writeAtomic(name, perm, write, false)
+}
+
+func writeAtomic(name string, perm os.FileMode, write func(io.Writer) error, durable bool) error {
 	dir := filepath.Dir(name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
@@ -245,8 +259,10 @@ func WriteAtomic(name string, perm os.FileMode, write func(io.Writer) error) err
 	if err := f.Chmod(perm); err != nil {
 		return fail(err)
 	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
+	if durable {
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
@@ -255,6 +271,9 @@ func WriteAtomic(name string, perm os.FileMode, write func(io.Writer) error) err
 	if err := os.Rename(tmp, name); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if !durable {
+		return nil
 	}
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()

@@ -13,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/branchdiff"
 	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/scope"
@@ -193,7 +192,7 @@ func clientSource(ctx context.Context) string {
 }
 
 func (sv *server) block(ctx context.Context, task string, budget int) (*contextblock.Block, error) {
-	ch, err := branchdiff.Files(ctx, sv.store.Repo.Root)
+	ch, err := sv.diff.Files(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/branchdiff"
 	"github.com/contextfs/contextfs/scope"
 )
 
@@ -65,6 +66,9 @@ type server struct {
 	// mu serializes tool calls: every call syncs and may write the cache
 	// and the memory files, and the SDK handles requests concurrently.
 	mu sync.Mutex
+	// diff answers what the branch changes for get_context, keeping its
+	// base and merge-base while the refs are unchanged.
+	diff *branchdiff.Resolver
 }
 
 // New returns an MCP server whose tools read and write the memories of s.
@@ -84,7 +88,8 @@ func New(s *contextfs.Store, opts Options) *mcp.Server {
 	if set == nil {
 		set = scope.FromStore(s, scope.Options{Warnings: log})
 	}
-	sv := &server{store: s, set: set, log: log, version: version}
+	sv := &server{store: s, set: set, log: log, version: version,
+		diff: branchdiff.NewResolver(s.Repo.Root, s.Repo.GitDir, s.Repo.CommonDir)}
 	sv.register(srv)
 	return srv
 }

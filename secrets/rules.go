@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"math"
 	"strings"
+	"sync"
 )
 
 // RuleInfo describes one rule, for documentation and --help output.
@@ -16,8 +17,9 @@ type RuleInfo struct {
 // Rules returns the ID and description of every rule, in a fixed order. The
 // slice is the caller's to keep or change.
 func Rules() []RuleInfo {
-	out := make([]RuleInfo, len(rules))
-	for i, r := range rules {
+	rs := rules()
+	out := make([]RuleInfo, len(rs))
+	for i, r := range rs {
 		out[i] = RuleInfo{ID: r.id, Description: r.desc}
 	}
 	return out
@@ -66,123 +68,131 @@ const (
 	rankVendor
 )
 
-// rules is the immutable table of rules, in the order Rules lists them.
-var rules = append([]rule{
-	{
-		id:      "aws-access-key-id",
-		desc:    "AWS access key ID",
-		anchors: anchors("AKIA", "ASIA", "ABIA", "ACCA"),
-		find:    findRegexp(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`),
-		check:   tokenBody(4),
-		rank:    rankVendor,
-	},
-	{
-		id:   "aws-secret-access-key",
-		desc: "AWS secret access key",
-		// The name must mention AWS; the usual spellings of its first
-		// letters are anchors enough.
-		anchors: anchors("aws", "AWS", "Aws"),
-		find:    findAssignments("aws"),
-		check:   awsSecret,
-		rank:    rankVendor,
-	},
-	{
-		id:      "github-token",
-		desc:    "GitHub token",
-		anchors: anchors("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-		find:    findRegexp(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{82,})`),
-		check:   tokenBody(4),
-		rank:    rankVendor,
-	},
-	{
-		id:      "gitlab-token",
-		desc:    "GitLab personal access token",
-		anchors: anchors("glpat-"),
-		find:    findRegexp(`\bglpat-[A-Za-z0-9_-]{20,}`),
-		check:   tokenBody(len("glpat-")),
-		rank:    rankVendor,
-	},
-	{
-		id:      "slack-token",
-		desc:    "Slack token",
-		anchors: anchors("xox"),
-		find:    findRegexp(`\bxox[baprs]-(?:[0-9A-Za-z]+-)+[0-9A-Za-z]+`),
-		check:   slackToken,
-		rank:    rankVendor,
-	},
-	{
-		id:      "slack-webhook",
-		desc:    "Slack incoming webhook URL",
-		anchors: anchors("hooks.slack.com"),
-		find:    findRegexp(`\bhooks\.slack\.com/services/(T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,})`),
-		check:   tokenBody(0),
-		rank:    rankVendor,
-	},
-	{
-		id:      "stripe-key",
-		desc:    "Stripe live secret or restricted key",
-		anchors: anchors("_live_"),
-		find:    findRegexp(`\b[rs]k_live_[A-Za-z0-9]{24,}`),
-		check:   tokenBody(len("sk_live_")),
-		rank:    rankVendor,
-	},
-	{
-		id:      "google-api-key",
-		desc:    "Google API key",
-		anchors: anchors("AIza"),
-		find:    findRegexp(`\bAIza[0-9A-Za-z_-]{35}`),
-		check:   tokenBody(4),
-		rank:    rankVendor,
-	},
-	{
-		id:      "openai-key",
-		desc:    "OpenAI API key",
-		anchors: anchors("sk-"),
-		find:    findRegexp(`\bsk-[A-Za-z0-9_-]{20,}`),
-		check:   openAIKey,
-		rank:    rankVendor,
-	},
-	{
-		id:      "anthropic-key",
-		desc:    "Anthropic API key",
-		anchors: anchors("sk-ant-"),
-		find:    findRegexp(`\bsk-ant-[A-Za-z0-9_-]{20,}`),
-		check:   anthropicKey,
-		rank:    rankVendor,
-	},
-	{
-		id:      "private-key",
-		desc:    "private key",
-		anchors: anchors("PRIVATE KEY"),
-		find:    findRegexp(`-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----`),
-		check:   privateKey,
-		rank:    rankVendor,
-	},
-	{
-		id:      "jwt",
-		desc:    "JSON Web Token",
-		anchors: anchors("eyJ"),
-		find:    findRegexp(`\beyJ[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}`),
-		check:   jwt,
-		rank:    rankVendor,
-	},
-	{
-		id:      "password-in-url",
-		desc:    "password in URL",
-		anchors: anchors("://"),
-		find:    findURLPasswords,
-		check:   urlPassword,
-		rank:    rankURL,
-	},
-	{
-		id:      "generic-secret-assignment",
-		desc:    "high-entropy value assigned to a secret-sounding name",
-		anchors: anchors(":", "="),
-		find:    findAssignments(secretWords...),
-		check:   genericSecret,
-		rank:    rankGeneric,
-	},
-}, vendorRules()...)
+// rules returns the immutable table of rules, in the order Rules lists
+// them. It is built on first use: building it (anchor tables for every
+// vendor format) cost every process a quarter of a millisecond at start,
+// also those that never scan.
+var rules = sync.OnceValue(func() []rule { return append(builtinRules(), vendorRules()...) })
+
+// builtinRules are the rules other than the vendor formats.
+func builtinRules() []rule {
+	return []rule{
+		{
+			id:      "aws-access-key-id",
+			desc:    "AWS access key ID",
+			anchors: anchors("AKIA", "ASIA", "ABIA", "ACCA"),
+			find:    findRegexp(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`),
+			check:   tokenBody(4),
+			rank:    rankVendor,
+		},
+		{
+			id:   "aws-secret-access-key",
+			desc: "AWS secret access key",
+			// The name must mention AWS; the usual spellings of its first
+			// letters are anchors enough.
+			anchors: anchors("aws", "AWS", "Aws"),
+			find:    findAssignments("aws"),
+			check:   awsSecret,
+			rank:    rankVendor,
+		},
+		{
+			id:      "github-token",
+			desc:    "GitHub token",
+			anchors: anchors("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+			find:    findRegexp(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{82,})`),
+			check:   tokenBody(4),
+			rank:    rankVendor,
+		},
+		{
+			id:      "gitlab-token",
+			desc:    "GitLab personal access token",
+			anchors: anchors("glpat-"),
+			find:    findRegexp(`\bglpat-[A-Za-z0-9_-]{20,}`),
+			check:   tokenBody(len("glpat-")),
+			rank:    rankVendor,
+		},
+		{
+			id:      "slack-token",
+			desc:    "Slack token",
+			anchors: anchors("xox"),
+			find:    findRegexp(`\bxox[baprs]-(?:[0-9A-Za-z]+-)+[0-9A-Za-z]+`),
+			check:   slackToken,
+			rank:    rankVendor,
+		},
+		{
+			id:      "slack-webhook",
+			desc:    "Slack incoming webhook URL",
+			anchors: anchors("hooks.slack.com"),
+			find:    findRegexp(`\bhooks\.slack\.com/services/(T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,})`),
+			check:   tokenBody(0),
+			rank:    rankVendor,
+		},
+		{
+			id:      "stripe-key",
+			desc:    "Stripe live secret or restricted key",
+			anchors: anchors("_live_"),
+			find:    findRegexp(`\b[rs]k_live_[A-Za-z0-9]{24,}`),
+			check:   tokenBody(len("sk_live_")),
+			rank:    rankVendor,
+		},
+		{
+			id:      "google-api-key",
+			desc:    "Google API key",
+			anchors: anchors("AIza"),
+			find:    findRegexp(`\bAIza[0-9A-Za-z_-]{35}`),
+			check:   tokenBody(4),
+			rank:    rankVendor,
+		},
+		{
+			id:      "openai-key",
+			desc:    "OpenAI API key",
+			anchors: anchors("sk-"),
+			find:    findRegexp(`\bsk-[A-Za-z0-9_-]{20,}`),
+			check:   openAIKey,
+			rank:    rankVendor,
+		},
+		{
+			id:      "anthropic-key",
+			desc:    "Anthropic API key",
+			anchors: anchors("sk-ant-"),
+			find:    findRegexp(`\bsk-ant-[A-Za-z0-9_-]{20,}`),
+			check:   anthropicKey,
+			rank:    rankVendor,
+		},
+		{
+			id:      "private-key",
+			desc:    "private key",
+			anchors: anchors("PRIVATE KEY"),
+			find:    findRegexp(`-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----`),
+			check:   privateKey,
+			rank:    rankVendor,
+		},
+		{
+			id:      "jwt",
+			desc:    "JSON Web Token",
+			anchors: anchors("eyJ"),
+			find:    findRegexp(`\beyJ[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}`),
+			check:   jwt,
+			rank:    rankVendor,
+		},
+		{
+			id:      "password-in-url",
+			desc:    "password in URL",
+			anchors: anchors("://"),
+			find:    findURLPasswords,
+			check:   urlPassword,
+			rank:    rankURL,
+		},
+		{
+			id:      "generic-secret-assignment",
+			desc:    "high-entropy value assigned to a secret-sounding name",
+			anchors: anchors(":", "="),
+			find:    findAssignments(secretWords...),
+			check:   genericSecret,
+			rank:    rankGeneric,
+		},
+	}
+}
 
 // secretWords are the words that make a name secret-sounding for the
 // generic rule, in lower case. They are matched anywhere in a name, so "key"

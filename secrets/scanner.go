@@ -202,8 +202,9 @@ func scan(content []byte) []match {
 		found  []match
 		cand   []int // candidate line numbers of one rule, reused
 	)
-	for i := range rules {
-		r := &rules[i]
+	rs := rules()
+	for i := range rs {
+		r := &rs[i]
 		cand = cand[:0]
 		for _, a := range r.anchors {
 			for off := 0; ; {

@@ -1,8 +1,17 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -26,6 +35,10 @@ type listOptions struct {
 func (o *listOptions) options() (contextfs.ListOptions, error) {
 	lo := contextfs.ListOptions{Types: o.types, Tags: o.tags, Limit: o.limit, All: o.all,
 		Attached: o.attach.files, Source: o.attach.source}
+	if o.limit == 0 && !o.all {
+		// One more than shown, to know whether to say there is more.
+		lo.Limit = defaultListLimit + 1
+	}
 	if err := checkTypes(o.types, false); err != nil {
 		return lo, err
 	}
@@ -42,6 +55,11 @@ func (o *listOptions) options() (contextfs.ListOptions, error) {
 	return lo, nil
 }
 
+// defaultListLimit is how many memories list shows without -n or --all,
+// as a page: at 10,000 memories listing everything costs a second and
+// tens of megabytes, and nobody reads it on a terminal.
+const defaultListLimit = 100
+
 // listCmd is list: its help and flags; runList does the work.
 func (a *app) listCmd() *cobra.Command {
 	o := &listOptions{}
@@ -50,17 +68,23 @@ func (a *app) listCmd() *cobra.Command {
 		Short: "List memories, newest first",
 		Long: `Lists the memories of the repository and of your user store (git
 contextfs user path), newest first; --scope repo or --scope user lists one.
-JSON output carries each memory's scope.`,
-		Example: "  git contextfs list --type decision\n  git contextfs list --tag db --json\n  git contextfs list --scope user",
+JSON output carries each memory's scope.
+
+Like git log, it shows the newest first and stops after a page: the
+newest 100 unless -n says how many, or --all asks for everything
+(superseded memories too). On a terminal the text goes through your
+pager ($GIT_PAGER, $PAGER, else less); --json prints a JSON array,
+written as it goes.`,
+		Example: "  git contextfs list --type decision\n  git contextfs list --tag db --json\n  git contextfs list --all --json > memories.json\n  git contextfs list -n 20 --scope user",
 		Args:    argsRange(0, 0),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return a.runList(cmd.Context(), o) },
 	}
 	f := cmd.Flags()
 	f.StringArrayVarP(&o.types, "type", "t", nil, "only this `TYPE` (repeatable)")
 	f.StringArrayVar(&o.tags, "tag", nil, "only memories with this tag (repeatable: all must match)")
-	f.IntVarP(&o.limit, "limit", "n", 0, "at most N memories (default: all)")
+	f.IntVarP(&o.limit, "limit", "n", 0, "at most N memories (default 100; --all for every one)")
 	f.StringVar(&o.since, "since", "", "only memories updated since `WHEN`")
-	f.BoolVar(&o.all, "all", false, "include superseded memories")
+	f.BoolVar(&o.all, "all", false, "everything: superseded memories too, and no count limit")
 	f.BoolVar(&o.json, "json", false, "print as a JSON array")
 	o.attach.flags(f)
 	f.StringVar(&o.scope, "scope", "", scopeUsage+" (default all)")
@@ -89,14 +113,20 @@ func (a *app) runList(ctx context.Context, o *listOptions) error {
 	if s.Repo != nil && sc != scope.User {
 		a.noteSkipped(ctx, s.Repo) // the user store's are warned about by the scope set
 	}
+	if o.limit == 0 && !o.all && len(es) > defaultListLimit {
+		es = es[:defaultListLimit]
+		fmt.Fprintf(a.io.ErrOut, "list: the newest %d shown; -n N or --all for more\n", defaultListLimit)
+	}
 	if o.json {
-		return a.printJSON(es)
+		return streamJSON(a.io.Out, es)
 	}
 	mark := func(string) string { return "" }
 	if s.Repo != nil {
 		mark = a.supersededMarks(ctx, s.Repo, o.all) // hygiene
 	}
-	tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
+	out, done := a.pager()
+	defer done()
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	for _, e := range es {
 		title := e.Title
 		if e.Scope == scope.User {
@@ -104,5 +134,73 @@ func (a *app) runList(ctx context.Context, o *listOptions) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), title, mark(e.ID))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil && !errors.Is(err, syscall.EPIPE) {
+		return err // a pager quit before the end is no failure, as with git
+	}
+	return nil
+}
+
+// streamJSON writes es as an indented JSON array one element at a time,
+// so the output is never held in memory whole (a JSON encoder marshals
+// its whole value into one buffer first). The bytes are those of
+// printJSON for the same slice.
+func streamJSON[T any](w io.Writer, es []T) error {
+	if len(es) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	bw.WriteString("[\n")
+	for i, e := range es {
+		buf.Reset()
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+		bw.WriteString("  ")
+		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		if i < len(es)-1 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n")
+	}
+	bw.WriteString("]\n")
+	return bw.Flush()
+}
+
+// pager returns where a long text output goes: through the user's pager
+// when standard output is a terminal (as git does: $GIT_PAGER, $PAGER,
+// else less -FRX, which exits at once when the text fits the screen),
+// else standard output itself. done waits for the pager to exit.
+func (a *app) pager() (out io.Writer, done func()) {
+	if !a.io.StdoutIsTerminal() {
+		return a.io.Out, func() {}
+	}
+	cmdline := os.Getenv("GIT_PAGER")
+	if cmdline == "" {
+		cmdline = os.Getenv("PAGER")
+	}
+	if cmdline == "" {
+		cmdline = "less"
+	}
+	if cmdline == "cat" {
+		return a.io.Out, func() {}
+	}
+	cmd := exec.Command("sh", "-c", cmdline)
+	cmd.Stdout, cmd.Stderr = a.io.Out, a.io.ErrOut
+	cmd.Env = append(os.Environ(), "LESS="+cmp.Or(os.Getenv("LESS"), "FRX"))
+	w, err := cmd.StdinPipe()
+	if err != nil {
+		return a.io.Out, func() {}
+	}
+	if err := cmd.Start(); err != nil {
+		return a.io.Out, func() {}
+	}
+	return w, func() {
+		w.Close()
+		cmd.Wait()
+	}
 }

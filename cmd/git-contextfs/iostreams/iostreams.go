@@ -17,13 +17,13 @@ type IOStreams struct {
 	Out    io.Writer
 	ErrOut io.Writer
 
-	stdinTTY, stderrTTY bool
+	stdinTTY, stdoutTTY, stderrTTY bool
 }
 
 // System returns the process's own streams.
 func System() *IOStreams {
 	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		stdinTTY: isTerminal(os.Stdin), stderrTTY: isTerminal(os.Stderr)}
+		stdinTTY: isTerminal(os.Stdin), stdoutTTY: isTerminal(os.Stdout), stderrTTY: isTerminal(os.Stderr)}
 }
 
 // Test returns streams over buffers, none of them a terminal, and the
@@ -38,14 +38,13 @@ func Test() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
 // waiting for input would hang a script.
 func (s *IOStreams) StdinIsTerminal() bool { return s.stdinTTY }
 
+// StdoutIsTerminal reports whether standard output is a terminal, where a
+// long listing goes through a pager as git's does.
+func (s *IOStreams) StdoutIsTerminal() bool { return s.stdoutTTY }
+
 // StderrIsTerminal reports whether standard error is a terminal, where a
 // progress line may redraw itself.
 func (s *IOStreams) StderrIsTerminal() bool { return s.stderrTTY }
 
 // SetStdinTerminal sets what StdinIsTerminal reports, for tests.
 func (s *IOStreams) SetStdinTerminal(b bool) { s.stdinTTY = b }
-
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}

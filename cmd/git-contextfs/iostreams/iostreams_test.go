@@ -1,6 +1,9 @@
 package iostreams
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 func TestTestStreamsAreBuffersAndNoTerminal(t *testing.T) {
 	ios, in, out, errOut := Test()
@@ -20,5 +23,18 @@ func TestTestStreamsAreBuffersAndNoTerminal(t *testing.T) {
 	ios.SetStdinTerminal(true)
 	if !ios.StdinIsTerminal() {
 		t.Error("SetStdinTerminal(true) not reported")
+	}
+}
+
+// TestDevNullIsNoTerminal: /dev/null is a character device, but output
+// sent there must not go through a pager.
+func TestDevNullIsNoTerminal(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Error("/dev/null taken for a terminal")
 	}
 }

@@ -1,0 +1,15 @@
+package iostreams
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// isTerminal asks the terminal driver: a character device is not enough,
+// since /dev/null is one too, and `list > /dev/null` must not start a
+// pager.
+func isTerminal(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}

@@ -1,0 +1,79 @@
+package gitstore
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/contextfs/contextfs/git"
+)
+
+// TestAuthorReadsConfigLikeGit compares Author, which reads the
+// configuration files itself, with what `git config --get` answers for the
+// same files, including the cases where it must hand over to git.
+func TestAuthorReadsConfigLikeGit(t *testing.T) {
+	tests := []struct {
+		name          string
+		global, local string
+		wantFast      bool // answered without starting git
+	}{
+		{name: "local only", local: "[user]\n\tname = Ada Lovelace\n\temail = ada@example.com\n", wantFast: true},
+		{name: "global only", global: "[user]\n\tname = Grace Hopper\n\temail = grace@example.com\n", wantFast: true},
+		{name: "local overrides global", global: "[user]\n\tname = Grace\n\temail = g@example.com\n", local: "[user]\n\tname = Ada\n", wantFast: true},
+		{name: "quoted value and comment", local: "[user]\n\tname = \"Ada \\\"the\\\" Countess\" ; a comment\n", wantFast: true},
+		{name: "key set twice, last wins", local: "[user]\n\temail = a@example.com\n\temail = b@example.com\n", wantFast: true},
+		{name: "case-insensitive names", local: "[User]\n\tName = Ada\n\tEMAIL = ada@example.com\n", wantFast: true},
+		{name: "neither set", wantFast: true},
+		{name: "include hands over to git", global: "[include]\n\tpath = PEER\n", wantFast: false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			home := filepath.Join(dir, "home")
+			repo := filepath.Join(dir, "repo")
+			for _, d := range []string{home, repo} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			peer := filepath.Join(home, "peer")
+			if err := os.WriteFile(peer, []byte("[user]\n\tname = Included Name\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			global := filepath.Join(home, "gitconfig")
+			if err := os.WriteFile(global, []byte(strings.ReplaceAll(tc.global, "PEER", peer)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("GIT_CONFIG_GLOBAL", global)
+			t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			t.Setenv("HOME", home)
+			t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+			t.Setenv("GIT_AUTHOR_NAME", "")
+			t.Setenv("GIT_AUTHOR_EMAIL", "")
+			if _, err := (git.Cmd{Dir: repo}).Combined(context.Background(), "init", "-q"); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.OpenFile(filepath.Join(repo, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString(tc.local)
+			f.Close()
+			r, err := Discover(repo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gitName, gitEmail := r.config("user.name"), r.config("user.email")
+			_, _, err = r.readIdentity()
+			if fast := err == nil; fast != tc.wantFast {
+				t.Errorf("read without git = %v (err %v), want %v", fast, err, tc.wantFast)
+			}
+			name, email := r.identity()
+			if name != gitName || email != gitEmail {
+				t.Errorf("identity = %q, %q; git config says %q, %q", name, email, gitName, gitEmail)
+			}
+		})
+	}
+}
