@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/contextfs/contextfs"
@@ -110,11 +108,9 @@ func commitsRepo(ctx context.Context, n int) (string, error) {
 		fmt.Fprintf(&b, "commit refs/heads/main\ncommitter Bench <bench@example.com> %d +0000\ndata %d\n%s\n", when+int64(i), len(msg), msg)
 		fmt.Fprintf(&b, "M 100644 inline file%d.txt\ndata %d\n%s\n", i%1000, len(content), content)
 	}
-	cmd := exec.CommandContext(ctx, "git", "fast-import", "--quiet")
-	cmd.Dir, cmd.Stdin = dir, &b
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if _, err := (git.Cmd{Dir: dir, Stdin: &b}).Run(ctx, "fast-import", "--quiet"); err != nil {
 		os.RemoveAll(dir)
-		return "", fmt.Errorf("git fast-import: %v: %s", err, strings.TrimSpace(string(out)))
+		return "", err
 	}
 	if out, err := (git.Cmd{Dir: dir}).Combined(ctx, "symbolic-ref", "HEAD", "refs/heads/main"); err != nil {
 		os.RemoveAll(dir)
