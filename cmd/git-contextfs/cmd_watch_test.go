@@ -73,9 +73,16 @@ func TestCLIWatcherStartsStopsAndServesSearches(t *testing.T) {
 func TestCLIWatchModeOnStartsAWatcher(t *testing.T) {
 	dir := testgit.Init(t)
 	ok(t, dir, "init")
-	t.Cleanup(func() { cli(t, dir, "", "watch", "stop") })
 	cfg := filepath.Join(dir, ".contextfs", "config.yaml")
 	raw, _ := os.ReadFile(cfg)
+	t.Cleanup(func() {
+		// The test leaves a bad watch.mode behind, which would make the
+		// stop fail and leave the watcher running: restore the config first.
+		os.WriteFile(cfg, raw, 0o644)
+		if r := cli(t, dir, "", "watch", "stop"); r.code != 0 {
+			t.Errorf("watch stop: exit %d, %s", r.code, r.stderr)
+		}
+	})
 	os.WriteFile(cfg, []byte(strings.Replace(string(raw), "mode: auto", "mode: on", 1)), 0o644)
 	ok(t, dir, "list")
 	for i := 0; i < 200 && !watcherRunning(t, dir); i++ {
