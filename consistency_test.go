@@ -16,7 +16,7 @@ import (
 // rows from the cache behind its back: status must notice, say so and
 // rebuild, after which search finds the memory again.
 func TestStatusRebuildsACacheMissingDocuments(t *testing.T) {
-	isolateGit(t)
+	testgit.Isolate(t)
 	dir := testgit.Init(t)
 	ctx := context.Background()
 	var notes bytes.Buffer

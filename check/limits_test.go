@@ -14,8 +14,8 @@ import (
 // reported by validate and the doctor's memory check, without being
 // parsed; under the default limit the same file passes.
 func TestTheRepositoryLimitsHoldAtCommitAndInValidate(t *testing.T) {
-	isolateGit(t)
-	big := hookMemory("abcd1234", "", strings.Repeat("A long line of notes about the pool.\n", 40)) // ~1.5 KB
+	testgit.Isolate(t)
+	big := testgit.Memory("abcd1234", "", strings.Repeat("A long line of notes about the pool.\n", 40)) // ~1.5 KB
 	cases := []struct {
 		name     string
 		config   string
@@ -28,10 +28,10 @@ func TestTheRepositoryLimitsHoldAtCommitAndInValidate(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := testgit.Init(t)
 			if c.config != "" {
-				writeRepoFile(t, dir, ".contextfs/config.yaml", c.config)
+				testgit.WriteFile(t, dir, ".contextfs/config.yaml", c.config)
 			}
-			writeRepoFile(t, dir, ".contextfs/memories/big-abcd1234.md", big)
-			gitInRepo(t, dir, "add", "--", ".contextfs/memories/big-abcd1234.md")
+			testgit.WriteFile(t, dir, ".contextfs/memories/big-abcd1234.md", big)
+			testgit.Run(t, dir, "add", "--", ".contextfs/memories/big-abcd1234.md")
 			staged := rules(checkStaged(t, dir).Problems)
 			if got := slices.Contains(staged, "size"); got != c.wantSize {
 				t.Errorf("pre-commit problems %v; want a size problem: %v", staged, c.wantSize)
@@ -57,9 +57,9 @@ func TestTheRepositoryLimitsHoldAtCommitAndInValidate(t *testing.T) {
 // TestDoctorWarnsAboutTempFilesOfInterruptedWrites: validate passes a temp
 // file left by a kill -9 (it is not a memory), but doctor says it is there.
 func TestDoctorWarnsAboutTempFilesOfInterruptedWrites(t *testing.T) {
-	isolateGit(t)
+	testgit.Isolate(t)
 	dir := testgit.Init(t)
-	writeRepoFile(t, dir, ".contextfs/memories/ok-abcd1234.md", hookMemory("abcd1234", "", "Fine.\n"))
+	testgit.WriteFile(t, dir, ".contextfs/memories/ok-abcd1234.md", testgit.Memory("abcd1234", "", "Fine.\n"))
 	repo, err := gitstore.Discover(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +67,7 @@ func TestDoctorWarnsAboutTempFilesOfInterruptedWrites(t *testing.T) {
 	if d := Memories(repo); !d.OK || d.Warning {
 		t.Fatalf("before: %+v", d)
 	}
-	writeRepoFile(t, dir, ".contextfs/memories/"+gitstore.TempPrefix+"42", "half a memo")
+	testgit.WriteFile(t, dir, ".contextfs/memories/"+gitstore.TempPrefix+"42", "half a memo")
 	d := Memories(repo)
 	if !d.OK || !d.Warning || !strings.Contains(d.Message, "temporary file") {
 		t.Fatalf("with a temp file: %+v; want ok with a warning naming it", d)

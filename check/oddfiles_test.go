@@ -14,7 +14,7 @@ import (
 // under .contextfs/ that are not memories: each is scanned for secrets,
 // and a temp file, a symlink or a name with a newline is refused.
 func TestHookCheckStagedScansAndRefusesFilesThatAreNotMemories(t *testing.T) {
-	isolateGit(t)
+	testgit.Isolate(t)
 	gh := "ghp_" + "Zx8Kq2Lm4Np6Rs8Tu0Vw2Xy4Za6Bc8De0Fg2"
 	cases := []struct {
 		name       string
@@ -24,11 +24,11 @@ func TestHookCheckStagedScansAndRefusesFilesThatAreNotMemories(t *testing.T) {
 		wantRule   string // problem rule, "" for none
 		wantSecret bool
 	}{
-		{name: "a temp file left by kill -9 is refused and scanned", rel: ".contextfs/memories/" + gitstore.TempPrefix + "123", content: hookMemory("abcd", "", "token "+gh+"\n"), wantRule: "temp-file", wantSecret: true},
-		{name: "an old-style temp file is refused", rel: ".contextfs/memories/.m-abcd.md.tmp-42", content: hookMemory("abcd", "", "x\n"), wantRule: "temp-file"},
+		{name: "a temp file left by kill -9 is refused and scanned", rel: ".contextfs/memories/" + gitstore.TempPrefix + "123", content: testgit.Memory("abcd", "", "token "+gh+"\n"), wantRule: "temp-file", wantSecret: true},
+		{name: "an old-style temp file is refused", rel: ".contextfs/memories/.m-abcd.md.tmp-42", content: testgit.Memory("abcd", "", "x\n"), wantRule: "temp-file"},
 		{name: "a secret in the config is found", rel: ".contextfs/config.yaml", content: "embedder:\n  api_key: " + gh + "\n", wantSecret: true},
 		{name: "a symlink is refused", rel: ".contextfs/memories/link-abcd.md", link: true, wantRule: "symlink"},
-		{name: "a name with a newline is refused", rel: ".contextfs/memories/a\nb-abcd.md", content: hookMemory("abcd", "", "x\n"), wantRule: "odd-name"},
+		{name: "a name with a newline is refused", rel: ".contextfs/memories/a\nb-abcd.md", content: testgit.Memory("abcd", "", "x\n"), wantRule: "odd-name"},
 		{name: "the gitignore init writes passes", rel: ".contextfs/.gitignore", content: gitstore.GitignoreRules},
 	}
 	for _, c := range cases {
@@ -40,9 +40,9 @@ func TestHookCheckStagedScansAndRefusesFilesThatAreNotMemories(t *testing.T) {
 					t.Fatal(err)
 				}
 			} else {
-				writeRepoFile(t, dir, c.rel, c.content)
+				testgit.WriteFile(t, dir, c.rel, c.content)
 			}
-			gitInRepo(t, dir, "add", "-f", "--", c.rel)
+			testgit.Run(t, dir, "add", "-f", "--", c.rel)
 			res := checkStaged(t, dir)
 			got := rules(res.Problems)
 			if c.wantRule == "" && len(got) > 0 || c.wantRule != "" && !slices.Contains(got, c.wantRule) {

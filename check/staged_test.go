@@ -12,46 +12,6 @@ import (
 	"github.com/contextfs/contextfs/internal/testgit"
 )
 
-// hookMemory returns a valid memory file with the given id, type-specific
-// frontmatter lines and body.
-func hookMemory(id, extra, body string) string {
-	return "---\nid: " + id + "\ntype: fact\ntitle: Memory " + id + "\n" + extra +
-		"created: 2024-05-01T10:00:00Z\nupdated: 2024-05-01T10:00:00Z\n---\n" + body
-}
-
-func writeRepoFile(t *testing.T, dir, rel, content string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// gitInRepo runs git the way a hook does: from the top of the work tree,
-// with the test's isolated configuration.
-func gitInRepo(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	testgit.Run(t, dir, args...)
-}
-
-// isolateGit makes the git processes the API starts see only the test's
-// repositories: no user or system config, and none of the variables git
-// sets when go test itself runs from a hook.
-func isolateGit(t *testing.T) {
-	t.Helper()
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GIT_") {
-			t.Setenv(k, "")
-			os.Unsetenv(k)
-		}
-	}
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-}
-
 func checkStaged(t *testing.T, dir string) *StagedCheck {
 	t.Helper()
 	repo, err := gitstore.Discover(dir)
@@ -74,11 +34,11 @@ func rules(ps []Problem) []string {
 }
 
 func TestHookCheckStagedWithNothingStagedTouchesNoCache(t *testing.T) {
-	isolateGit(t)
+	testgit.Isolate(t)
 	dir := testgit.Init(t)
-	writeRepoFile(t, dir, "main.go", "package main\n")
-	writeRepoFile(t, dir, ".contextfs/memories/bad.md", "not a memory, but not staged either\n")
-	gitInRepo(t, dir, "add", "main.go")
+	testgit.WriteFile(t, dir, "main.go", "package main\n")
+	testgit.WriteFile(t, dir, ".contextfs/memories/bad.md", "not a memory, but not staged either\n")
+	testgit.Run(t, dir, "add", "main.go")
 
 	res := checkStaged(t, dir)
 	if res.Files != 0 || res.Blocking() {
@@ -90,9 +50,9 @@ func TestHookCheckStagedWithNothingStagedTouchesNoCache(t *testing.T) {
 }
 
 func TestHookCheckStagedReadsTheIndexNotTheWorkTree(t *testing.T) {
-	isolateGit(t)
+	testgit.Isolate(t)
 	const rel = ".contextfs/memories/m.md"
-	valid := hookMemory("abcd1234", "", "Body.\n")
+	valid := testgit.Memory("abcd1234", "", "Body.\n")
 	invalid := strings.Replace(valid, "type: fact", "type: nonsense", 1)
 	tests := []struct {
 		name           string
@@ -106,9 +66,9 @@ func TestHookCheckStagedReadsTheIndexNotTheWorkTree(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := testgit.Init(t)
-			writeRepoFile(t, dir, rel, tt.staged)
-			gitInRepo(t, dir, "add", rel)
-			writeRepoFile(t, dir, rel, tt.onDisk)
+			testgit.WriteFile(t, dir, rel, tt.staged)
+			testgit.Run(t, dir, "add", rel)
+			testgit.WriteFile(t, dir, rel, tt.onDisk)
 			res := checkStaged(t, dir)
 			if res.Files != 1 {
 				t.Errorf("Files = %d, want 1", res.Files)
@@ -121,7 +81,7 @@ func TestHookCheckStagedReadsTheIndexNotTheWorkTree(t *testing.T) {
 }
 
 func TestHookCheckStagedFindsProblemsWithTheirLines(t *testing.T) {
-	isolateGit(t)
+	testgit.Isolate(t)
 	tests := []struct {
 		name     string
 		files    map[string]string // committed first
@@ -144,18 +104,18 @@ func TestHookCheckStagedFindsProblemsWithTheirLines(t *testing.T) {
 		},
 		{
 			name:     "leftover conflict marker",
-			staged:   map[string]string{".contextfs/c.md": hookMemory("abcd1234", "", "<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> b\n")},
+			staged:   map[string]string{".contextfs/c.md": testgit.Memory("abcd1234", "", "<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> b\n")},
 			wantRule: "conflict", wantPath: ".contextfs/c.md", wantLine: 8,
 		},
 		{
 			name:     "duplicate of an ID already committed",
-			files:    map[string]string{".contextfs/a.md": hookMemory("same1234", "", "A\n")},
-			staged:   map[string]string{".contextfs/b.md": hookMemory("same1234", "", "B\n")},
+			files:    map[string]string{".contextfs/a.md": testgit.Memory("same1234", "", "A\n")},
+			staged:   map[string]string{".contextfs/b.md": testgit.Memory("same1234", "", "B\n")},
 			wantRule: "duplicate-id", wantPath: ".contextfs/b.md", wantLine: 2,
 		},
 		{
 			name:     "duplicate between two staged files",
-			staged:   map[string]string{".contextfs/a.md": hookMemory("same1234", "", "A\n"), ".contextfs/b.md": hookMemory("same1234", "", "B\n")},
+			staged:   map[string]string{".contextfs/a.md": testgit.Memory("same1234", "", "A\n"), ".contextfs/b.md": testgit.Memory("same1234", "", "B\n")},
 			wantRule: "duplicate-id", wantPath: ".contextfs/b.md", wantLine: 2,
 		},
 		{
@@ -166,7 +126,7 @@ func TestHookCheckStagedFindsProblemsWithTheirLines(t *testing.T) {
 		{
 			name:   "an invalid memory already committed does not block others",
 			files:  map[string]string{".contextfs/bad.md": "no frontmatter\n"},
-			staged: map[string]string{".contextfs/good.md": hookMemory("good1234", "", "G\n")},
+			staged: map[string]string{".contextfs/good.md": testgit.Memory("good1234", "", "G\n")},
 		},
 		{
 			name:   "README files and dot folders are not memories",
@@ -182,17 +142,17 @@ func TestHookCheckStagedFindsProblemsWithTheirLines(t *testing.T) {
 			dir := testgit.Init(t)
 			if len(tt.files) > 0 {
 				for rel, c := range tt.files {
-					writeRepoFile(t, dir, rel, c)
+					testgit.WriteFile(t, dir, rel, c)
 				}
-				gitInRepo(t, dir, "add", "-A")
-				gitInRepo(t, dir, "commit", "-q", "--no-verify", "-m", "base")
+				testgit.Run(t, dir, "add", "-A")
+				testgit.Run(t, dir, "commit", "-q", "--no-verify", "-m", "base")
 			}
 			for rel, c := range tt.staged {
-				writeRepoFile(t, dir, rel, c)
-				gitInRepo(t, dir, "add", "-f", rel)
+				testgit.WriteFile(t, dir, rel, c)
+				testgit.Run(t, dir, "add", "-f", rel)
 			}
 			for _, rel := range tt.deleted {
-				gitInRepo(t, dir, "rm", "-q", rel)
+				testgit.Run(t, dir, "rm", "-q", rel)
 			}
 			res := checkStaged(t, dir)
 			if tt.wantRule == "" {
@@ -213,7 +173,7 @@ func TestHookCheckStagedFindsProblemsWithTheirLines(t *testing.T) {
 }
 
 func TestHookCheckStagedFindsSecretsUnlessAllowed(t *testing.T) {
-	isolateGit(t)
+	testgit.Isolate(t)
 	aws := "AKIA" + "Z7QWERTYUIOPASDF"
 	gh := "ghp_" + "Zx8Kq2Lm4Np6Rs8Tu0Vw2Xy4Za6Bc8De0Fg2"
 	pem := "-----BEGIN " + "RSA PRIVATE KEY-----\n" +
@@ -248,16 +208,16 @@ func TestHookCheckStagedFindsSecretsUnlessAllowed(t *testing.T) {
 				if strings.Contains(cfg, "FP") {
 					if fpAWS == "" {
 						d := testgit.Init(t)
-						writeRepoFile(t, d, ".contextfs/m.md", hookMemory("abcd1234", "", "Key: "+aws+"\n"))
-						gitInRepo(t, d, "add", "-A")
+						testgit.WriteFile(t, d, ".contextfs/m.md", testgit.Memory("abcd1234", "", "Key: "+aws+"\n"))
+						testgit.Run(t, d, "add", "-A")
 						fpAWS = checkStaged(t, d).Secrets[0].Fingerprint
 					}
 					cfg = strings.Replace(cfg, "FP", fpAWS, 1)
 				}
-				writeRepoFile(t, dir, ".contextfs/config.yaml", cfg)
+				testgit.WriteFile(t, dir, ".contextfs/config.yaml", cfg)
 			}
-			writeRepoFile(t, dir, ".contextfs/m.md", hookMemory("abcd1234", "", tt.body))
-			gitInRepo(t, dir, "add", ".contextfs/m.md")
+			testgit.WriteFile(t, dir, ".contextfs/m.md", testgit.Memory("abcd1234", "", tt.body))
+			testgit.Run(t, dir, "add", ".contextfs/m.md")
 			res := checkStaged(t, dir)
 			if len(res.Problems) > 0 {
 				t.Fatalf("validation problems %v; the fixture must be valid", res.Problems)
@@ -287,10 +247,10 @@ func TestHookCheckStagedFindsSecretsUnlessAllowed(t *testing.T) {
 }
 
 func TestHookCheckStagedOnUnbornBranch(t *testing.T) {
-	isolateGit(t)
+	testgit.Isolate(t)
 	dir := testgit.Init(t) // no commit yet: HEAD names nothing
-	writeRepoFile(t, dir, ".contextfs/m.md", "---\nid: x\n---\n")
-	gitInRepo(t, dir, "add", "-A")
+	testgit.WriteFile(t, dir, ".contextfs/m.md", "---\nid: x\n---\n")
+	testgit.Run(t, dir, "add", "-A")
 	res := checkStaged(t, dir)
 	if res.Files != 1 || !slices.Contains(rules(res.Problems), "field") {
 		t.Errorf("CheckStaged = %+v, want the staged file checked and its fields reported", res)

@@ -6,6 +6,7 @@ package testgit
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -44,4 +45,39 @@ func Init(t testing.TB) string {
 	Run(t, dir, "config", "user.name", "Ada Lovelace")
 	Run(t, dir, "config", "user.email", "ada@example.com")
 	return dir
+}
+
+// Memory returns a valid fact memory file with the given id, extra
+// frontmatter lines (each ending in a newline) and body.
+func Memory(id, extra, body string) string {
+	return "---\nid: " + id + "\ntype: fact\ntitle: Memory " + id + "\n" + extra +
+		"created: 2024-05-01T10:00:00Z\nupdated: 2024-05-01T10:00:00Z\n---\n" + body
+}
+
+// WriteFile writes content to rel (slash-separated) under dir, making its
+// folders.
+func WriteFile(t testing.TB, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Isolate makes the git processes the code under test starts see only the
+// test's repositories: no user or system config, and none of the variables
+// git sets when go test itself runs from a hook.
+func Isolate(t *testing.T) {
+	t.Helper()
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GIT_") {
+			t.Setenv(k, "")
+			os.Unsetenv(k)
+		}
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 }
