@@ -33,7 +33,14 @@ const watchTokenKey = "watch:token"
 
 // WatchSocket is where this work tree's watcher listens: in the cache
 // directory, so worktrees each have their own.
-func (s *Store) WatchSocket() string { return filepath.Join(s.CacheDir(), "watch.sock") }
+func (s *Store) WatchSocket() string { return WatchSocketOf(s.Repo) }
+
+// WatchSocketOf is where the watcher of repo listens, found without
+// opening the store: a command asks it for a warm answer before paying
+// for the store's opening.
+func WatchSocketOf(repo *gitstore.Repo) string {
+	return filepath.Join(repo.GitDir, "contextfs", "watch.sock")
+}
 
 // WatchMode is the effective watch mode: CONTEXTFS_WATCH, else the config,
 // else auto. Open has checked both.

@@ -102,8 +102,9 @@ type Set struct {
 	Config Config
 	opts   Options
 	user   *contextfs.Store
-	// borrowed is a Repo the caller owns (FromStore).
-	borrowed bool
+	// borrowed is a Repo the caller owns (FromStore, Borrow);
+	// userBorrowed a user store the caller owns (Borrow).
+	borrowed, userBorrowed bool
 	// mu guards warn: repositories are searched in parallel.
 	mu   sync.Mutex
 	warn io.Writer
@@ -158,13 +159,22 @@ func FromStore(repo *contextfs.Store, opts Options) *Set {
 	return s
 }
 
+// Borrow returns a set over the same open stores whose Close leaves them
+// open: a long-lived process (the watcher answering commands) keeps its
+// stores warm across the commands it runs. A user store the borrowed set
+// opens itself is its own, and closed with it.
+func (s *Set) Borrow() *Set {
+	return &Set{Repo: s.Repo, Config: s.Config, opts: s.opts, user: s.user, borrowed: true,
+		userBorrowed: s.user != nil, warn: s.warn}
+}
+
 // Close closes every store the set opened.
 func (s *Set) Close() error {
 	var errs []error
 	if s.Repo != nil && !s.borrowed {
 		errs = append(errs, s.Repo.Close())
 	}
-	if s.user != nil {
+	if s.user != nil && !s.userBorrowed {
 		errs = append(errs, s.user.Close())
 		s.user = nil
 	}

@@ -24,7 +24,23 @@ var (
 	// ErrUnsupported is returned by Serve and Spawn on systems without
 	// inotify; there, callers simply always scan.
 	ErrUnsupported = errors.New("watch: not supported on this system")
+
+	// ErrRetire, wrapped in the error a ServeOptions.Call returns, stops
+	// the daemon once the call is answered: a daemon that finds itself
+	// outdated (its program was replaced) makes way for a new one.
+	ErrRetire = errors.New("watch: daemon retiring")
+
+	// ErrForeignDaemon means the socket is served by a process of another
+	// user: nothing it says is to be trusted.
+	ErrForeignDaemon = errors.New("watch: daemon belongs to another user")
 )
+
+// CallError is a daemon's refusal of, or failure at, a call; the caller
+// does the work itself.
+type CallError struct{ Msg string }
+
+// Error is the daemon's message.
+func (e *CallError) Error() string { return "watch: daemon: " + e.Msg }
 
 // Client timeouts. A caller on the hot path of every command falls back to
 // a full scan on any error, so a slow or wedged daemon must cost it at most
@@ -107,6 +123,44 @@ func Status(ctx context.Context, socket string) (DaemonStatus, error) {
 		return DaemonStatus{}, fmt.Errorf("watch: status %s: %w", socket, err)
 	}
 	return s, nil
+}
+
+// CallDaemon sends payload to the daemon's ServeOptions.Call under name and
+// returns its answer, all within timeout (or ctx's deadline, if sooner).
+// A daemon without a Call, or one that refused, gives a *CallError; no
+// daemon gives ErrNotRunning.
+func CallDaemon(ctx context.Context, socket, name string, payload []byte, timeout time.Duration) ([]byte, error) {
+	if !validToken(name) {
+		return nil, fmt.Errorf("watch: call: bad name %q", name)
+	}
+	if len(payload) > maxCallPayload {
+		return nil, fmt.Errorf("watch: call %s: request of %d bytes is over the %d limit", name, len(payload), maxCallPayload)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	conn, err := dial(ctx, socket)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	if d, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(d)
+	}
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	req := fmt.Appendf(nil, "%s %s %s %d\n", protoVersion, opCall, name, len(payload))
+	if _, err := conn.Write(append(req, payload...)); err != nil {
+		return nil, fmt.Errorf("watch: call %s %s: %w", name, socket, ctxErr(ctx, err))
+	}
+	data, err := readData(bufio.NewReader(conn))
+	if err != nil {
+		var ce *CallError
+		if errors.As(err, &ce) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("watch: call %s %s: %w", name, socket, ctxErr(ctx, err))
+	}
+	return data, nil
 }
 
 // Stop asks the daemon on socket to exit. It returns once the daemon has

@@ -1,6 +1,9 @@
 package watch
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Defaults of ServeOptions.
 const (
@@ -33,6 +36,13 @@ type ServeOptions struct {
 	// "full rescan"; 0 means DefaultMaxPaths. The daemon remembers at most
 	// about twice as many.
 	MaxPaths int
+	// Call, if set, answers the "call" requests of CallDaemon: name says
+	// which operation, payload is the caller's request. It runs on the
+	// connection's goroutine, so calls may run at the same time as each
+	// other and as queries; ctx ends with the daemon. Returning an error
+	// wrapping ErrRetire answers it and then stops the daemon. Without it,
+	// calls get an error answer.
+	Call func(ctx context.Context, name string, payload []byte) ([]byte, error)
 	// Logf, if set, receives a line for each notable event: start, stop
 	// and why, lost events, degraded mode.
 	Logf func(format string, args ...any)

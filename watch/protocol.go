@@ -30,12 +30,22 @@ const (
 	opQuery  = "query"
 	opStatus = "status"
 	opStop   = "stop"
+	opCall   = "call"
+)
+
+// maxCallPayload bounds a call's request; maxCallAnswer its answer. A call
+// carries a command line and gets a command's output.
+const (
+	maxCallPayload = 1 << 20
+	maxCallAnswer  = 64 << 20
 )
 
 // request is one parsed request line.
 type request struct {
 	op    string
 	token string // query only; "" asks for a full answer
+	name  string // call only: which handler
+	size  int    // call only: payload bytes after the line
 }
 
 var errVersion = errors.New("unsupported protocol version")
@@ -66,6 +76,15 @@ func parseRequest(line string) (request, error) {
 			return request{op: op, token: args[0]}, nil
 		}
 		return request{op: op}, nil
+	case opCall:
+		if len(args) != 2 || !validToken(args[0]) {
+			return request{}, errors.New("call: want a name and a payload size")
+		}
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n < 0 || n > maxCallPayload {
+			return request{}, errors.New("call: malformed payload size")
+		}
+		return request{op: op, name: args[0], size: n}, nil
 	case opStatus, opStop:
 		if len(args) > 0 {
 			return request{}, fmt.Errorf("%s: unexpected argument", op)
@@ -123,6 +142,85 @@ func writeChanges(w *bufio.Writer, c Changes) error {
 	}
 	w.WriteString("end\n")
 	return w.Flush()
+}
+
+// writeData sends the answer to a call: its payload, framed by its size so
+// that it may hold any bytes.
+//
+//	v1 ok
+//	data <n>
+//	<n bytes>
+//	end
+func writeData(w *bufio.Writer, data []byte) error {
+	fmt.Fprintf(w, "%s ok\ndata %d\n", protoVersion, len(data))
+	w.Write(data)
+	w.WriteString("\nend\n")
+	return w.Flush()
+}
+
+// readData reads the answer to a call.
+func readData(r *bufio.Reader) ([]byte, error) {
+	head, err := readLine(r, maxAnswerLine)
+	if err != nil {
+		return nil, fmt.Errorf("read answer: %w", err)
+	}
+	word, rest, _ := strings.Cut(head, " ")
+	if word != protoVersion {
+		return nil, fmt.Errorf("%w %.20q in answer", errVersion, word)
+	}
+	if msg, ok := strings.CutPrefix(rest, "err "); ok {
+		if _, err := readAnswerTail(r); err != nil {
+			return nil, err
+		}
+		return nil, &CallError{Msg: msg}
+	}
+	if rest != "ok" {
+		return nil, fmt.Errorf("malformed answer %.40q", head)
+	}
+	l, err := readLine(r, maxAnswerLine)
+	if err != nil {
+		return nil, fmt.Errorf("read answer: %w", unexpected(err))
+	}
+	v, ok := strings.CutPrefix(l, "data ")
+	n, err := strconv.Atoi(v)
+	if !ok || err != nil || n < 0 || n > maxCallAnswer {
+		return nil, fmt.Errorf("malformed answer line %.40q", l)
+	}
+	data := make([]byte, n+1)
+	if _, err := io.ReadFull(r, data); err != nil {
+		return nil, fmt.Errorf("read answer: %w", unexpected(err))
+	}
+	if data[n] != '\n' {
+		return nil, errors.New("malformed answer: data not followed by a newline")
+	}
+	if l, err := readLine(r, maxAnswerLine); err != nil || l != "end" {
+		return nil, fmt.Errorf("read answer: no end line (%v)", unexpected(err))
+	}
+	return data[:n], nil
+}
+
+// readAnswerTail skips the lines of an answer up to its "end".
+func readAnswerTail(r *bufio.Reader) ([]string, error) {
+	var lines []string
+	for {
+		l, err := readLine(r, maxAnswerLine)
+		if err != nil {
+			return nil, fmt.Errorf("read answer: %w", unexpected(err))
+		}
+		if l == "end" {
+			return lines, nil
+		}
+		lines = append(lines, l)
+	}
+}
+
+// unexpected turns EOF in the middle of an answer into ErrUnexpectedEOF:
+// the daemon died or gave up mid-answer.
+func unexpected(err error) error {
+	if errors.Is(err, io.EOF) {
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 // writeStatus sends the answer to a status request as "key value" lines.

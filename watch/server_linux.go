@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -18,6 +19,9 @@ import (
 // request: a client sends it at once, and one that does not must not keep
 // a goroutine forever.
 const serverConnTimeout = 2 * time.Second
+
+// callTimeout bounds a call's work and answer; the client gives up sooner.
+const callTimeout = 60 * time.Second
 
 // Serve watches o.Root/o.Dir and answers clients on o.Socket until ctx is
 // cancelled, no client asked anything for o.Idle, a client asked it to
@@ -41,6 +45,9 @@ func Serve(ctx context.Context, o ServeOptions) error {
 		lock.Close()
 		return err
 	}
+	callCtx, cancelCalls := context.WithCancel(ctx)
+	defer cancelCalls()
+	s.ctx = callCtx
 	// Watches are in place before the socket exists: the first answer a
 	// client gets is already backed by them.
 	ln, id, err := listen(o.Socket)
@@ -68,6 +75,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 
 	ln.Close()
 	removeIfOurs(o.Socket, id)
+	cancelCalls()
 	s.closeConns(stopConn)
 	handlers.Wait()
 	s.closeWatcher()
@@ -128,8 +136,9 @@ type server struct {
 	connMu sync.Mutex
 	conns  map[net.Conn]struct{} // being served; nil once stopping
 
-	exit chan string   // why the daemon must stop (work tree gone)
-	stop chan net.Conn // a client asked to stop; answered on exit
+	ctx  context.Context // ends with Serve: calls stop with it
+	exit chan string     // why the daemon must stop (work tree gone)
+	stop chan net.Conn   // a client asked to stop; answered on exit
 }
 
 func newServer(o ServeOptions) (*server, error) {
@@ -321,7 +330,8 @@ func (s *server) closeConns(keep net.Conn) {
 func (s *server) handle(c net.Conn) bool {
 	c.SetDeadline(time.Now().Add(serverConnTimeout))
 	bw := bufio.NewWriter(c)
-	line, err := readLine(bufio.NewReaderSize(c, 512), maxRequestLine)
+	br := bufio.NewReaderSize(c, 512)
+	line, err := readLine(br, maxRequestLine)
 	if err != nil {
 		if errors.Is(err, errLineTooLong) {
 			writeErr(bw, "request too long")
@@ -343,6 +353,8 @@ func (s *server) handle(c net.Conn) bool {
 		writeChanges(bw, ch)
 	case opStatus:
 		writeStatus(bw, s.status())
+	case opCall:
+		s.call(c, br, bw, req)
 	case opStop:
 		s.touch()
 		select {
@@ -353,6 +365,32 @@ func (s *server) handle(c net.Conn) bool {
 		}
 	}
 	return true
+}
+
+// call reads a call's payload, runs ServeOptions.Call and answers.
+func (s *server) call(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req request) {
+	payload := make([]byte, req.size)
+	if _, err := io.ReadFull(br, payload); err != nil {
+		return // the client went away mid-request
+	}
+	s.touch()
+	if s.o.Call == nil {
+		writeErr(bw, "call: this daemon answers no calls")
+		return
+	}
+	c.SetDeadline(time.Now().Add(callTimeout))
+	ctx, cancel := context.WithTimeout(s.ctx, callTimeout)
+	defer cancel()
+	out, err := s.o.Call(ctx, req.name, payload)
+	if err != nil {
+		writeErr(bw, err.Error())
+		if errors.Is(err, ErrRetire) {
+			s.rootGone("retiring: " + err.Error())
+		}
+		return
+	}
+	writeData(bw, out)
+	s.touch() // a long call is activity too
 }
 
 func (s *server) touch() {

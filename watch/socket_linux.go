@@ -58,7 +58,40 @@ func dial(ctx context.Context, socket string) (net.Conn, error) {
 		}
 		return nil, fmt.Errorf("watch: connect %s: %w", socket, err)
 	}
+	if err := checkPeer(conn); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("watch: connect %s: %w", socket, err)
+	}
 	return conn, nil
+}
+
+// checkPeer makes sure the daemon runs as this user. The socket is mode
+// 0600 in a private folder, but a path in a shared git dir could have
+// been replaced by another user's socket: answers from it would steer
+// what a command reads.
+func checkPeer(conn net.Conn) error {
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		return nil
+	}
+	rc, err := uc.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var cred *unix.Ucred
+	var credErr error
+	if err := rc.Control(func(fd uintptr) {
+		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
+	}); err != nil {
+		return err
+	}
+	if credErr != nil {
+		return fmt.Errorf("peer credentials: %w", credErr)
+	}
+	if int(cred.Uid) != os.Geteuid() {
+		return fmt.Errorf("%w (uid %d)", ErrForeignDaemon, cred.Uid)
+	}
+	return nil
 }
 
 // lockSocket takes the lock that makes a daemon the only one for socket:

@@ -29,12 +29,18 @@ type app struct {
 	// dir is --repo (-C): where to look for the repository; "" is the
 	// current directory.
 	dir string
+	// askWarm lets read-only commands ask the repository's watcher for a
+	// warm answer (warm.go).
+	askWarm bool
+	// warm is set when this app runs inside the watcher for a caller: the
+	// stores are the watcher's, kept open across commands.
+	warm *warmServer
 }
 
 // newApp returns the CLI over ios, starting watchers as this program
 // (`git-contextfs watch run`).
 func newApp(ios *iostreams.IOStreams) *app {
-	return &app{io: ios, startWatcher: spawnWatcher}
+	return &app{io: ios, startWatcher: spawnWatcher, askWarm: true}
 }
 
 // open opens the store for the repository around --repo or the current
@@ -44,6 +50,9 @@ func (a *app) open(cmd *cobra.Command) (*contextfs.Store, error) { return a.open
 // openStore is open for a command's run function, which has a context
 // rather than the cobra command.
 func (a *app) openStore(ctx context.Context) (*contextfs.Store, error) {
+	if a.warm != nil {
+		return a.warm.set.Repo, nil
+	}
 	return contextfs.Open(ctx, contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher})
 }
 
@@ -51,6 +60,9 @@ func (a *app) openStore(ctx context.Context) (*contextfs.Store, error) {
 // repository's (none outside a repository) and, on demand, the user's.
 // Warnings about stores skipped go to stderr.
 func (a *app) openScopes(ctx context.Context) (*scope.Set, error) {
+	if a.warm != nil {
+		return a.warm.set.Borrow(), nil
+	}
 	return scope.Open(ctx, scope.Options{
 		Store:    contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher},
 		Warnings: a.io.ErrOut,
@@ -82,7 +94,9 @@ func (a *app) withStore(body func(cmd *cobra.Command, args []string, s *contextf
 		if err != nil {
 			return err
 		}
-		defer s.Close()
+		if a.warm == nil { // the watcher's store stays open for its next caller
+			defer s.Close()
+		}
 		return body(cmd, args, s)
 	}
 }

@@ -88,6 +88,11 @@ func (a *app) watchRunCmd() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			if w, err := newWarmServer(o.Root); err == nil {
+				o.Call = w.call
+				defer w.close()
+				go w.closeWhenIdle(ctx, warmIdle)
+			}
 			err = watch.Serve(ctx, o)
 			if errors.Is(err, watch.ErrAlreadyRunning) {
 				return fmt.Errorf("a watcher already serves %s", o.Root)

@@ -54,6 +54,12 @@ page that make install puts where man finds it; -h works everywhere.`,
 		return &usageError{fmt.Errorf("%s\nSee '%s -h'.", msg, c.CommandPath())}
 	}
 	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
+		if code, ok := a.tryWarm(c, args); ok {
+			return &exitError{code} // the watcher ran it; its output is written
+		}
+		return nil
+	}
 	root.AddCommand(a.commands()...)
 	a.addCompletions(root)
 	return root

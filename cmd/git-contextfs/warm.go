@@ -1,0 +1,420 @@
+package main
+
+// Warm answers: a command that only reads (search, context) asks the
+// repository's running watcher to run it, since the watcher keeps the
+// store open (the cache's connection, its vectors, the embedder's tables)
+// and a fresh process would rebuild all of that to answer one query. The
+// watcher runs the same command code over the same files, syncing first
+// as every command does, so the answer is the one the command would have
+// printed; on any doubt the command runs cold, as it always could.
+//
+// A daemon is trusted only when it is this very program (the same
+// executable file, see buildID) run by the same user (the socket's peer
+// credentials, checked by package watch) with the same environment where
+// it matters (envMatters). See docs/DESIGN.md, "Warm answers".
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/watch"
+)
+
+// warmCallName is the watch call that runs a command line.
+const warmCallName = "run"
+
+// warmTimeout is how long a command waits for a warm answer before doing
+// the work itself. The first call of a daemon opens the store (what a
+// cold command does anyway); later ones take milliseconds.
+const warmTimeout = 10 * time.Second
+
+// warmRequest is what a command sends to the watcher.
+type warmRequest struct {
+	// Build identifies the sending program; see buildID.
+	Build string `json:"build"`
+	// Env is the sender's environment, KEY=VALUE: the daemon compares
+	// what matters to its own.
+	Env []string `json:"env"`
+	// Args is the command line to run, starting with -C ROOT.
+	Args []string `json:"args"`
+}
+
+// warmAnswer is what the command would have written and its exit code.
+type warmAnswer struct {
+	Code   int    `json:"code"`
+	Stdout []byte `json:"stdout"`
+	Stderr []byte `json:"stderr"`
+}
+
+// warmable reports whether c, run with args, may be answered by the
+// watcher: read-only commands whose output depends only on the
+// repository, the user's files and the environment, not on the terminal
+// or the current directory.
+func warmable(c *cobra.Command, args []string) bool {
+	if c.Parent() == nil || c.Parent().Parent() != nil {
+		return false
+	}
+	switch c.Name() {
+	case "search":
+		// --path names files relative to where the command runs; --repos
+		// reads other repositories, whose watchers are their own.
+		return len(args) > 0 && !c.Flags().Changed("path") && !c.Flags().Changed("repos")
+	case "context":
+		return true
+	}
+	return false
+}
+
+// tryWarm asks the repository's watcher to run c with args. It returns
+// the exit code and true when the watcher answered (its output is then
+// written), false when the command must run itself. CONTEXTFS_WARM=off
+// never asks; CONTEXTFS_WARM=only fails rather than run cold, to check
+// that a watcher answers.
+func (a *app) tryWarm(c *cobra.Command, args []string) (int, bool) {
+	if !a.askWarm || a.warm != nil || !warmable(c, args) {
+		return 0, false
+	}
+	mode := os.Getenv("CONTEXTFS_WARM")
+	if mode == "off" || os.Getenv("CONTEXTFS_WATCH") == contextfs.WatchOff && mode != "only" {
+		return 0, false
+	}
+	ans, err := a.askWatcher(c, args)
+	if err != nil {
+		if mode == "only" {
+			fmt.Fprintf(a.io.ErrOut, "git-contextfs: no warm answer (CONTEXTFS_WARM=only): %v\n", err)
+			return exitFail, true
+		}
+		return 0, false
+	}
+	a.io.Out.Write(ans.Stdout)
+	a.io.ErrOut.Write(ans.Stderr)
+	return ans.Code, true
+}
+
+// askWatcher sends c's command line to the watcher of the repository
+// around --repo and returns its answer.
+func (a *app) askWatcher(c *cobra.Command, args []string) (warmAnswer, error) {
+	var ans warmAnswer
+	repo, err := gitstore.Discover(a.workDir())
+	if err != nil {
+		return ans, err
+	}
+	build, err := buildID()
+	if err != nil {
+		return ans, err
+	}
+	req := warmRequest{Build: build, Env: os.Environ(), Args: warmArgs(repo.Root, c, args)}
+	payload, err := json.Marshal(req)
+	if err != nil {
+		return ans, err
+	}
+	data, err := watch.CallDaemon(c.Context(), contextfs.WatchSocketOf(repo), warmCallName, payload, warmTimeout)
+	if err != nil {
+		return ans, err
+	}
+	if err := json.Unmarshal(data, &ans); err != nil {
+		return ans, fmt.Errorf("malformed answer: %w", err)
+	}
+	return ans, nil
+}
+
+// warmArgs rebuilds the command line of c: -C root, the command's name,
+// each flag set (as --name=value, repeated for lists), then the
+// positional arguments after "--".
+func warmArgs(root string, c *cobra.Command, args []string) []string {
+	out := []string{"-C", root, c.Name()}
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		if !f.Changed || f.Name == "repo" {
+			return
+		}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				out = append(out, "--"+f.Name+"="+v)
+			}
+			return
+		}
+		out = append(out, "--"+f.Name+"="+f.Value.String())
+	})
+	out = append(out, "--")
+	return append(out, args...)
+}
+
+// buildID names the running executable file: its device, inode, size and
+// modification time, and the version. Two processes with the same ID run
+// the same bytes; a rebuilt or upgraded binary gets a new one.
+func buildID() (string, error) {
+	f, err := os.Open("/proc/self/exe")
+	if err != nil {
+		exe, xerr := os.Executable()
+		if xerr != nil {
+			return "", err
+		}
+		if f, err = os.Open(exe); err != nil {
+			return "", err
+		}
+	}
+	defer f.Close()
+	return fileBuildID(f)
+}
+
+func fileBuildID(f *os.File) (string, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	id := fmt.Sprintf("%s:%d:%d", version, fi.Size(), fi.ModTime().UnixNano())
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		id += fmt.Sprintf(":%d:%d", st.Dev, st.Ino)
+	}
+	return id, nil
+}
+
+// envMatters reports whether an environment variable can change what a
+// command reads or prints: where the stores and settings are, git's view
+// of the repository, the embedder's endpoint and keys, the watch mode.
+func envMatters(key, apiKeyEnv string) bool {
+	switch {
+	case key == "CONTEXTFS_WARM", key == "CONTEXTFS_PEAK_RSS": // about the asking process only
+		return false
+	case key == "HOME", key == "PATH", key == apiKeyEnv && key != "",
+		strings.HasPrefix(key, "CONTEXTFS_"), strings.HasPrefix(key, "XDG_"),
+		strings.HasPrefix(key, "GIT_"), strings.HasPrefix(key, "OPENAI_"):
+		return true
+	}
+	return false
+}
+
+// envSubset is the part of env (KEY=VALUE lines) that matters, sorted.
+func envSubset(env []string, apiKeyEnv string) []string {
+	var out []string
+	for _, kv := range env {
+		if k, _, ok := strings.Cut(kv, "="); ok && envMatters(k, apiKeyEnv) {
+			out = append(out, kv)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// warmServer runs commands for their callers inside the watcher, over
+// stores it keeps open between calls.
+type warmServer struct {
+	root  string
+	build string
+	exe   string // the path this program was started from
+	env   []string
+
+	mu    sync.Mutex // one command at a time: the app and stores are not shared
+	set   *scope.Set
+	stamp string
+	notes *switchWriter
+	used  time.Time
+}
+
+// newWarmServer prepares answering for the repository at root; the
+// stores open on the first call.
+func newWarmServer(root string) (*warmServer, error) {
+	build, err := buildID()
+	if err != nil {
+		return nil, err
+	}
+	exe, _ := os.Executable()
+	return &warmServer{root: root, build: build, exe: exe, env: os.Environ(), notes: &switchWriter{w: io.Discard}}, nil
+}
+
+// errWarmDeclined is the daemon's "run it yourself".
+var errWarmDeclined = errors.New("warm: declined")
+
+// call is the watcher's ServeOptions.Call.
+func (w *warmServer) call(ctx context.Context, name string, payload []byte) ([]byte, error) {
+	if name != warmCallName {
+		return nil, fmt.Errorf("%w: unknown call %q", errWarmDeclined, name)
+	}
+	var req warmRequest
+	if err := json.Unmarshal(payload, &req); err != nil {
+		return nil, fmt.Errorf("%w: %v", errWarmDeclined, err)
+	}
+	if req.Build != w.build {
+		if w.replaced() {
+			return nil, fmt.Errorf("%w: this program was replaced: %w", errWarmDeclined, watch.ErrRetire)
+		}
+		return nil, fmt.Errorf("%w: another build", errWarmDeclined)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.open(ctx); err != nil {
+		return nil, fmt.Errorf("%w: %v", errWarmDeclined, err)
+	}
+	apiKeyEnv := w.set.Repo.Config.Embedder.APIKeyEnv
+	if !slices.Equal(envSubset(req.Env, apiKeyEnv), envSubset(w.env, apiKeyEnv)) {
+		return nil, fmt.Errorf("%w: another environment", errWarmDeclined)
+	}
+	if w.set.Repo.WatchMode() == contextfs.WatchOff {
+		return nil, fmt.Errorf("%w: watch.mode is off", errWarmDeclined)
+	}
+	ios, _, out, errOut := iostreams.Test()
+	w.notes.set(errOut)
+	defer w.notes.set(io.Discard)
+	a := &app{io: ios, warm: w}
+	code := a.run(ctx, req.Args)
+	w.used = time.Now()
+	return json.Marshal(warmAnswer{Code: code, Stdout: out.Bytes(), Stderr: errOut.Bytes()})
+}
+
+// replaced reports whether the file this program was started from is now
+// another one: an upgrade. Such a daemon retires, so that the next
+// command starts the new program.
+func (w *warmServer) replaced() bool {
+	f, err := os.Open(w.exe)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	id, err := fileBuildID(f)
+	return err != nil || id != w.build
+}
+
+// open opens the stores, or reopens them when a file they were opened
+// from changed: a setting, the user store's appearance, or a cache
+// database replaced by a rebuild. w.mu is held.
+func (w *warmServer) open(ctx context.Context) error {
+	repo, err := gitstore.Discover(w.root)
+	if err != nil {
+		return err
+	}
+	stamp := w.stampOf(repo)
+	if w.set != nil && stamp == w.stamp {
+		return nil
+	}
+	w.closeLocked()
+	set, err := scope.Open(ctx, scope.Options{
+		Store:    contextfs.Options{Dir: w.root, Notices: w.notes},
+		Warnings: w.notes,
+	})
+	if err != nil {
+		return err
+	}
+	if set.Repo == nil {
+		set.Close()
+		return errors.New("not a repository")
+	}
+	if _, err := set.ExistingUser(ctx); err != nil {
+		set.Close()
+		return err
+	}
+	w.set, w.stamp = set, stamp
+	return nil
+}
+
+// stampOf describes the files whose change means reopening the stores.
+func (w *warmServer) stampOf(repo *gitstore.Repo) string {
+	var b strings.Builder
+	one := func(path string) {
+		fi, err := os.Stat(path)
+		if err != nil {
+			b.WriteString("-|")
+			return
+		}
+		fmt.Fprintf(&b, "%d:%d", fi.Size(), fi.ModTime().UnixNano())
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			fmt.Fprintf(&b, ":%d:%d", st.Dev, st.Ino)
+		}
+		b.WriteByte('|')
+	}
+	ident := func(path string) { // which file, not its content: a database changes with every write
+		fi, err := os.Stat(path)
+		if st, ok := fi.Sys().(*syscall.Stat_t); err == nil && ok {
+			b.WriteString(strconv.FormatUint(st.Ino, 10) + "|")
+			return
+		}
+		b.WriteString("-|")
+	}
+	one(filepath.Join(repo.Root, gitstore.Dir, "config.yaml"))
+	ident(filepath.Join(repo.GitDir, "contextfs", cache.DBFile))
+	if p, err := scope.ConfigPath(); err == nil {
+		one(p)
+	}
+	if d, err := scope.UserDir(); err == nil {
+		one(filepath.Join(d, ".git"))
+		one(filepath.Join(d, gitstore.Dir, "config.yaml"))
+		if u, err := gitstore.Discover(d); err == nil {
+			ident(filepath.Join(u.GitDir, "contextfs", cache.DBFile))
+		}
+	}
+	return b.String()
+}
+
+// warmIdle is how long the watcher keeps the stores open without a call:
+// it then gives their memory back, and the next call opens them again.
+const warmIdle = 5 * time.Minute
+
+// closeWhenIdle closes the stores once no command came for after, until
+// ctx ends.
+func (w *warmServer) closeWhenIdle(ctx context.Context, after time.Duration) {
+	t := time.NewTicker(after / 4)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			w.mu.Lock()
+			if w.set != nil && time.Since(w.used) > after {
+				w.closeLocked()
+			}
+			w.mu.Unlock()
+		}
+	}
+}
+
+func (w *warmServer) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closeLocked()
+}
+
+func (w *warmServer) closeLocked() {
+	if w.set != nil {
+		w.set.Close()
+		w.set, w.stamp = nil, ""
+	}
+}
+
+// switchWriter sends what the stores print (notices, warnings) to the
+// standard error of the command being run.
+type switchWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *switchWriter) set(w io.Writer) {
+	s.mu.Lock()
+	s.w = w
+	s.mu.Unlock()
+}
+
+// Write writes to the current target.
+func (s *switchWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}

@@ -1,0 +1,185 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/contextfs/contextfs/internal/testgit"
+)
+
+// runBin runs the git-contextfs at bin in dir with the test environment
+// plus env.
+func runBin(t *testing.T, bin, dir string, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(testgit.Env(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run %s %v: %v", bin, args, err)
+	}
+	return r
+}
+
+// warmRepo is a repository with a few memories and a running watcher
+// started by bin, stopped when the test ends.
+func warmRepo(t *testing.T, bin string) string {
+	t.Helper()
+	dir := testgit.Init(t)
+	for _, args := range [][]string{
+		{"init"},
+		{"save", "--type", "decision", "--tag", "db", "--title", "Pool size", "Use pgx with a pool of 20 connections to postgres."},
+		{"save", "--type", "fact", "The deploy bot posts to the releases channel."},
+		{"save", "--type", "procedural", "--title", "Release", "Tag the release, then run the deploy bot."},
+		{"watch", "start"},
+	} {
+		if r := runBin(t, bin, dir, nil, args...); r.code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+	}
+	t.Cleanup(func() { runBin(t, bin, dir, nil, "watch", "stop") })
+	return dir
+}
+
+func TestWarmAnswersAreTheColdAnswers(t *testing.T) {
+	bin := filepath.Join(binDir, "git-contextfs")
+	dir := warmRepo(t, bin)
+	for _, args := range [][]string{
+		{"search", "--json", "deploy bot"},
+		{"search", "postgres", "pool"},
+		{"search", "--type", "decision", "--tag", "db", "--mode", "keyword", "connections"},
+		{"search", "--limit", "1", "--scope", "repo", "release"},
+		{"search", "okapi"},                     // no matches: a line on stderr
+		{"search", "--type", "bogus", "deploy"}, // a usage error, exit 2
+		{"search", "--limit=-1", "deploy"},      // another
+		{"context"},
+		{"context", "--format", "json", "--task", "deploy the release"},
+		{"context", "--budget", "-3"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			warm := runBin(t, bin, dir, []string{"CONTEXTFS_WARM=only"}, args...)
+			cold := runBin(t, bin, dir, []string{"CONTEXTFS_WARM=off"}, args...)
+			if warm != cold {
+				t.Fatalf("warm answer differs from cold\nwarm: exit %d\n%s\n%s\ncold: exit %d\n%s\n%s",
+					warm.code, warm.stdout, warm.stderr, cold.code, cold.stdout, cold.stderr)
+			}
+		})
+	}
+}
+
+func TestWarmAnswersFollowEditsAndSettings(t *testing.T) {
+	bin := filepath.Join(binDir, "git-contextfs")
+	dir := warmRepo(t, bin)
+	only := []string{"CONTEXTFS_WARM=only"}
+	runBin(t, bin, dir, only, "search", "deploy") // the watcher opens its stores
+
+	matches, _ := filepath.Glob(filepath.Join(dir, ".contextfs", "memories", "*", "*.md"))
+	if len(matches) == 0 {
+		matches, _ = filepath.Glob(filepath.Join(dir, ".contextfs", "memories", "*.md"))
+	}
+	var target string
+	for _, m := range matches {
+		if b, _ := os.ReadFile(m); strings.Contains(string(b), "releases channel") {
+			target = m
+		}
+	}
+	if target == "" {
+		t.Fatalf("memory file not found among %v", matches)
+	}
+	f, err := os.OpenFile(target, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\nIt also pings the okapi rota.\n")
+	f.Close()
+	if r := runBin(t, bin, dir, only, "search", "okapi rota"); r.code != 0 || !strings.Contains(r.stdout, "deploy bot") {
+		t.Fatalf("an edit was not seen by the warm answer: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	cfg := filepath.Join(dir, ".contextfs", "config.yaml")
+	raw, _ := os.ReadFile(cfg)
+	if !strings.Contains(string(raw), "limit: 10") {
+		t.Fatalf("config has no search limit to change:\n%s", raw)
+	}
+	os.WriteFile(cfg, []byte(strings.Replace(string(raw), "limit: 10", "limit: 1", 1)), 0o644)
+	warm := runBin(t, bin, dir, only, "search", "--json", "deploy release bot")
+	cold := runBin(t, bin, dir, []string{"CONTEXTFS_WARM=off"}, "search", "--json", "deploy release bot")
+	if warm != cold || strings.Count(warm.stdout, `"id"`) != 1 {
+		t.Fatalf("a changed setting was not followed: warm\n%s\ncold\n%s", warm.stdout, cold.stdout)
+	}
+}
+
+func TestWarmAnswersAreNotTakenFromAnotherBuildOrEnvironment(t *testing.T) {
+	bin := filepath.Join(binDir, "git-contextfs")
+	dir := warmRepo(t, bin)
+	other := filepath.Join(t.TempDir(), "git-contextfs")
+	copyFile(t, bin, other)
+	tests := []struct {
+		name string
+		bin  string
+		env  []string
+		want string
+	}{
+		{"another executable file", other, nil, "another build"},
+		{"another user store", bin, []string{"CONTEXTFS_USER_DIR=" + t.TempDir()}, "another environment"},
+		{"another embedder setting", bin, []string{"CONTEXTFS_EMBEDDER=builtin"}, "another environment"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runBin(t, tt.bin, dir, append(tt.env, "CONTEXTFS_WARM=only"), "search", "deploy")
+			if r.code != 1 || !strings.Contains(r.stderr, tt.want) {
+				t.Fatalf("exit %d, stderr %q; want a refusal naming %q", r.code, r.stderr, tt.want)
+			}
+			// Without "only" the command runs cold and answers.
+			if r := runBin(t, tt.bin, dir, tt.env, "search", "deploy"); r.code != 0 || !strings.Contains(r.stdout, "deploy bot") {
+				t.Fatalf("cold fallback: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+func TestWarmDaemonRetiresWhenItsProgramIsReplaced(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "git-contextfs")
+	copyFile(t, filepath.Join(binDir, "git-contextfs"), bin)
+	dir := warmRepo(t, bin)
+	if r := runBin(t, bin, dir, []string{"CONTEXTFS_WARM=only"}, "search", "deploy"); r.code != 0 {
+		t.Fatalf("first warm search: exit %d: %s", r.code, r.stderr)
+	}
+	// An upgrade: a new file renamed over the old one.
+	next := bin + ".new"
+	copyFile(t, filepath.Join(binDir, "git-contextfs"), next)
+	if err := os.Rename(next, bin); err != nil {
+		t.Fatal(err)
+	}
+	r := runBin(t, bin, dir, []string{"CONTEXTFS_WARM=only"}, "search", "deploy")
+	if r.code != 1 || !strings.Contains(r.stderr, "replaced") {
+		t.Fatalf("exit %d, stderr %q; want the old daemon to refuse, replaced", r.code, r.stderr)
+	}
+	for i := 0; i < 200 && watcherRunning(t, dir); i++ {
+	}
+	if watcherRunning(t, dir) {
+		t.Fatal("the replaced program's watcher is still running")
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
