@@ -121,6 +121,14 @@
 //	v1 query [<token>]
 //	v1 status
 //	v1 stop
+//	v1 call <name> <n>       (followed by n bytes of payload)
+//
+// A call hands its payload to ServeOptions.Call, which the program using
+// the daemon supplies (git-contextfs runs read-only commands there, over
+// stores it keeps open: "warm answers"). Its answer is "v1 ok", a line
+// "data <n>", n bytes, a newline and "end"; a refusal is an error answer.
+// Clients check the daemon's peer credentials before trusting anything it
+// says: a socket of another user is refused (ErrForeignDaemon).
 //
 // Every answer begins with "v1 ok" or "v1 err <message>" and ends with a
 // line "end", so a truncated answer is detected. The answer to a query:
