@@ -66,9 +66,10 @@ type warmAnswer struct {
 }
 
 // warmable reports whether c, run with args, may be answered by the
-// watcher: read-only commands whose output depends only on the
-// repository, the user's files and the environment, not on the terminal
-// or the current directory.
+// watcher: commands whose output depends only on the repository, the
+// user's files and the environment, not on the terminal, standard input
+// or the current directory. save writes through the same code as a cold
+// save (atomic file, cache update, duplicate check), one call at a time.
 func warmable(c *cobra.Command, args []string) bool {
 	if c.Parent() == nil || c.Parent().Parent() != nil {
 		return false
@@ -80,6 +81,10 @@ func warmable(c *cobra.Command, args []string) bool {
 		return len(args) > 0 && !c.Flags().Changed("path") && !c.Flags().Changed("repos")
 	case "context":
 		return true
+	case "save":
+		// The content on the command line, not on standard input, which
+		// the watcher does not have.
+		return len(args) > 0 && !(len(args) == 1 && args[0] == "-")
 	}
 	return false
 }

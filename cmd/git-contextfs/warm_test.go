@@ -183,3 +183,41 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+func TestWarmSaveWritesTheMemoryAColdSaveWould(t *testing.T) {
+	bin := filepath.Join(binDir, "git-contextfs")
+	dir := warmRepo(t, bin)
+	only, off := []string{"CONTEXTFS_WARM=only"}, []string{"CONTEXTFS_WARM=off"}
+	text := "The okapi service retries uploads five times with exponential backoff."
+	r := runBin(t, bin, dir, only, "save", "--type", "fact", "--tag", "uploads", text)
+	id := strings.TrimSpace(r.stdout)
+	if r.code != 0 || id == "" {
+		t.Fatalf("warm save: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, ".contextfs", "memories", "*"+id+"*.md")); len(files) != 1 {
+		t.Fatalf("memory files named for %s: %v", id, files)
+	}
+	if out := runBin(t, bin, dir, off, "recall", id); out.code != 0 || !strings.Contains(out.stdout, "exponential backoff") {
+		t.Fatalf("cold recall of the warm save: exit %d\n%s%s", out.code, out.stdout, out.stderr)
+	}
+	// The same text again: the duplicate check answers as it does cold.
+	warm := runBin(t, bin, dir, only, "save", "--type", "fact", text)
+	cold := runBin(t, bin, dir, off, "save", "--type", "fact", text)
+	if warm != cold || !strings.Contains(warm.stdout+warm.stderr, id) {
+		t.Fatalf("a repeated save differs warm and cold, or does not name %s\nwarm: exit %d\n%s%s\ncold: exit %d\n%s%s",
+			id, warm.code, warm.stdout, warm.stderr, cold.code, cold.stdout, cold.stderr)
+	}
+	// Content on standard input is not sent (the watcher would not see
+	// it): the command runs cold, even with CONTEXTFS_WARM=only, which
+	// applies to the commands a watcher may answer.
+	cmd := exec.Command(bin, "save", "--type", "fact")
+	cmd.Dir, cmd.Env = dir, append(testgit.Env(), only...)
+	cmd.Stdin = strings.NewReader("The zebra cache keeps thumbnails for a day.")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("save from standard input: %v", err)
+	}
+	if r := runBin(t, bin, dir, off, "recall", strings.TrimSpace(string(out))); !strings.Contains(r.stdout, "zebra cache") {
+		t.Fatalf("the memory saved from standard input lost its content:\n%s%s", r.stdout, r.stderr)
+	}
+}
