@@ -313,3 +313,25 @@ func TestAMalformedUserConfigIsWarnedAboutAndTheDefaultsUsed(t *testing.T) {
 		t.Errorf("saved in %q, want the default repo", res.Scope)
 	}
 }
+
+func TestClosingABorrowedSetLeavesItsStoresOpen(t *testing.T) {
+	isolate(t)
+	ctx := context.Background()
+	s, _ := open(t, testgit.Init(t))
+	save(t, s, scope.Repo, "fact", "the deploy runs on fridays")
+	save(t, s, scope.User, "user", "I prefer terse answers")
+	for i := 0; i < 2; i++ {
+		b := s.Borrow()
+		res, err := b.Search(ctx, scope.All, contextfs.Query{Text: "deploy terse"})
+		if err != nil || len(res) != 2 {
+			t.Fatalf("borrowed search %d: %d results, %v", i, len(res), err)
+		}
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The lender's stores still answer.
+	if res, err := s.Search(ctx, scope.All, contextfs.Query{Text: "deploy terse"}); err != nil || len(res) != 2 {
+		t.Fatalf("after two borrowed sets closed: %d results, %v", len(res), err)
+	}
+}

@@ -249,8 +249,15 @@ func newWarmServer(root string) (*warmServer, error) {
 // errWarmDeclined is the daemon's "run it yourself".
 var errWarmDeclined = errors.New("warm: declined")
 
-// call is the watcher's ServeOptions.Call.
-func (w *warmServer) call(ctx context.Context, name string, payload []byte) ([]byte, error) {
+// call is the watcher's ServeOptions.Call. A command that panics is
+// declined (the caller runs it cold and shows the failure) rather than
+// taking the watcher down with it.
+func (w *warmServer) call(ctx context.Context, name string, payload []byte) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("%w: panic: %v", errWarmDeclined, r)
+		}
+	}()
 	if name != warmCallName {
 		return nil, fmt.Errorf("%w: unknown call %q", errWarmDeclined, name)
 	}
@@ -276,13 +283,13 @@ func (w *warmServer) call(ctx context.Context, name string, payload []byte) ([]b
 	if w.set.Repo.WatchMode() == contextfs.WatchOff {
 		return nil, fmt.Errorf("%w: watch.mode is off", errWarmDeclined)
 	}
-	ios, _, out, errOut := iostreams.Test()
-	w.notes.set(errOut)
+	ios, _, stdout, stderr := iostreams.Test()
+	w.notes.set(stderr)
 	defer w.notes.set(io.Discard)
 	a := &app{io: ios, warm: w}
 	code := a.run(ctx, req.Args)
 	w.used = time.Now()
-	return json.Marshal(warmAnswer{Code: code, Stdout: out.Bytes(), Stderr: errOut.Bytes()})
+	return json.Marshal(warmAnswer{Code: code, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()})
 }
 
 // replaced reports whether the file this program was started from is now
