@@ -30,7 +30,7 @@ import (
 // SchemaVersion changes whenever the tables change; a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "12"
+const SchemaVersion = "13"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -193,6 +193,9 @@ CREATE TABLE blobs(
 	line  INTEGER NOT NULL DEFAULT 0,
 	note  TEXT NOT NULL DEFAULT ''
 ) WITHOUT ROWID;
+-- The few blobs with a problem, so that listing them (every read warns
+-- about invalid files) does not visit every current file.
+CREATE INDEX blobs_problems ON blobs(oid) WHERE error != '' OR note != '';
 CREATE TABLE docs(
 	rowid      INTEGER PRIMARY KEY,
 	src        TEXT NOT NULL,
