@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -103,8 +104,8 @@ func FTSTable(kind Kind) string { return "fts_" + strconv.Itoa(int(kind)) }
 
 // stopwords are dropped from keyword queries: "how do we pool db
 // connections" should match on pool, db and connections, not on every
-// memory that contains "we".
-var stopwords = func() map[string]bool {
+// memory that contains "we". Built on first use, not at start.
+var stopwords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a about above after again all also am an and any are as at be because been
 		before being below between both but by can could did do does doing down during each few for from further
@@ -115,7 +116,7 @@ var stopwords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // MatchQuery turns free text into an FTS5 query: every word, quoted so no
 // character is read as FTS5 syntax, OR-ed; stop words are dropped unless
@@ -129,7 +130,7 @@ func matchWords(text string) []string {
 	var keep []string
 	seen := map[string]bool{}
 	for _, w := range words {
-		if !stopwords[w] && !seen[w] {
+		if !stopwords()[w] && !seen[w] {
 			keep = append(keep, w)
 			seen[w] = true
 		}
