@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"sort"
@@ -283,27 +284,54 @@ func (c *Cache) Rows(ctx context.Context, rows []int64) (map[int64]Row, error) {
 	return out, rs.Err()
 }
 
-// List returns the current documents of kind that pass f, newest first.
+// List returns the current documents of kind that pass f, newest first,
+// without their bodies (see ListRows).
 func (c *Cache) List(ctx context.Context, kind Kind, f Filter, limit int) ([]Row, error) {
-	cond, args := f.where(kind, true)
-	q := `SELECT ` + rowCols + ` FROM docs d WHERE ` + cond + ` ORDER BY d.updated DESC, d.mid DESC`
-	if limit > 0 {
-		q += ` LIMIT ` + strconv.Itoa(limit)
-	}
-	rs, err := c.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("cache: %w", err)
-	}
-	defer rs.Close()
 	var out []Row
-	for rs.Next() {
-		r, err := scanRow(rs)
+	for r, err := range c.ListRows(ctx, kind, f, limit) {
 		if err != nil {
-			return nil, fmt.Errorf("cache: %w", err)
+			return nil, err
 		}
 		out = append(out, r)
 	}
-	return out, rs.Err()
+	return out, nil
+}
+
+// listCols are rowCols without the body, which a listing never shows:
+// at 10,000 memories reading every body doubles what list reads and holds.
+const listCols = `d.rowid, d.kind, d.mid, d.type, d.title, d.tags, '', d.summary, d.created, d.updated, d.author, d.status,
+	d.symbol, d.lang, d.start_line, d.end_line, COALESCE((SELECT p.path FROM paths p WHERE p.oid=d.src AND p.kind=d.kind ORDER BY p.path LIMIT 1), '')`
+
+// ListRows yields the current documents of kind that pass f, newest
+// first, one at a time as SQLite reads them, so that a long listing is
+// never held whole; their Body is empty. Stopping early closes the query.
+func (c *Cache) ListRows(ctx context.Context, kind Kind, f Filter, limit int) iter.Seq2[Row, error] {
+	return func(yield func(Row, error) bool) {
+		cond, args := f.where(kind, true)
+		q := `SELECT ` + listCols + ` FROM docs d WHERE ` + cond + ` ORDER BY d.updated DESC, d.mid DESC`
+		if limit > 0 {
+			q += ` LIMIT ` + strconv.Itoa(limit)
+		}
+		rs, err := c.db.QueryContext(ctx, q, args...)
+		if err != nil {
+			yield(Row{}, fmt.Errorf("cache: %w", err))
+			return
+		}
+		defer rs.Close()
+		for rs.Next() {
+			r, err := scanRow(rs)
+			if err != nil {
+				yield(Row{}, fmt.Errorf("cache: %w", err))
+				return
+			}
+			if !yield(r, nil) {
+				return
+			}
+		}
+		if err := rs.Err(); err != nil {
+			yield(Row{}, fmt.Errorf("cache: %w", err))
+		}
+	}
 }
 
 // AttrValues returns, for each current document of kind that matches f

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"iter"
 	"strings"
 	"testing"
 
@@ -90,12 +91,23 @@ func TestStreamJSONPrintsWhatPrintJSONPrints(t *testing.T) {
 			if err := (&app{io: ios}).printJSON(tc.rows); err != nil {
 				t.Fatal(err)
 			}
-			if err := streamJSON(&got, tc.rows); err != nil {
+			if err := streamJSON(&got, seqOf(tc.rows)); err != nil {
 				t.Fatal(err)
 			}
 			if got.String() != want.String() {
 				t.Errorf("streamed:\n%s\nprintJSON:\n%s", got.String(), want.String())
 			}
 		})
+	}
+}
+
+// seqOf yields the elements of s with no error, as a listing does.
+func seqOf[T any](s []T) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for _, e := range s {
+			if !yield(e, nil) {
+				return
+			}
+		}
 	}
 }
