@@ -6,6 +6,8 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"encoding/json/jsontext"
+	jsonv2 "encoding/json/v2"
 	"errors"
 	"fmt"
 	"io"
@@ -176,14 +178,16 @@ func (a *app) listText(ctx context.Context, s *scope.Set, all bool, entries iter
 // streamJSON writes the elements of seq as an indented JSON array, each
 // as it comes, so the output is never held in memory whole (a JSON
 // encoder marshals its whole value into one buffer first). The bytes are
-// those of printJSON for the same elements. An error from seq ends the
-// output; if no element came before it, nothing is written.
+// those of printJSON for the same elements: v1 semantics, two-space
+// indent, no HTML escaping; each element is marshalled and indented in
+// one pass (encoding/json/v2), not marshalled and then re-indented. An
+// error from seq ends the output; if no element came before it, nothing
+// is written.
 func streamJSON[T any](w io.Writer, seq iter.Seq2[T, error]) error {
 	bw := bufio.NewWriter(w)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("  ", "  ")
-	enc.SetEscapeHTML(false)
+	opts := jsonv2.JoinOptions(json.DefaultOptionsV1(), jsontext.EscapeForHTML(false),
+		jsontext.WithIndentPrefix("  "), jsontext.WithIndent("  "))
+	var buf []byte
 	n := 0
 	for e, err := range seq {
 		if err != nil {
@@ -192,16 +196,16 @@ func streamJSON[T any](w io.Writer, seq iter.Seq2[T, error]) error {
 			}
 			return err
 		}
-		buf.Reset()
-		if err := enc.Encode(e); err != nil {
-			return err
-		}
 		if n == 0 {
 			bw.WriteString("[\n  ")
 		} else {
 			bw.WriteString(",\n  ")
 		}
-		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		buf, err = jsonv2.Marshal(e, opts)
+		if err != nil {
+			return err
+		}
+		bw.Write(buf)
 		n++
 	}
 	if n == 0 {

@@ -83,6 +83,7 @@ func TestStreamJSONPrintsWhatPrintJSONPrints(t *testing.T) {
 		{name: "empty", rows: []row{}},
 		{name: "one", rows: []row{{ID: "a", Title: "one"}}},
 		{name: "several with markup and nesting", rows: []row{{ID: "a", Title: "x < y && z > w", Tags: []string{"t1", "t2"}}, {ID: "b", Title: `quote " and \u003c`}}},
+		{name: "separators, control characters and bad UTF-8", rows: []row{{ID: "a", Title: "line\u2028para\u2029tab\tbell\a", Tags: []string{"bad \xff byte", ""}}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
