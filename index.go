@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/contextfs/contextfs/autoindex"
@@ -211,13 +212,13 @@ type Indexed struct {
 	Text      string `json:"text"`
 }
 
-var codeRef = regexp.MustCompile(`^(.+):(\d+)-(\d+)$`)
+var codeRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+):(\d+)-(\d+)$`) })
 
 // RecallIndexed finds a code chunk by "path:start-end" or a commit by SHA
 // (or unique prefix of at least 7 hex digits). ok is false when id names
 // neither.
 func (s *Store) RecallIndexed(ctx context.Context, id string) (*Indexed, bool, error) {
-	if m := codeRef.FindStringSubmatch(id); m != nil {
+	if m := codeRef().FindStringSubmatch(id); m != nil {
 		start, _ := strconv.Atoi(m[2])
 		end, _ := strconv.Atoi(m[3])
 		r, err := s.cache.CodeAt(ctx, m[1], start, end)

@@ -25,7 +25,7 @@ var layers = map[string]int{
 	// 0 leaves: the model and self-contained mechanisms.
 	"memory": 0, "frontmatter": 0, "chunker": 0, "secrets": 0, "watch": 0, "git": 0, "internal/porter": 0,
 	"pathglob": 0, "query": 0,
-	"cmd/git-contextfs/iostreams": 0,
+	"cmd/git-contextfs/iostreams": 0, "cmd/git-contextfs/manpage": 0,
 	// 1 storage and building blocks over the leaves.
 	"gitstore": 1, "embed": 1, "hooks": 1, "internal/testgit": 1, "internal/sick": 1,
 	"branchdiff": 1, "agentsetup": 2,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path"
 	"slices"
@@ -358,22 +359,55 @@ func (s *Store) List(ctx context.Context, o ListOptions) ([]Entry, error) {
 // ListIndexed lists without syncing first: for callers that just synced
 // and list several times (the context block).
 func (s *Store) ListIndexed(ctx context.Context, o ListOptions) ([]Entry, error) {
-	f, err := search.Filter(o.Types, o.Tags, o.Since, o.All)
-	if err != nil {
-		return nil, err
-	}
-	if err := search.Narrow(ctx, s.cache, &f, o.Attached, o.Source, o.Session); err != nil {
-		return nil, err
-	}
-	rows, err := s.cache.List(ctx, cache.KindMemory, f, o.Limit)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Entry, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, entryOf(r))
+	out := []Entry{}
+	for e, err := range s.listIndexed(ctx, o) {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
 	}
 	return out, nil
+}
+
+// ListSeq is List one memory at a time, as the cache reads them: a
+// listing of every memory (list --all) is written as it goes instead of
+// being held whole. It syncs first; an error ends the sequence.
+func (s *Store) ListSeq(ctx context.Context, o ListOptions) iter.Seq2[Entry, error] {
+	return func(yield func(Entry, error) bool) {
+		if _, err := s.Sync(ctx); err != nil {
+			yield(Entry{}, err)
+			return
+		}
+		for e, err := range s.listIndexed(ctx, o) {
+			if !yield(e, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// listIndexed yields the entries o asks for, without syncing.
+func (s *Store) listIndexed(ctx context.Context, o ListOptions) iter.Seq2[Entry, error] {
+	return func(yield func(Entry, error) bool) {
+		f, err := search.Filter(o.Types, o.Tags, o.Since, o.All)
+		if err != nil {
+			yield(Entry{}, err)
+			return
+		}
+		if err := search.Narrow(ctx, s.cache, &f, o.Attached, o.Source, o.Session); err != nil {
+			yield(Entry{}, err)
+			return
+		}
+		for r, err := range s.cache.ListRows(ctx, cache.KindMemory, f, o.Limit) {
+			if err != nil {
+				yield(Entry{}, err)
+				return
+			}
+			if !yield(entryOf(r), nil) {
+				return
+			}
+		}
+	}
 }
 
 func entryOf(r cache.Row) Entry {

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -103,8 +105,8 @@ func FTSTable(kind Kind) string { return "fts_" + strconv.Itoa(int(kind)) }
 
 // stopwords are dropped from keyword queries: "how do we pool db
 // connections" should match on pool, db and connections, not on every
-// memory that contains "we".
-var stopwords = func() map[string]bool {
+// memory that contains "we". Built on first use, not at start.
+var stopwords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a about above after again all also am an and any are as at be because been
 		before being below between both but by can could did do does doing down during each few for from further
@@ -115,7 +117,7 @@ var stopwords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 // MatchQuery turns free text into an FTS5 query: every word, quoted so no
 // character is read as FTS5 syntax, OR-ed; stop words are dropped unless
@@ -129,7 +131,7 @@ func matchWords(text string) []string {
 	var keep []string
 	seen := map[string]bool{}
 	for _, w := range words {
-		if !stopwords[w] && !seen[w] {
+		if !stopwords()[w] && !seen[w] {
 			keep = append(keep, w)
 			seen[w] = true
 		}
@@ -282,27 +284,54 @@ func (c *Cache) Rows(ctx context.Context, rows []int64) (map[int64]Row, error) {
 	return out, rs.Err()
 }
 
-// List returns the current documents of kind that pass f, newest first.
+// List returns the current documents of kind that pass f, newest first,
+// without their bodies (see ListRows).
 func (c *Cache) List(ctx context.Context, kind Kind, f Filter, limit int) ([]Row, error) {
-	cond, args := f.where(kind, true)
-	q := `SELECT ` + rowCols + ` FROM docs d WHERE ` + cond + ` ORDER BY d.updated DESC, d.mid DESC`
-	if limit > 0 {
-		q += ` LIMIT ` + strconv.Itoa(limit)
-	}
-	rs, err := c.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("cache: %w", err)
-	}
-	defer rs.Close()
 	var out []Row
-	for rs.Next() {
-		r, err := scanRow(rs)
+	for r, err := range c.ListRows(ctx, kind, f, limit) {
 		if err != nil {
-			return nil, fmt.Errorf("cache: %w", err)
+			return nil, err
 		}
 		out = append(out, r)
 	}
-	return out, rs.Err()
+	return out, nil
+}
+
+// listCols are rowCols without the body, which a listing never shows:
+// at 10,000 memories reading every body doubles what list reads and holds.
+const listCols = `d.rowid, d.kind, d.mid, d.type, d.title, d.tags, '', d.summary, d.created, d.updated, d.author, d.status,
+	d.symbol, d.lang, d.start_line, d.end_line, COALESCE((SELECT p.path FROM paths p WHERE p.oid=d.src AND p.kind=d.kind ORDER BY p.path LIMIT 1), '')`
+
+// ListRows yields the current documents of kind that pass f, newest
+// first, one at a time as SQLite reads them, so that a long listing is
+// never held whole; their Body is empty. Stopping early closes the query.
+func (c *Cache) ListRows(ctx context.Context, kind Kind, f Filter, limit int) iter.Seq2[Row, error] {
+	return func(yield func(Row, error) bool) {
+		cond, args := f.where(kind, true)
+		q := `SELECT ` + listCols + ` FROM docs d WHERE ` + cond + ` ORDER BY d.updated DESC, d.mid DESC`
+		if limit > 0 {
+			q += ` LIMIT ` + strconv.Itoa(limit)
+		}
+		rs, err := c.db.QueryContext(ctx, q, args...)
+		if err != nil {
+			yield(Row{}, fmt.Errorf("cache: %w", err))
+			return
+		}
+		defer rs.Close()
+		for rs.Next() {
+			r, err := scanRow(rs)
+			if err != nil {
+				yield(Row{}, fmt.Errorf("cache: %w", err))
+				return
+			}
+			if !yield(r, nil) {
+				return
+			}
+		}
+		if err := rs.Err(); err != nil {
+			yield(Row{}, fmt.Errorf("cache: %w", err))
+		}
+	}
 }
 
 // AttrValues returns, for each current document of kind that matches f

@@ -225,7 +225,7 @@ func (c *Chunker) parser(lang string) (*sitter.Parser, error) {
 	if p := c.parsers[lang]; p != nil {
 		return p, nil
 	}
-	spec := specs[lang]
+	spec := specs()[lang]
 	if spec == nil {
 		return nil, errors.New("no grammar for " + lang)
 	}

@@ -26,7 +26,7 @@ func (c *Chunker) code(lang string, li lines) ([]piece, error) {
 	cursor := tree.Walk()
 	defer cursor.Close()
 
-	b := &builder{spec: specs[lang], li: li, max: c.opts.MaxChunkBytes, cursor: cursor}
+	b := &builder{spec: specs()[lang], li: li, max: c.opts.MaxChunkBytes, cursor: cursor}
 	top := scope{own: ident{kind: "block"}}
 	b.layout(tree.RootNode(), li.count()-1, top, 0)
 	b.flush()
@@ -192,7 +192,7 @@ func (b *builder) declaration(d decl, start int, n *sitter.Node, sc scope) {
 	b.own(start-1, sc.own)
 	b.flush()
 	id := d.ident
-	if id.kind == "function" && typeKinds[sc.own.kind] {
+	if id.kind == "function" && typeKinds()[sc.own.kind] {
 		id.kind = "method"
 	}
 	if id.parent == "" {
@@ -272,7 +272,7 @@ func mergeTiny(ps []piece, li lines, minBytes, maxBytes int) []piece {
 	for _, p := range ps {
 		if n := len(out); n > 0 {
 			q := &out[n-1]
-			if mergeable[q.kind] && mergeable[p.kind] && q.parent == p.parent &&
+			if mergeable()[q.kind] && mergeable()[p.kind] && q.parent == p.parent &&
 				(li.size(q.start, q.end) < minBytes || li.size(p.start, p.end) < minBytes) &&
 				li.size(q.start, p.end) <= maxBytes {
 				if q.kind != p.kind {

@@ -8,44 +8,49 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
 // extLanguages maps file extensions, lower-cased, to languages.
-var extLanguages = map[string]string{
-	".go": "go",
-	".py": "python", ".pyi": "python",
-	".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-	".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
-	".tsx":  "tsx",
-	".rs":   "rust",
-	".java": "java",
-	".c":    "c", ".h": "c",
-	".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
-	".rb":  "ruby",
-	".cs":  "csharp",
-	".php": "php",
-	".sh":  "bash", ".bash": "bash",
-	".md": "markdown", ".markdown": "markdown",
-	// Text worth indexing, in windows.
-	".txt": "text", ".text": "text", ".rst": "text", ".adoc": "text", ".org": "text",
-	".json": "text", ".jsonc": "text", ".yaml": "text", ".yml": "text", ".toml": "text",
-	".ini": "text", ".cfg": "text", ".conf": "text", ".env": "text", ".properties": "text",
-	".xml": "text", ".html": "text", ".htm": "text", ".svg": "text",
-	".css": "text", ".scss": "text", ".less": "text",
-	".sql": "text", ".graphql": "text", ".proto": "text", ".tf": "text", ".hcl": "text",
-	".mk": "text", ".cmake": "text", ".gradle": "text", ".csv": "text", ".tsv": "text",
-}
+var extLanguages = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		".go": "go",
+		".py": "python", ".pyi": "python",
+		".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+		".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
+		".tsx":  "tsx",
+		".rs":   "rust",
+		".java": "java",
+		".c":    "c", ".h": "c",
+		".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
+		".rb":  "ruby",
+		".cs":  "csharp",
+		".php": "php",
+		".sh":  "bash", ".bash": "bash",
+		".md": "markdown", ".markdown": "markdown",
+		// Text worth indexing, in windows.
+		".txt": "text", ".text": "text", ".rst": "text", ".adoc": "text", ".org": "text",
+		".json": "text", ".jsonc": "text", ".yaml": "text", ".yml": "text", ".toml": "text",
+		".ini": "text", ".cfg": "text", ".conf": "text", ".env": "text", ".properties": "text",
+		".xml": "text", ".html": "text", ".htm": "text", ".svg": "text",
+		".css": "text", ".scss": "text", ".less": "text",
+		".sql": "text", ".graphql": "text", ".proto": "text", ".tf": "text", ".hcl": "text",
+		".mk": "text", ".cmake": "text", ".gradle": "text", ".csv": "text", ".tsv": "text",
+	}
+})
 
 // nameLanguages maps whole file names to languages, for files that
 // conventionally have no extension.
-var nameLanguages = map[string]string{
-	".bashrc": "bash", ".bash_profile": "bash", ".profile": "bash",
-	"Makefile": "text", "GNUmakefile": "text", "Dockerfile": "text", "Containerfile": "text",
-	"Gemfile": "ruby", "Rakefile": "ruby",
-	"LICENSE": "text", "COPYING": "text", "README": "text", "CODEOWNERS": "text",
-	".gitignore": "text", ".gitattributes": "text", ".dockerignore": "text", ".editorconfig": "text",
-}
+var nameLanguages = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		".bashrc": "bash", ".bash_profile": "bash", ".profile": "bash",
+		"Makefile": "text", "GNUmakefile": "text", "Dockerfile": "text", "Containerfile": "text",
+		"Gemfile": "ruby", "Rakefile": "ruby",
+		"LICENSE": "text", "COPYING": "text", "README": "text", "CODEOWNERS": "text",
+		".gitignore": "text", ".gitattributes": "text", ".dockerignore": "text", ".editorconfig": "text",
+	}
+})
 
 // Language returns the language of the file at path judged by its name
 // alone: one of "go", "python", "javascript", "typescript", "tsx", "rust",
@@ -54,19 +59,21 @@ var nameLanguages = map[string]string{
 // nothing; DetectLanguage also looks at the content.
 func Language(p string) string {
 	base := filepath.Base(p)
-	if lang, ok := nameLanguages[base]; ok {
+	if lang, ok := nameLanguages()[base]; ok {
 		return lang
 	}
-	return extLanguages[strings.ToLower(filepath.Ext(base))]
+	return extLanguages()[strings.ToLower(filepath.Ext(base))]
 }
 
 // shebangLanguages maps interpreter names on a "#!" line to languages.
-var shebangLanguages = map[string]string{
-	"bash": "bash", "sh": "bash", "dash": "bash", "ash": "bash", "ksh": "bash", "zsh": "bash",
-	"python": "python", "python2": "python", "python3": "python",
-	"node": "javascript", "nodejs": "javascript",
-	"ruby": "ruby", "php": "php",
-}
+var shebangLanguages = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"bash": "bash", "sh": "bash", "dash": "bash", "ash": "bash", "ksh": "bash", "zsh": "bash",
+		"python": "python", "python2": "python", "python3": "python",
+		"node": "javascript", "nodejs": "javascript",
+		"ruby": "ruby", "php": "php",
+	}
+})
 
 // DetectLanguage returns the language of a file from its name and, when
 // the name says nothing, its "#!" line; otherwise "text" if the content is
@@ -104,7 +111,7 @@ func shebang(content []byte) string {
 	if strings.HasPrefix(name, "python") {
 		name = "python" // python3.12
 	}
-	return shebangLanguages[name]
+	return shebangLanguages()[name]
 }
 
 // vendorDirs are directories holding other people's code.
@@ -148,7 +155,7 @@ func SkipReason(p string, content []byte, opts Options) string {
 	if line := generatedHeader(content); line > 0 {
 		return fmt.Sprintf("generated (marker on line %d)", line)
 	}
-	if specs[lang] != nil {
+	if specs()[lang] != nil {
 		if why := minified(content); why != "" {
 			return "generated (minified: " + why + ")"
 		}
@@ -185,7 +192,9 @@ func invalidUTF8(content []byte) int {
 // as generated: Go's convention ("Code generated by stringer; DO NOT
 // EDIT.", https://go.dev/s/generatedcode), used by many generators in other
 // languages too, and Facebook's "@generated".
-var generatedComment = regexp.MustCompile(`^(Code generated .* DO NOT EDIT\.?|@generated\b)`)
+var generatedComment = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(Code generated .* DO NOT EDIT\.?|@generated\b)`)
+})
 
 // commentLeaders are the comment markers stripped from a line before
 // matching generatedComment.
@@ -205,7 +214,7 @@ func generatedHeader(content []byte) int {
 		text := strings.TrimSpace(string(line))
 		for _, l := range commentLeaders {
 			if after, ok := strings.CutPrefix(text, l); ok {
-				if generatedComment.MatchString(strings.TrimSpace(after)) {
+				if generatedComment().MatchString(strings.TrimSpace(after)) {
 					return n
 				}
 				break

@@ -3,6 +3,7 @@ package chunker
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // IsTest reports whether the file at p (slash-separated, relative to the
@@ -39,11 +40,13 @@ func IsTest(p string) bool {
 }
 
 // proseNames are file names without an extension that hold prose.
-var proseNames = map[string]bool{
-	"readme": true, "changelog": true, "changes": true, "history": true, "news": true,
-	"authors": true, "contributors": true, "license": true, "copying": true, "notice": true,
-	"install": true, "contributing": true, "todo": true,
-}
+var proseNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"readme": true, "changelog": true, "changes": true, "history": true, "news": true,
+		"authors": true, "contributors": true, "license": true, "copying": true, "notice": true,
+		"install": true, "contributing": true, "todo": true,
+	}
+})
 
 // IsProse reports whether the file at p is documentation rather than
 // source: Markdown, reStructuredText, AsciiDoc, Org, plain text, and the
@@ -55,5 +58,5 @@ func IsProse(p string) bool {
 	case ".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc", ".txt", ".text", ".org":
 		return true
 	}
-	return proseNames[strings.TrimSuffix(base, ext)]
+	return proseNames()[strings.TrimSuffix(base, ext)]
 }

@@ -2,6 +2,7 @@ package chunker
 
 import (
 	"strings"
+	"sync"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -70,171 +71,185 @@ func setOf(kinds ...string) set {
 }
 
 // typeKinds are the kinds whose nested functions are methods.
-var typeKinds = setOf("class", "struct", "interface", "trait", "impl", "enum", "union")
-
-// mergeable are the kinds whose tiny chunks merge with their neighbours.
-var mergeable = setOf("block", "const", "var")
-
-// specs holds every tree-sitter language, by the names Language returns.
-var specs = map[string]*spec{
-	"go": {
-		grammar: tsgo.Language,
-		decls: map[string]declFunc{
-			"function_declaration": named("function"),
-			"method_declaration":   goMethod,
-			"type_declaration":     goTypeDecl,
-			"type_spec":            goTypeSpec,
-			"type_alias":           goTypeSpec,
-			"const_declaration":    goValues("const"),
-			"var_declaration":      goValues("var"),
-		},
-	},
-	"python": {
-		grammar: tspython.Language,
-		decls: map[string]declFunc{
-			"function_definition": named("function"),
-			"class_definition":    named("class"),
-		},
-		wrappers: setOf("decorated_definition"),
-	},
-	"javascript": {
-		grammar:  tsjs.Language,
-		decls:    jsDecls,
-		wrappers: setOf("export_statement"),
-		prefixes: setOf("decorator"),
-	},
-	"typescript": {
-		grammar:  tsts.LanguageTypescript,
-		decls:    tsDecls,
-		wrappers: setOf("export_statement", "ambient_declaration"),
-		prefixes: setOf("decorator"),
-	},
-	"tsx": {
-		grammar:  tsts.LanguageTSX,
-		decls:    tsDecls,
-		wrappers: setOf("export_statement", "ambient_declaration"),
-		prefixes: setOf("decorator"),
-	},
-	"rust": {
-		grammar: tsrust.Language,
-		decls: map[string]declFunc{
-			"function_item":    named("function"),
-			"struct_item":      named("struct"),
-			"enum_item":        named("enum"),
-			"union_item":       named("union"),
-			"trait_item":       named("trait"),
-			"impl_item":        rustImpl,
-			"type_item":        named("type"),
-			"mod_item":         withBody(container(named("module"))),
-			"macro_definition": named("macro"),
-			"const_item":       named("const"),
-			"static_item":      named("var"),
-		},
-		prefixes: setOf("attribute_item"),
-	},
-	"java": {
-		grammar: tsjava.Language,
-		decls: map[string]declFunc{
-			"class_declaration":           named("class"),
-			"record_declaration":          named("class"),
-			"interface_declaration":       named("interface"),
-			"annotation_type_declaration": named("interface"),
-			"enum_declaration":            named("enum"),
-			"method_declaration":          named("method"),
-			"constructor_declaration":     named("method"),
-		},
-	},
-	"c": {
-		grammar:     tsc.Language,
-		decls:       cDecls,
-		transparent: cPreproc,
-	},
-	"cpp": {
-		grammar: tscpp.Language,
-		decls: merge(cDecls, map[string]declFunc{
-			"class_specifier":      withBody(named("class")),
-			"namespace_definition": container(named("module")),
-		}),
-		wrappers:    setOf("template_declaration"),
-		transparent: cPreproc,
-	},
-	"ruby": {
-		grammar: tsruby.Language,
-		decls: map[string]declFunc{
-			"class":  named("class"),
-			"module": container(named("module")),
-			// Every Ruby def defines a method, even at top level.
-			"method":           named("method"),
-			"singleton_method": named("method"),
-		},
-		transparent: setOf("singleton_class"),
-	},
-	"csharp": {
-		grammar: tscsharp.Language,
-		decls: map[string]declFunc{
-			"class_declaration":                 named("class"),
-			"record_declaration":                named("class"),
-			"struct_declaration":                named("struct"),
-			"interface_declaration":             named("interface"),
-			"enum_declaration":                  named("enum"),
-			"delegate_declaration":              named("type"),
-			"method_declaration":                named("method"),
-			"constructor_declaration":           named("method"),
-			"destructor_declaration":            named("method"),
-			"local_function_statement":          named("function"),
-			"namespace_declaration":             container(named("module")),
-			"file_scoped_namespace_declaration": scoping(named("module")),
-		},
-		transparent: setOf("preproc_if", "preproc_elif", "preproc_else", "preproc_region"),
-	},
-	"php": {
-		grammar: tsphp.LanguagePHP,
-		decls: map[string]declFunc{
-			"class_declaration":     named("class"),
-			"interface_declaration": named("interface"),
-			"trait_declaration":     named("trait"),
-			"enum_declaration":      named("enum"),
-			"function_definition":   named("function"),
-			"method_declaration":    named("method"),
-			"namespace_definition":  phpNamespace,
-		},
-	},
-	"bash": {
-		grammar: tsbash.Language,
-		decls: map[string]declFunc{
-			"function_definition": named("function"),
-		},
-	},
-}
-
-var jsDecls = map[string]declFunc{
-	"class_declaration":              named("class"),
-	"function_declaration":           named("function"),
-	"generator_function_declaration": named("function"),
-	"method_definition":              named("method"),
-	"lexical_declaration":            jsBinding,
-	"variable_declaration":           jsBinding,
-}
-
-var tsDecls = merge(jsDecls, map[string]declFunc{
-	"abstract_class_declaration": named("class"),
-	"interface_declaration":      named("interface"),
-	"type_alias_declaration":     named("type"),
-	"enum_declaration":           named("enum"),
-	"internal_module":            container(named("module")), // namespace N {}
-	"module":                     container(named("module")), // module N {}, declare module "m" {}
+var typeKinds = sync.OnceValue(func() set {
+	return setOf("class", "struct", "interface", "trait", "impl", "enum", "union")
 })
 
-var cDecls = map[string]declFunc{
-	"function_definition": cFunction,
-	"type_definition":     cTypedef,
-	"struct_specifier":    withBody(named("struct")),
-	"union_specifier":     withBody(named("union")),
-	"enum_specifier":      withBody(named("enum")),
-}
+// mergeable are the kinds whose tiny chunks merge with their neighbours.
+var mergeable = sync.OnceValue(func() set {
+	return setOf("block", "const", "var")
+})
 
-var cPreproc = setOf("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
-	"preproc_elifdef", "linkage_specification")
+// specs holds every tree-sitter language, by the names Language returns.
+var specs = sync.OnceValue(func() map[string]*spec {
+	return map[string]*spec{
+		"go": {
+			grammar: tsgo.Language,
+			decls: map[string]declFunc{
+				"function_declaration": named("function"),
+				"method_declaration":   goMethod,
+				"type_declaration":     goTypeDecl,
+				"type_spec":            goTypeSpec,
+				"type_alias":           goTypeSpec,
+				"const_declaration":    goValues("const"),
+				"var_declaration":      goValues("var"),
+			},
+		},
+		"python": {
+			grammar: tspython.Language,
+			decls: map[string]declFunc{
+				"function_definition": named("function"),
+				"class_definition":    named("class"),
+			},
+			wrappers: setOf("decorated_definition"),
+		},
+		"javascript": {
+			grammar:  tsjs.Language,
+			decls:    jsDecls(),
+			wrappers: setOf("export_statement"),
+			prefixes: setOf("decorator"),
+		},
+		"typescript": {
+			grammar:  tsts.LanguageTypescript,
+			decls:    tsDecls(),
+			wrappers: setOf("export_statement", "ambient_declaration"),
+			prefixes: setOf("decorator"),
+		},
+		"tsx": {
+			grammar:  tsts.LanguageTSX,
+			decls:    tsDecls(),
+			wrappers: setOf("export_statement", "ambient_declaration"),
+			prefixes: setOf("decorator"),
+		},
+		"rust": {
+			grammar: tsrust.Language,
+			decls: map[string]declFunc{
+				"function_item":    named("function"),
+				"struct_item":      named("struct"),
+				"enum_item":        named("enum"),
+				"union_item":       named("union"),
+				"trait_item":       named("trait"),
+				"impl_item":        rustImpl,
+				"type_item":        named("type"),
+				"mod_item":         withBody(container(named("module"))),
+				"macro_definition": named("macro"),
+				"const_item":       named("const"),
+				"static_item":      named("var"),
+			},
+			prefixes: setOf("attribute_item"),
+		},
+		"java": {
+			grammar: tsjava.Language,
+			decls: map[string]declFunc{
+				"class_declaration":           named("class"),
+				"record_declaration":          named("class"),
+				"interface_declaration":       named("interface"),
+				"annotation_type_declaration": named("interface"),
+				"enum_declaration":            named("enum"),
+				"method_declaration":          named("method"),
+				"constructor_declaration":     named("method"),
+			},
+		},
+		"c": {
+			grammar:     tsc.Language,
+			decls:       cDecls(),
+			transparent: cPreproc(),
+		},
+		"cpp": {
+			grammar: tscpp.Language,
+			decls: merge(cDecls(), map[string]declFunc{
+				"class_specifier":      withBody(named("class")),
+				"namespace_definition": container(named("module")),
+			}),
+			wrappers:    setOf("template_declaration"),
+			transparent: cPreproc(),
+		},
+		"ruby": {
+			grammar: tsruby.Language,
+			decls: map[string]declFunc{
+				"class":  named("class"),
+				"module": container(named("module")),
+				// Every Ruby def defines a method, even at top level.
+				"method":           named("method"),
+				"singleton_method": named("method"),
+			},
+			transparent: setOf("singleton_class"),
+		},
+		"csharp": {
+			grammar: tscsharp.Language,
+			decls: map[string]declFunc{
+				"class_declaration":                 named("class"),
+				"record_declaration":                named("class"),
+				"struct_declaration":                named("struct"),
+				"interface_declaration":             named("interface"),
+				"enum_declaration":                  named("enum"),
+				"delegate_declaration":              named("type"),
+				"method_declaration":                named("method"),
+				"constructor_declaration":           named("method"),
+				"destructor_declaration":            named("method"),
+				"local_function_statement":          named("function"),
+				"namespace_declaration":             container(named("module")),
+				"file_scoped_namespace_declaration": scoping(named("module")),
+			},
+			transparent: setOf("preproc_if", "preproc_elif", "preproc_else", "preproc_region"),
+		},
+		"php": {
+			grammar: tsphp.LanguagePHP,
+			decls: map[string]declFunc{
+				"class_declaration":     named("class"),
+				"interface_declaration": named("interface"),
+				"trait_declaration":     named("trait"),
+				"enum_declaration":      named("enum"),
+				"function_definition":   named("function"),
+				"method_declaration":    named("method"),
+				"namespace_definition":  phpNamespace,
+			},
+		},
+		"bash": {
+			grammar: tsbash.Language,
+			decls: map[string]declFunc{
+				"function_definition": named("function"),
+			},
+		},
+	}
+})
+
+var jsDecls = sync.OnceValue(func() map[string]declFunc {
+	return map[string]declFunc{
+		"class_declaration":              named("class"),
+		"function_declaration":           named("function"),
+		"generator_function_declaration": named("function"),
+		"method_definition":              named("method"),
+		"lexical_declaration":            jsBinding,
+		"variable_declaration":           jsBinding,
+	}
+})
+
+var tsDecls = sync.OnceValue(func() map[string]declFunc {
+	return merge(jsDecls(), map[string]declFunc{
+		"abstract_class_declaration": named("class"),
+		"interface_declaration":      named("interface"),
+		"type_alias_declaration":     named("type"),
+		"enum_declaration":           named("enum"),
+		"internal_module":            container(named("module")), // namespace N {}
+		"module":                     container(named("module")), // module N {}, declare module "m" {}
+	})
+})
+
+var cDecls = sync.OnceValue(func() map[string]declFunc {
+	return map[string]declFunc{
+		"function_definition": cFunction,
+		"type_definition":     cTypedef,
+		"struct_specifier":    withBody(named("struct")),
+		"union_specifier":     withBody(named("union")),
+		"enum_specifier":      withBody(named("enum")),
+	}
+})
+
+var cPreproc = sync.OnceValue(func() set {
+	return setOf("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
+		"preproc_elifdef", "linkage_specification")
+})
 
 // merge returns the union of a and b; b wins.
 func merge(a, b map[string]declFunc) map[string]declFunc {

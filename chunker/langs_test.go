@@ -11,8 +11,8 @@ import (
 // A misspelled node kind in a spec would silently never match, so every
 // kind the specs name must exist in its grammar.
 func TestSpecsUseRealNodeKinds(t *testing.T) {
-	for _, lang := range slices.Sorted(maps.Keys(specs)) {
-		s := specs[lang]
+	for _, lang := range slices.Sorted(maps.Keys(specs())) {
+		s := specs()[lang]
 		l := sitter.NewLanguage(s.grammar())
 		if l.IdForNodeKind("no_such_kind", true) != 0 {
 			t.Fatalf("%s: IdForNodeKind finds a bogus kind; the check below is vacuous", lang)
@@ -38,16 +38,16 @@ func TestSpecsUseRealNodeKinds(t *testing.T) {
 // Every language Language can return for code has a spec, and vice versa.
 func TestEveryCodeLanguageHasASpec(t *testing.T) {
 	seen := map[string]bool{}
-	for _, lang := range extLanguages {
+	for _, lang := range extLanguages() {
 		if lang == "text" || lang == "markdown" {
 			continue
 		}
 		seen[lang] = true
-		if specs[lang] == nil {
+		if specs()[lang] == nil {
 			t.Errorf("extension maps to %q, which has no spec", lang)
 		}
 	}
-	for lang := range specs {
+	for lang := range specs() {
 		if !seen[lang] {
 			t.Errorf("spec %q is reachable from no extension", lang)
 		}

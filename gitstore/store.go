@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"context"
 	"crypto/sha1"
 	"encoding/hex"
 	"errors"
@@ -16,10 +17,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
+	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/memory"
 )
 
@@ -329,51 +327,46 @@ type RefFile struct {
 }
 
 // ReadRef returns the memory files in the tree of rev (any revision git
-// understands: a branch, tag, SHA, HEAD~2), read through go-git.
+// understands: a branch, tag, SHA, HEAD~2), read with one git ls-tree and
+// one git cat-file --batch. (Through go-git it linked go-git's transports
+// — ssh, http, OpenPGP — whose initialisers ran at every start of the
+// binary for this one reader.)
 func (r *Repo) ReadRef(rev string) ([]RefFile, error) {
-	repo, err := git.PlainOpenWithOptions(r.Root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", r.Root, err)
+	ctx := context.Background()
+	if strings.HasPrefix(rev, "-") {
+		return nil, fmt.Errorf("resolve %s: not a revision", rev)
 	}
-	h, err := repo.ResolveRevision(plumbing.Revision(rev))
+	c := git.Cmd{Dir: r.Root}
+	commit, err := c.Output(ctx, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", rev, err)
 	}
-	c, err := repo.CommitObject(*h)
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", rev, err)
-	}
-	tree, err := c.Tree()
-	if err != nil {
-		return nil, fmt.Errorf("read tree of %s: %w", rev, err)
-	}
-	sub, err := tree.Tree(Dir)
-	if errors.Is(err, object.ErrDirectoryNotFound) {
-		return nil, nil
-	}
+	ls, err := c.Run(ctx, "ls-tree", "-r", "-z", "--full-tree", commit, "--", Dir+"/")
 	if err != nil {
 		return nil, fmt.Errorf("read %s at %s: %w", Dir, rev, err)
 	}
 	var out []RefFile
-	err = sub.Files().ForEach(func(f *object.File) error {
-		rel := Dir + "/" + f.Name
-		if !IsMemoryPath(rel) || !f.Mode.IsFile() {
-			return nil
+	var oids []string
+	for _, ent := range strings.Split(string(ls), "\x00") {
+		// "<mode> SP <type> SP <oid> TAB <path>"
+		meta, rel, ok := strings.Cut(ent, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 || f[1] != "blob" || !IsMemoryPath(rel) {
+			continue // a submodule (commit) is no memory
 		}
-		rd, err := f.Reader()
-		if err != nil {
-			return err
-		}
-		defer rd.Close()
-		b, err := io.ReadAll(rd)
-		if err != nil {
-			return err
-		}
-		out = append(out, RefFile{Path: rel, OID: f.Hash.String(), Content: b})
-		return nil
-	})
+		out = append(out, RefFile{Path: rel, OID: f[2]})
+		oids = append(oids, f[2])
+	}
+	blobs, err := c.ReadBlobs(ctx, oids)
 	if err != nil {
 		return nil, fmt.Errorf("read %s at %s: %w", Dir, rev, err)
+	}
+	for i := range out {
+		b, ok := blobs[out[i].OID]
+		if !ok {
+			return nil, fmt.Errorf("read %s at %s: object %s missing", out[i].Path, rev, out[i].OID)
+		}
+		out[i].Content = b
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil

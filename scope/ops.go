@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 
 	"github.com/contextfs/contextfs"
@@ -211,35 +212,74 @@ func (s *Set) readers(ctx context.Context, sc Scope) ([]*contextfs.Store, []Scop
 }
 
 // List lists the memories of sc, newest first; with All, the repository's
-// and the user's merged.
+// and the user's merged (on equal times, the repository's first).
 func (s *Set) List(ctx context.Context, sc Scope, o contextfs.ListOptions) ([]Entry, error) {
-	sts, scs, err := s.readers(ctx, sc)
-	if err != nil {
-		return nil, err
-	}
 	out := []Entry{}
-	for i, st := range sts {
-		es, err := st.List(ctx, o)
+	for e, err := range s.ListSeq(ctx, sc, o) {
 		if err != nil {
-			if len(sts) > 1 {
-				s.warnf("%s memories skipped: %v", scs[i], err)
-				continue
-			}
 			return nil, err
 		}
-		if scs[i] == User {
-			s.warnProblems(ctx, st)
-		}
-		for _, e := range es {
-			out = append(out, Entry{Entry: e, Scope: scs[i]})
-		}
-	}
-	// Stable, by time only: within a store, ties keep the store's order.
-	slices.SortStableFunc(out, func(a, b Entry) int { return b.Updated.Compare(a.Updated) })
-	if o.Limit > 0 && len(out) > o.Limit {
-		out = out[:o.Limit]
+		out = append(out, e)
 	}
 	return out, nil
+}
+
+// ListSeq is List one memory at a time: each store's listing is read as
+// it goes and the listings are merged by time, so that listing every
+// memory never holds them all. With several stores, one that fails is
+// skipped with a warning; an error ends the sequence.
+func (s *Set) ListSeq(ctx context.Context, sc Scope, o contextfs.ListOptions) iter.Seq2[Entry, error] {
+	return func(yield func(Entry, error) bool) {
+		sts, scs, err := s.readers(ctx, sc)
+		if err != nil {
+			yield(Entry{}, err)
+			return
+		}
+		// A listing per store, each newest first, and its next entry.
+		type head struct {
+			next  func() (contextfs.Entry, error, bool)
+			scope Scope
+			e     Entry
+			ok    bool
+		}
+		heads := make([]*head, len(sts))
+		advance := func(h *head) error {
+			e, err, ok := h.next()
+			h.e, h.ok = Entry{Entry: e, Scope: h.scope}, ok && err == nil
+			if err != nil && len(sts) > 1 {
+				s.warnf("%s memories skipped: %v", h.scope, err)
+				return nil
+			}
+			return err
+		}
+		for i, st := range sts {
+			next, stop := iter.Pull2(st.ListSeq(ctx, o))
+			defer stop()
+			heads[i] = &head{next: next, scope: scs[i]}
+			if err := advance(heads[i]); err != nil {
+				yield(Entry{}, err)
+				return
+			}
+			if scs[i] == User {
+				s.warnProblems(ctx, st) // synced by the first read
+			}
+		}
+		for n := 0; o.Limit <= 0 || n < o.Limit; n++ {
+			var best *head // the newest; on equal times the first store's
+			for _, h := range heads {
+				if h.ok && (best == nil || h.e.Updated.After(best.e.Updated)) {
+					best = h
+				}
+			}
+			if best == nil || !yield(best.e, nil) {
+				return
+			}
+			if err := advance(best); err != nil {
+				yield(Entry{}, err)
+				return
+			}
+		}
+	}
 }
 
 // warnProblems names the user store's files that cannot be read: they are

@@ -335,3 +335,69 @@ func TestClosingABorrowedSetLeavesItsStoresOpen(t *testing.T) {
 		t.Fatalf("after two borrowed sets closed: %d results, %v", len(res), err)
 	}
 }
+
+// TestListMergesTheStoresNewestFirst lists a repository and the user
+// store whose memories interleave in time: one listing, newest first, the
+// repository's first on equal times, cut at the limit, and a reader that
+// stops early stops the listing.
+func TestListMergesTheStoresNewestFirst(t *testing.T) {
+	isolate(t)
+	ctx := context.Background()
+	dir := testgit.Init(t)
+	s, _ := open(t, dir)
+	first := save(t, s, scope.User, "fact", "saved now, so the newest of all").Memory.ID
+	udir, err := scope.UserDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := func(id, updated string) string {
+		return "---\nid: " + id + "\ntype: fact\ntitle: Memory " + id + "\ncreated: 2024-05-01T10:00:00Z\nupdated: 2024-05-01T" + updated + ":00Z\n---\nBody.\n"
+	}
+	for _, m := range []struct{ dir, id, updated string }{
+		{dir, "rrrr0001", "10:03"}, {dir, "rrrr0002", "10:01"}, {dir, "rrrr0003", "10:00"},
+		{udir, "uuuu0001", "10:02"}, {udir, "uuuu0002", "10:01"},
+	} {
+		testgit.WriteFile(t, m.dir, ".contextfs/"+m.id+".md", mem(m.id, m.updated))
+	}
+	ids := func(es []scope.Entry) string {
+		var out []string
+		for _, e := range es {
+			out = append(out, e.ID+"/"+string(e.Scope))
+		}
+		return strings.Join(out, " ")
+	}
+	all := first + "/user rrrr0001/repo uuuu0001/user rrrr0002/repo uuuu0002/user rrrr0003/repo"
+	tests := []struct {
+		name  string
+		sc    scope.Scope
+		limit int
+		want  string
+	}{
+		{"both stores merged by time", scope.All, 0, all},
+		{"the limit cuts the merged listing", scope.All, 3, first + "/user rrrr0001/repo uuuu0001/user"},
+		{"one store alone", scope.Repo, 0, "rrrr0001/repo rrrr0002/repo rrrr0003/repo"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			es, err := s.List(ctx, tc.sc, contextfs.ListOptions{Limit: tc.limit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ids(es); got != tc.want {
+				t.Errorf("listed %s\nwant     %s", got, tc.want)
+			}
+		})
+	}
+	var got []scope.Entry
+	for e, err := range s.ListSeq(ctx, scope.All, contextfs.ListOptions{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got = append(got, e); len(got) == 2 {
+			break
+		}
+	}
+	if want := first + "/user rrrr0001/repo"; ids(got) != want {
+		t.Errorf("the first two read = %s, want %s", ids(got), want)
+	}
+}

@@ -6,9 +6,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"encoding/json/jsontext"
+	jsonv2 "encoding/json/v2"
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"os/exec"
 	"syscall"
@@ -91,7 +94,9 @@ written as it goes.`,
 	return cmd
 }
 
-// runList runs list with o.
+// runList runs list with o. The memories are read one at a time and
+// written as they come (--json) or into the table (text), never held
+// whole as a list: list --all at 10,000 memories stays small.
 func (a *app) runList(ctx context.Context, o *listOptions) error {
 	lo, err := o.options()
 	if err != nil {
@@ -106,68 +111,108 @@ func (a *app) runList(ctx context.Context, o *listOptions) error {
 		return err
 	}
 	defer s.Close()
-	es, err := s.List(ctx, sc, lo)
+	// The default page asked the stores for one more than it shows: if
+	// that one comes, there is more to say.
+	page := o.limit == 0 && !o.all
+	shown, more := 0, false
+	entries := func(yield func(scope.Entry, error) bool) {
+		for e, err := range s.ListSeq(ctx, sc, lo) {
+			if err == nil && page && shown == defaultListLimit {
+				more = true
+				return
+			}
+			shown++
+			if !yield(e, err) || err != nil {
+				return
+			}
+		}
+	}
+	if o.json {
+		err = streamJSON(a.io.Out, entries)
+	} else {
+		err = a.listText(ctx, s, o.all, entries)
+	}
 	if err != nil {
 		return err
 	}
 	if s.Repo != nil && sc != scope.User {
 		a.noteSkipped(ctx, s.Repo) // the user store's are warned about by the scope set
 	}
-	if o.limit == 0 && !o.all && len(es) > defaultListLimit {
-		es = es[:defaultListLimit]
+	if more {
 		fmt.Fprintf(a.io.ErrOut, "list: the newest %d shown; -n N or --all for more\n", defaultListLimit)
 	}
-	if o.json {
-		return streamJSON(a.io.Out, es)
-	}
+	return nil
+}
+
+// listText writes entries as a table, through the pager on a terminal.
+// The table is laid out whole before the pager starts, so an error
+// while reading shows on its own, not behind a pager.
+func (a *app) listText(ctx context.Context, s *scope.Set, all bool, entries iter.Seq2[scope.Entry, error]) error {
 	mark := func(string) string { return "" }
 	if s.Repo != nil {
-		mark = a.supersededMarks(ctx, s.Repo, o.all) // hygiene
+		mark = a.supersededMarks(ctx, s.Repo, all) // hygiene
 	}
-	out, done := a.pager()
-	defer done()
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	for _, e := range es {
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
+	for e, err := range entries {
+		if err != nil {
+			return err
+		}
 		title := e.Title
 		if e.Scope == scope.User {
 			title += "  (user)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), title, mark(e.ID))
 	}
-	if err := tw.Flush(); err != nil && !errors.Is(err, syscall.EPIPE) {
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	out, done := a.pager()
+	defer done()
+	if _, err := out.Write(table.Bytes()); err != nil && !errors.Is(err, syscall.EPIPE) {
 		return err // a pager quit before the end is no failure, as with git
 	}
 	return nil
 }
 
-// streamJSON writes es as an indented JSON array one element at a time,
-// so the output is never held in memory whole (a JSON encoder marshals
-// its whole value into one buffer first). The bytes are those of
-// printJSON for the same slice.
-func streamJSON[T any](w io.Writer, es []T) error {
-	if len(es) == 0 {
-		_, err := io.WriteString(w, "[]\n")
-		return err
-	}
+// streamJSON writes the elements of seq as an indented JSON array, each
+// as it comes, so the output is never held in memory whole (a JSON
+// encoder marshals its whole value into one buffer first). The bytes are
+// those of printJSON for the same elements: v1 semantics, two-space
+// indent, no HTML escaping; each element is marshalled and indented in
+// one pass (encoding/json/v2), not marshalled and then re-indented. An
+// error from seq ends the output; if no element came before it, nothing
+// is written.
+func streamJSON[T any](w io.Writer, seq iter.Seq2[T, error]) error {
 	bw := bufio.NewWriter(w)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("  ", "  ")
-	enc.SetEscapeHTML(false)
-	bw.WriteString("[\n")
-	for i, e := range es {
-		buf.Reset()
-		if err := enc.Encode(e); err != nil {
+	opts := jsonv2.JoinOptions(json.DefaultOptionsV1(), jsontext.EscapeForHTML(false),
+		jsontext.WithIndentPrefix("  "), jsontext.WithIndent("  "))
+	var buf []byte
+	n := 0
+	for e, err := range seq {
+		if err != nil {
+			if n > 0 {
+				bw.Flush()
+			}
 			return err
 		}
-		bw.WriteString("  ")
-		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
-		if i < len(es)-1 {
-			bw.WriteString(",")
+		if n == 0 {
+			bw.WriteString("[\n  ")
+		} else {
+			bw.WriteString(",\n  ")
 		}
-		bw.WriteString("\n")
+		buf, err = jsonv2.Marshal(e, opts)
+		if err != nil {
+			return err
+		}
+		bw.Write(buf)
+		n++
 	}
-	bw.WriteString("]\n")
+	if n == 0 {
+		bw.WriteString("[]\n")
+	} else {
+		bw.WriteString("\n]\n")
+	}
 	return bw.Flush()
 }
 

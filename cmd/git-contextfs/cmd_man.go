@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"os"
+	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
+
+	"github.com/contextfs/contextfs/cmd/git-contextfs/manpage"
 )
 
 // ---------------------------------------------------------------------------
@@ -13,7 +16,8 @@ import (
 
 // manCmd is the hidden `man DIR`: it writes the manual pages, one per
 // command, generated from the command tree, so they never disagree with
-// -h. `make install` runs it; git needs git-contextfs.1 to answer
+// -h (written by package manpage, not cobra/doc, whose Markdown renderer
+// would cost every run of the binary its initialisers). `make install` runs it; git needs git-contextfs.1 to answer
 // `git contextfs --help`, which it turns into `git help contextfs`.
 func (a *app) manCmd() *cobra.Command {
 	return &cobra.Command{
@@ -32,11 +36,17 @@ date printed in the pages, for reproducible builds.`,
 			if err := os.MkdirAll(args[0], 0o755); err != nil {
 				return fmt.Errorf("man: %w", err)
 			}
-			root := cmd.Root()
-			root.DisableAutoGenTag = true
-			hdr := &doc.GenManHeader{Title: "GIT-CONTEXTFS", Section: "1",
+			date := time.Now()
+			if epoch := os.Getenv("SOURCE_DATE_EPOCH"); epoch != "" {
+				sec, err := strconv.ParseInt(epoch, 10, 64)
+				if err != nil {
+					return fmt.Errorf("man: SOURCE_DATE_EPOCH %q: not a number of seconds", epoch)
+				}
+				date = time.Unix(sec, 0).UTC()
+			}
+			hdr := manpage.Header{Title: "GIT-CONTEXTFS", Section: "1", Date: date,
 				Source: "contextfs " + version, Manual: "contextfs Manual"}
-			if err := doc.GenManTree(root, hdr, args[0]); err != nil {
+			if err := manpage.WriteTree(cmd.Root(), hdr, args[0]); err != nil {
 				return fmt.Errorf("man: write pages into %s: %w", args[0], err)
 			}
 			fmt.Fprintf(a.io.ErrOut, "wrote the manual pages into %s\n", args[0])

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"iter"
 	"strings"
 	"testing"
 
@@ -82,6 +83,7 @@ func TestStreamJSONPrintsWhatPrintJSONPrints(t *testing.T) {
 		{name: "empty", rows: []row{}},
 		{name: "one", rows: []row{{ID: "a", Title: "one"}}},
 		{name: "several with markup and nesting", rows: []row{{ID: "a", Title: "x < y && z > w", Tags: []string{"t1", "t2"}}, {ID: "b", Title: `quote " and \u003c`}}},
+		{name: "separators, control characters and bad UTF-8", rows: []row{{ID: "a", Title: "line\u2028para\u2029tab\tbell\a", Tags: []string{"bad \xff byte", ""}}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,12 +92,23 @@ func TestStreamJSONPrintsWhatPrintJSONPrints(t *testing.T) {
 			if err := (&app{io: ios}).printJSON(tc.rows); err != nil {
 				t.Fatal(err)
 			}
-			if err := streamJSON(&got, tc.rows); err != nil {
+			if err := streamJSON(&got, seqOf(tc.rows)); err != nil {
 				t.Fatal(err)
 			}
 			if got.String() != want.String() {
 				t.Errorf("streamed:\n%s\nprintJSON:\n%s", got.String(), want.String())
 			}
 		})
+	}
+}
+
+// seqOf yields the elements of s with no error, as a listing does.
+func seqOf[T any](s []T) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for _, e := range s {
+			if !yield(e, nil) {
+				return
+			}
+		}
 	}
 }

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
+	"github.com/contextfs/contextfs/embed"
+)
+
+// initBudget is what the package initialisers of git-contextfs may
+// allocate in all (docs/DESIGN.md, "Start-up"). Today about 540 KB, nearly
+// all of it third-party (goldmark's tables, gob's wire types, the JSON
+// schema validator); ours allocate almost nothing.
+const initBudget = 640 << 10
+
+// TestVersionStartsNothingItDoesNotNeed runs `git-contextfs --version` as
+// a real process with GODEBUG=inittrace=1 and holds it to the start-up
+// budget: none of the packages dropped from the binary for their
+// initialisers is back, none of ours builds a table at start, and all
+// initialisers together stay within initBudget.
+func TestVersionStartsNothingItDoesNotNeed(t *testing.T) {
+	cmd := exec.Command(filepath.Join(binDir, "git-contextfs"), "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("--version: %v\n%s", err, out)
+	}
+	// Linked for one rarely run command each, and costly at every start.
+	gone := []string{
+		"github.com/russross/blackfriday/v2", // cobra/doc's Markdown, for man
+		"github.com/go-git/go-git/v5",        // go-git's transports, for review's ReadRef
+		"golang.org/x/crypto/ssh",
+		"github.com/ProtonMail/go-crypto/openpgp/internal/ecc",
+	}
+	total := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		// init PKG @T ms, C ms clock, B bytes, N allocs
+		f := strings.Fields(line)
+		if len(f) < 11 || f[0] != "init" || f[8] != "bytes," {
+			continue
+		}
+		pkg := f[1]
+		bytes, err := strconv.Atoi(f[7])
+		if err != nil {
+			t.Fatalf("inittrace line %q: %v", line, err)
+		}
+		total += bytes
+		for _, g := range gone {
+			if pkg == g {
+				t.Errorf("%s is initialised at start again (%d bytes)", pkg, bytes)
+			}
+		}
+		if strings.HasPrefix(pkg, "github.com/contextfs/") && bytes > 4<<10 {
+			t.Errorf("%s allocates %d bytes at start; build its tables on first use (sync.OnceValue)", pkg, bytes)
+		}
+	}
+	if total == 0 {
+		t.Fatalf("no inittrace lines in the output:\n%s", out)
+	}
+	if total > initBudget {
+		t.Errorf("initialisers allocate %d bytes in all, over the budget of %d", total, initBudget)
+	}
+}
+
+// TestVersionDoesNotBuildTheLexicon checks that --version leaves the
+// built-in embedder's lexicon unbuilt: it runs in a fresh process (this
+// test binary again) so that no other test has built it, and compares
+// what --version allocates with what the first embedding then allocates,
+// which builds the lexicon (half a megabyte).
+func TestVersionDoesNotBuildTheLexicon(t *testing.T) {
+	if os.Getenv("CONTEXTFS_TEST_VERSION_ALLOCS") == "1" {
+		var before, mid, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		ios, _, _, _ := iostreams.Test()
+		if code := (&app{io: ios}).run(context.Background(), []string{"--version"}); code != 0 {
+			t.Fatalf("--version: exit %d", code)
+		}
+		runtime.ReadMemStats(&mid)
+		if _, err := embed.NewBuiltin().Embed(context.Background(), []string{"pooled database connections"}); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		os.Stdout.WriteString("\nallocs " + strconv.FormatUint(mid.TotalAlloc-before.TotalAlloc, 10) + " " +
+			strconv.FormatUint(after.TotalAlloc-mid.TotalAlloc, 10) + "\n")
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestVersionDoesNotBuildTheLexicon$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "CONTEXTFS_TEST_VERSION_ALLOCS=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	_, rest, ok := strings.Cut(string(out), "\nallocs ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 2 {
+		t.Fatalf("child printed no figures:\n%s", out)
+	}
+	version, _ := strconv.Atoi(f[0])
+	embedding, _ := strconv.Atoi(f[1])
+	if embedding < 200<<10 {
+		t.Errorf("the first embedding allocated %d bytes: the lexicon was built before it, by --version or at start", embedding)
+	}
+	if version > embedding/2 {
+		t.Errorf("--version allocated %d bytes, the first embedding %d: --version should build no tables", version, embedding)
+	}
+}
