@@ -352,9 +352,9 @@ func batchAnalyzed(ctx context.Context, cancel func(), analyzed <-chan analyzedF
 }
 
 // syncWriter is the one connection a sync writes through, with a page
-// cache large enough for a batch's pages (SQLite's default of 2 MB makes
-// a large transaction spill and read pages again and again), restored when
-// the sync ends since the connection goes back to the pool.
+// cache larger than SQLite's default of 2 MB (a batch's transaction
+// touches more pages than that, and would spill and read them again),
+// restored when the sync ends since the connection goes back to the pool.
 type syncWriter struct {
 	conn      *sql.Conn
 	kind      Kind
@@ -363,7 +363,7 @@ type syncWriter struct {
 }
 
 // writerCacheKiB is the writer's page cache during a sync.
-const writerCacheKiB = 32 << 10
+const writerCacheKiB = 8 << 10
 
 // ftsHashSize is the size FTS5 lets its in-memory index of pending
 // changes reach before writing it out as a new segment (FTS5's default is
@@ -523,7 +523,7 @@ func (r *syncRun) finish(ctx context.Context, removed []string, statKey, sum str
 // keeps what it finished.
 const (
 	syncBatch      = 4096
-	syncBatchBytes = 16 << 20
+	syncBatchBytes = 4 << 20
 )
 
 // statSum hashes a stat list (path, size, mtime, inode of every file).
