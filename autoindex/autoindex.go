@@ -39,7 +39,7 @@ type Options struct {
 	Exclude    []string // globs never indexed
 	Languages  []string // only these languages (empty: all)
 	MaxCommits int      // commits of the current branch (0: 1000; negative: none)
-	Workers    int      // parallel parsers (0: number of CPUs)
+	Workers    int      // files parsed at once, one parser each (0: runtime.GOMAXPROCS(0))
 	Touch      bool     // record this run as the last one even if nothing changed
 	Progress   func(done, total int)
 }
@@ -55,7 +55,7 @@ type Indexer struct {
 // New returns an indexer for repo writing into c.
 func New(repo *gitstore.Repo, c *cache.Cache, opts Options) *Indexer {
 	if opts.Workers <= 0 {
-		opts.Workers = runtime.NumCPU()
+		opts.Workers = runtime.GOMAXPROCS(0)
 	}
 	if opts.MaxCommits == 0 {
 		opts.MaxCommits = 1000

@@ -47,6 +47,9 @@ type Doc struct {
 	// Attrs are searchable attributes kept beside the document (Filter.Attrs
 	// and Cache.AttrValues read them).
 	Attrs []Attr
+	// vhash is textHash(embedText(d)) when already computed (by a sync's
+	// worker, so that its writer need not).
+	vhash string
 }
 
 // Attr is one attribute of a document, such as ("path", "auth/**").
@@ -186,8 +189,16 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 		}
 		return st, nil
 	}
+	// A first index of this kind (nothing known, no content stored) need
+	// not ask the cache, file by file, whether it has each content.
+	lookup := true
+	if len(known) == 0 && o.Only == nil {
+		if err := c.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM blobs WHERE kind=?)`, int(kind)).Scan(&lookup); err != nil {
+			return st, fmt.Errorf("cache: %w", err)
+		}
+	}
 	run := &syncRun{c: c, kind: kind, known: known, logging: logging, racy: start.Add(-racyWindow).UnixNano(),
-		clean: o.Only == nil, st: st}
+		clean: o.Only == nil, lookup: lookup, st: st}
 	if err := run.analyzeAndWrite(ctx, root, stale, o); err != nil {
 		return run.st, err
 	}
@@ -232,30 +243,49 @@ type syncRun struct {
 	// clean stays true while every file's recorded stat can be trusted
 	// next time; only then is the stat sum recorded for the fast path.
 	clean bool
-	st    SyncStats
+	// lookup is false when the cache holds no content of this kind.
+	lookup bool
+	st     SyncStats
 }
 
-// analyzedBatch is up to syncBatch stale files, analysed and ready to be
-// written in one transaction.
+// analyzedBatch is up to syncBatch stale files (or syncBatchBytes of
+// them), analysed and ready to be written in one transaction, in the
+// order of the stale list.
 type analyzedBatch struct {
 	changes []change
 	stale   int
-	blobs   map[string]Analysis
+	bytes   int64
+	blobs   []newBlob
 	vecs    map[string][]float32
 }
 
-// analyzeAndWrite analyses the stale files and writes them, in a pipeline
-// of batches: the analysers (parse, embed) work on the next batch while
-// the writer stores the last one in its own transaction, so parsing and
-// SQLite's inserts overlap, memory stays bounded by a couple of batches,
-// and an interrupted index keeps what it finished.
+// newBlob is the analysis of content the cache has not stored yet.
+type newBlob struct {
+	oid string
+	a   Analysis
+}
+
+// analyzeAndWrite analyses the stale files and writes them, in a pipeline:
+// workers read, parse and embed files in parallel (one analyser each, so
+// parsers are never shared), their results are put back in the order of
+// stale and grouped in batches, and one writer, on one connection, stores
+// each batch in its own transaction while the workers go on with the
+// next. Parsing and SQLite's inserts overlap, memory stays bounded (a
+// window of files in flight and a couple of batches), an interrupted index
+// keeps what it finished, and the rows are written in the same order
+// whatever the number of workers.
 func (r *syncRun) analyzeAndWrite(ctx context.Context, root string, stale []FileEntry, o SyncOptions) error {
+	w, err := r.c.newSyncWriter(ctx, r.kind)
+	if err != nil {
+		return err
+	}
+	defer w.close()
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	batches := make(chan analyzedBatch, 1)
 	var prodErr error
-	analyzed := make(chan analyzedFile, 2*syncBatch)
-	go r.c.analyzeStream(pctx, root, stale, max(o.Workers, 1), o, analyzed)
+	analyzed := make(chan analyzedFile, 64)
+	go r.c.analyzeStream(pctx, root, stale, max(o.Workers, 1), o, r.lookup, analyzed)
 	go func() {
 		defer close(batches)
 		prodErr = batchAnalyzed(pctx, cancel, analyzed, batches)
@@ -263,7 +293,7 @@ func (r *syncRun) analyzeAndWrite(ctx context.Context, root string, stale []File
 	var writeErr error
 	for b := range batches {
 		if writeErr == nil {
-			if writeErr = r.write(ctx, b); writeErr != nil {
+			if writeErr = r.write(ctx, w, b); writeErr != nil {
 				cancel()
 			}
 		}
@@ -271,12 +301,15 @@ func (r *syncRun) analyzeAndWrite(ctx context.Context, root string, stale []File
 	return cmp.Or(writeErr, prodErr, ctx.Err())
 }
 
-// batchAnalyzed groups the analysed files into batches of syncBatch
-// stale files. On the first analysis error it cancels the pipeline,
-// drains the rest and returns the error.
+// batchAnalyzed groups the analysed files, which arrive in the order of
+// the stale list, into batches of syncBatch files or syncBatchBytes bytes.
+// Content met twice in one run is stored once, with the first file that
+// has it. On the first analysis error it cancels the pipeline, drains the
+// rest and returns the error.
 func batchAnalyzed(ctx context.Context, cancel func(), analyzed <-chan analyzedFile, batches chan<- analyzedBatch) error {
 	var b analyzedBatch
 	var err error
+	sent := map[string]bool{}
 	flush := func() bool {
 		select {
 		case batches <- b:
@@ -298,16 +331,17 @@ func batchAnalyzed(ctx context.Context, cancel func(), analyzed <-chan analyzedF
 		b.stale++
 		if a.change.oid != "" {
 			b.changes = append(b.changes, a.change)
+			b.bytes += a.change.e.Size
 		}
-		if a.analysis != nil {
-			if b.blobs == nil {
-				b.blobs = map[string]Analysis{}
+		if a.analysis != nil && !sent[a.change.oid] {
+			sent[a.change.oid] = true
+			if b.vecs == nil {
 				b.vecs = map[string][]float32{}
 			}
-			b.blobs[a.change.oid] = *a.analysis
+			b.blobs = append(b.blobs, newBlob{a.change.oid, *a.analysis})
 			maps.Copy(b.vecs, a.vecs)
 		}
-		if b.stale == syncBatch && !flush() {
+		if (b.stale == syncBatch || b.bytes >= syncBatchBytes) && !flush() {
 			continue
 		}
 	}
@@ -317,10 +351,75 @@ func batchAnalyzed(ctx context.Context, cancel func(), analyzed <-chan analyzedF
 	return err
 }
 
+// syncWriter is the one connection a sync writes through, with a page
+// cache larger than SQLite's default of 2 MB (a batch's transaction
+// touches more pages than that, and would spill and read them again),
+// restored when the sync ends since the connection goes back to the pool.
+type syncWriter struct {
+	conn      *sql.Conn
+	kind      Kind
+	cacheSize int64 // the connection's own setting, put back by close
+	hashSet   bool  // the full-text table's hash size has been checked
+}
+
+// writerCacheKiB is the writer's page cache during a sync.
+const writerCacheKiB = 8 << 10
+
+// ftsHashSize is the size FTS5 lets its in-memory index of pending
+// changes reach before writing it out as a new segment (FTS5's default is
+// 1 MB): larger, an index of tens of megabytes writes far fewer segments,
+// which FTS5 then has to merge.
+const ftsHashSize = 16 << 20
+
+func (c *Cache) newSyncWriter(ctx context.Context, kind Kind) (*syncWriter, error) {
+	conn, err := c.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	w := &syncWriter{conn: conn, kind: kind}
+	if err := conn.QueryRowContext(ctx, `PRAGMA cache_size`).Scan(&w.cacheSize); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, `PRAGMA cache_size=-`+strconv.Itoa(writerCacheKiB)); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	return w, nil
+}
+
+func (w *syncWriter) close() {
+	_, _ = w.conn.ExecContext(context.Background(), `PRAGMA cache_size=`+strconv.FormatInt(w.cacheSize, 10))
+	w.conn.Close()
+}
+
+// setHashSize sets the full-text table's hash size (ftsHashSize) once per
+// sync, in its first transaction, if it is not set already. The setting is
+// kept in the table's configuration.
+func (w *syncWriter) setHashSize(ctx context.Context, tx *sql.Tx) error {
+	if w.hashSet {
+		return nil
+	}
+	w.hashSet = true
+	fts := "fts_" + strconv.Itoa(int(w.kind))
+	var v int64
+	err := tx.QueryRowContext(ctx, `SELECT v FROM `+fts+`_config WHERE k='hashsize'`).Scan(&v)
+	if err == nil && v == ftsHashSize {
+		return nil
+	}
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("cache: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO `+fts+`(`+fts+`, rank) VALUES ('hashsize', ?)`, ftsHashSize); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	return nil
+}
+
 // write stores one batch in its own transaction: new content, vectors,
 // and the paths' stat and blob.
-func (r *syncRun) write(ctx context.Context, b analyzedBatch) error {
-	tx, err := r.c.db.BeginTx(ctx, nil)
+func (r *syncRun) write(ctx context.Context, w *syncWriter, b analyzedBatch) error {
+	tx, err := w.conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
@@ -330,6 +429,9 @@ func (r *syncRun) write(ctx context.Context, b analyzedBatch) error {
 	// about twice its source size.
 	if _, err := tx.ExecContext(ctx, `PRAGMA wal_autocheckpoint=16384`); err != nil {
 		return fmt.Errorf("cache: %w", err)
+	}
+	if err := w.setHashSize(ctx, tx); err != nil {
+		return err
 	}
 	dead, err := insertBlobs(ctx, tx, r.kind, b.blobs)
 	if err != nil {
@@ -344,9 +446,15 @@ func (r *syncRun) write(ctx context.Context, b analyzedBatch) error {
 	// New content is logged whatever its path did: its documents are
 	// new rows (logChanges asks the paths whether they are current).
 	touched := map[string]bool{}
-	for oid := range b.blobs {
-		touched[oid] = true
+	for _, nb := range b.blobs {
+		touched[nb.oid] = true
 	}
+	path, err := tx.PrepareContext(ctx, `INSERT INTO paths(path, kind, size, mtime, ino, oid) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT(kind, path) DO UPDATE SET size=excluded.size, mtime=excluded.mtime, ino=excluded.ino, oid=excluded.oid`)
+	if err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	defer path.Close()
 	for _, ch := range b.changes {
 		mt := ch.e.MTime
 		if mt >= r.racy {
@@ -360,9 +468,7 @@ func (r *syncRun) write(ctx context.Context, b analyzedBatch) error {
 			}
 			r.st.Stale++
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO paths(path, kind, size, mtime, ino, oid) VALUES (?, ?, ?, ?, ?, ?)
-				ON CONFLICT(kind, path) DO UPDATE SET size=excluded.size, mtime=excluded.mtime, ino=excluded.ino, oid=excluded.oid`,
-			ch.e.Path, int(r.kind), ch.e.Size, mt, int64(ch.e.Ino), ch.oid); err != nil {
+		if _, err := path.ExecContext(ctx, ch.e.Path, int(r.kind), ch.e.Size, mt, int64(ch.e.Ino), ch.oid); err != nil {
 			return fmt.Errorf("cache: %w", err)
 		}
 	}
@@ -410,9 +516,15 @@ func (r *syncRun) finish(ctx context.Context, removed []string, statKey, sum str
 	return nil
 }
 
-// syncBatch is the number of changed files analysed and stored per
-// transaction.
-const syncBatch = 256
+// syncBatch and syncBatchBytes bound the changed files analysed and
+// stored per transaction: in number, and in bytes of source. Fewer, larger
+// transactions write each page of the tables and of the full-text index
+// fewer times; bounded ones keep memory small and an interrupted index
+// keeps what it finished.
+const (
+	syncBatch      = 4096
+	syncBatchBytes = 4 << 20
+)
 
 // statSum hashes a stat list (path, size, mtime, inode of every file).
 func statSum(entries []FileEntry) string {
@@ -438,64 +550,37 @@ type analyzedFile struct {
 }
 
 // analyzeStream reads and hashes the stale files and analyses content
-// never seen before, with workers in parallel, sending each file as it is
-// done (out is closed at the end). Content seen twice in one run is
-// analysed once.
-func (c *Cache) analyzeStream(ctx context.Context, root string, stale []FileEntry, workers int, o SyncOptions, out chan<- analyzedFile) {
+// never seen before, with workers in parallel, and sends the files to out
+// in the order of stale (out is closed at the end, once every worker has
+// stopped). At most a window of files is in flight ahead of the next one
+// to send, so a slow file holds back memory, not the order. With lookup
+// false the cache is known to hold no content of this kind (a first
+// index), and is not asked.
+func (c *Cache) analyzeStream(ctx context.Context, root string, stale []FileEntry, workers int, o SyncOptions, lookup bool, out chan<- analyzedFile) {
 	defer close(out)
 	var (
-		mu      sync.Mutex
-		done    int
-		claimed = map[string]bool{}
+		mu   sync.Mutex
+		done int
+		wg   sync.WaitGroup
 	)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	type job struct {
+		e   FileEntry
+		res chan<- analyzedFile
+	}
+	jobs := make(chan job)
+	// order holds each file's result slot in the order of stale; its
+	// capacity is the window.
+	order := make(chan chan analyzedFile, 4*workers+16)
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			analyze, release := o.NewAnalyzer()
 			defer release()
-			for i := range next {
-				e := stale[i]
-				res := analyzedFile{}
-				tooLarge := o.MaxFileBytes > 0 && e.Size > o.MaxFileBytes
-				var raw []byte
-				var err error
-				if !tooLarge {
-					raw, err = os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
-				}
-				switch {
-				case tooLarge:
-					if o.TooLarge != nil {
-						o.TooLarge(e.Path, e.Size)
-					}
-				case errors.Is(err, fs.ErrNotExist):
-					// Vanished while we looked: not a change, not an error.
-				case err != nil:
-					res.err = fmt.Errorf("read %s: %w", e.Path, err)
-				default:
-					oid := gitstore.BlobOID(raw)
-					if o.Key != nil {
-						oid = o.Key(e.Path, oid)
-					}
-					res.change = change{e: e, oid: oid}
-					mu.Lock()
-					mine := !claimed[oid]
-					claimed[oid] = true
-					mu.Unlock()
-					if mine {
-						has, err := c.hasBlob(ctx, oid)
-						if err != nil {
-							res.err = err
-						} else if !has {
-							a := analyze(e.Path, raw)
-							res.analysis = &a
-							// Embedding here, in the parallel workers, keeps
-							// the batching goroutine free to feed the writer.
-							res.vecs, _, res.err = c.embedMissing(ctx, map[string]Analysis{oid: a}, 1)
-						}
-					}
+			for j := range jobs {
+				var res analyzedFile
+				if ctx.Err() == nil {
+					res = c.analyzeFile(ctx, root, j.e, analyze, o, lookup)
 				}
 				if o.Progress != nil {
 					mu.Lock()
@@ -503,24 +588,79 @@ func (c *Cache) analyzeStream(ctx context.Context, root string, stale []FileEntr
 					o.Progress(done, len(stale))
 					mu.Unlock()
 				}
-				select {
-				case out <- res:
-				case <-ctx.Done():
-				}
+				j.res <- res // buffered: never blocks
 			}
 		}()
 	}
-	for i := range stale {
+	go func() {
+		defer close(order)
+		defer close(jobs)
+		for _, e := range stale {
+			res := make(chan analyzedFile, 1)
+			select {
+			case order <- res:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- job{e, res}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for res := range order {
 		select {
-		case next <- i:
+		case a := <-res:
+			select {
+			case out <- a:
+			case <-ctx.Done():
+			}
 		case <-ctx.Done():
 		}
-		if ctx.Err() != nil {
-			break
+	}
+	wg.Wait()
+}
+
+// analyzeFile reads one stale file, hashes it and, if the cache does not
+// have its content (or lookup is false), analyses and embeds it.
+func (c *Cache) analyzeFile(ctx context.Context, root string, e FileEntry, analyze Analyzer, o SyncOptions, lookup bool) analyzedFile {
+	var res analyzedFile
+	if o.MaxFileBytes > 0 && e.Size > o.MaxFileBytes {
+		if o.TooLarge != nil {
+			o.TooLarge(e.Path, e.Size)
+		}
+		return res
+	}
+	raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return res // vanished while we looked: not a change, not an error
+	case err != nil:
+		res.err = fmt.Errorf("read %s: %w", e.Path, err)
+		return res
+	}
+	oid := gitstore.BlobOID(raw)
+	if o.Key != nil {
+		oid = o.Key(e.Path, oid)
+	}
+	res.change = change{e: e, oid: oid}
+	if lookup {
+		has, err := c.hasBlob(ctx, oid)
+		if err != nil || has {
+			res.err = err
+			return res
 		}
 	}
-	close(next)
-	wg.Wait()
+	a := analyze(e.Path, raw)
+	// The text hashes and the vectors are computed here, in the parallel
+	// workers, so that the one writer only writes.
+	for i := range a.Docs {
+		a.Docs[i].vhash = textHash(embedText(a.Docs[i]))
+	}
+	res.analysis = &a
+	res.vecs, _, res.err = c.embedMissing(ctx, []newBlob{{oid, a}}, 1)
+	return res
 }
 
 func (c *Cache) insertVectors(ctx context.Context, tx *sql.Tx, vecs map[string][]float32) error {
@@ -550,7 +690,7 @@ func (c *Cache) SetCommits(ctx context.Context, docs []Doc) (SyncStats, error) {
 	if err != nil {
 		return st, err
 	}
-	newBlobs := map[string]Analysis{}
+	var newBlobs []newBlob
 	seen := map[string]bool{}
 	for _, d := range docs {
 		seen[d.MID] = true
@@ -560,7 +700,7 @@ func (c *Cache) SetCommits(ctx context.Context, docs []Doc) (SyncStats, error) {
 		if has, err := c.hasBlob(ctx, d.MID); err != nil {
 			return st, err
 		} else if !has {
-			newBlobs[d.MID] = Analysis{Docs: []Doc{d}}
+			newBlobs = append(newBlobs, newBlob{d.MID, Analysis{Docs: []Doc{d}}})
 			st.Analyzed++
 		}
 	}
@@ -705,7 +845,7 @@ func (c *Cache) hasBlob(ctx context.Context, oid string) (bool, error) {
 // blobWriter inserts analysed blobs with statements prepared once per
 // transaction: indexing a repository inserts tens of thousands of rows.
 type blobWriter struct {
-	blob, delDocs, delSup, doc, sup, delAttr, attr *sql.Stmt
+	newBlob, blob, delDocs, delSup, doc, sup, delAttr, attr *sql.Stmt
 }
 
 func newBlobWriter(ctx context.Context, tx *sql.Tx) (*blobWriter, error) {
@@ -714,7 +854,8 @@ func newBlobWriter(ctx context.Context, tx *sql.Tx) (*blobWriter, error) {
 		dst **sql.Stmt
 		q   string
 	}{
-		{&w.blob, `INSERT OR REPLACE INTO blobs(oid, kind, error, line, note) VALUES (?, ?, ?, ?, ?)`},
+		{&w.newBlob, `INSERT OR IGNORE INTO blobs(oid, kind, error, line, note) VALUES (?, ?, ?, ?, ?)`},
+		{&w.blob, `UPDATE blobs SET kind=?, error=?, line=?, note=? WHERE oid=?`},
 		{&w.delDocs, `DELETE FROM docs WHERE src=? RETURNING rowid`},
 		{&w.delSup, `DELETE FROM supersedes WHERE src=?`},
 		{&w.doc, `INSERT INTO docs(src, kind, mid, type, title, tags, body, summary, created, updated, author, status, symbol, lang, start_line, end_line, vhash)
@@ -734,7 +875,7 @@ func newBlobWriter(ctx context.Context, tx *sql.Tx) (*blobWriter, error) {
 }
 
 func (w *blobWriter) close() {
-	for _, st := range []*sql.Stmt{w.blob, w.delDocs, w.delSup, w.doc, w.sup, w.delAttr, w.attr} {
+	for _, st := range []*sql.Stmt{w.newBlob, w.blob, w.delDocs, w.delSup, w.doc, w.sup, w.delAttr, w.attr} {
 		if st != nil {
 			st.Close()
 		}
@@ -744,7 +885,42 @@ func (w *blobWriter) close() {
 // insert stores a blob's analysis, replacing documents stored for it
 // before, whose rows it returns (they are gone from the current set).
 func (w *blobWriter) insert(ctx context.Context, kind Kind, oid string, a Analysis) (dead []int64, err error) {
-	if _, err := w.blob.ExecContext(ctx, oid, int(kind), a.Err, a.Line, a.Note); err != nil {
+	res, err := w.newBlob.ExecContext(ctx, oid, int(kind), a.Err, a.Line, a.Note)
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	// Documents exist only for a stored blob: new content (the usual
+	// case) has none to replace.
+	if n, err := res.RowsAffected(); err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	} else if n == 0 {
+		if dead, err = w.replace(ctx, kind, oid, a); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range a.Docs {
+		if _, err := w.doc.ExecContext(ctx, oid, int(kind), d.MID, d.Type, d.Title, joinTags(d.Tags), d.Body, d.Summary, unix(d.Created), unix(d.Updated),
+			d.Author, d.Status, d.Symbol, d.Lang, d.StartLine, d.EndLine, cmp.Or(d.vhash, textHash(embedText(d)))); err != nil {
+			return nil, fmt.Errorf("cache: index %s: %w", d.MID, err)
+		}
+		for _, t := range d.Supersedes {
+			if _, err := w.sup.ExecContext(ctx, oid, t); err != nil {
+				return nil, fmt.Errorf("cache: %w", err)
+			}
+		}
+		for _, a := range d.Attrs {
+			if _, err := w.attr.ExecContext(ctx, oid, a.Key, a.Value); err != nil {
+				return nil, fmt.Errorf("cache: %w", err)
+			}
+		}
+	}
+	return dead, nil
+}
+
+// replace updates a stored blob's row and deletes its documents, whose
+// rows it returns.
+func (w *blobWriter) replace(ctx context.Context, kind Kind, oid string, a Analysis) (dead []int64, err error) {
+	if _, err := w.blob.ExecContext(ctx, int(kind), a.Err, a.Line, a.Note, oid); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
 	rs, err := w.delDocs.QueryContext(ctx, oid)
@@ -769,28 +945,12 @@ func (w *blobWriter) insert(ctx context.Context, kind Kind, oid string, a Analys
 	if _, err := w.delAttr.ExecContext(ctx, oid); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	for _, d := range a.Docs {
-		if _, err := w.doc.ExecContext(ctx, oid, int(kind), d.MID, d.Type, d.Title, joinTags(d.Tags), d.Body, d.Summary, unix(d.Created), unix(d.Updated),
-			d.Author, d.Status, d.Symbol, d.Lang, d.StartLine, d.EndLine, textHash(embedText(d))); err != nil {
-			return nil, fmt.Errorf("cache: index %s: %w", d.MID, err)
-		}
-		for _, t := range d.Supersedes {
-			if _, err := w.sup.ExecContext(ctx, oid, t); err != nil {
-				return nil, fmt.Errorf("cache: %w", err)
-			}
-		}
-		for _, a := range d.Attrs {
-			if _, err := w.attr.ExecContext(ctx, oid, a.Key, a.Value); err != nil {
-				return nil, fmt.Errorf("cache: %w", err)
-			}
-		}
-	}
 	return dead, nil
 }
 
-// insertBlobs stores analysed blobs and returns the rows of documents
-// they replaced.
-func insertBlobs(ctx context.Context, tx *sql.Tx, kind Kind, blobs map[string]Analysis) ([]int64, error) {
+// insertBlobs stores analysed blobs, in order, and returns the rows of
+// documents they replaced.
+func insertBlobs(ctx context.Context, tx *sql.Tx, kind Kind, blobs []newBlob) ([]int64, error) {
 	if len(blobs) == 0 {
 		return nil, nil
 	}
@@ -800,8 +960,8 @@ func insertBlobs(ctx context.Context, tx *sql.Tx, kind Kind, blobs map[string]An
 	}
 	defer w.close()
 	var dead []int64
-	for oid, a := range blobs {
-		d, err := w.insert(ctx, kind, oid, a)
+	for _, b := range blobs {
+		d, err := w.insert(ctx, kind, b.oid, b.a)
 		if err != nil {
 			return nil, err
 		}
@@ -812,12 +972,12 @@ func insertBlobs(ctx context.Context, tx *sql.Tx, kind Kind, blobs map[string]An
 
 // embedMissing embeds the documents of blobs whose vector is not cached
 // under the current model.
-func (c *Cache) embedMissing(ctx context.Context, blobs map[string]Analysis, workers int) (map[string][]float32, int, error) {
+func (c *Cache) embedMissing(ctx context.Context, blobs []newBlob, workers int) (map[string][]float32, int, error) {
 	want := map[string]string{}
-	for _, a := range blobs {
-		for _, d := range a.Docs {
+	for _, b := range blobs {
+		for _, d := range b.a.Docs {
 			t := embedText(d)
-			want[textHash(t)] = t
+			want[cmp.Or(d.vhash, textHash(t))] = t
 		}
 	}
 	out, err := c.embedTexts(ctx, want, workers)
@@ -831,18 +991,16 @@ func (c *Cache) embedTexts(ctx context.Context, want map[string]string, workers 
 		return nil, nil
 	}
 	model := c.emb.Model()
+	have, err := c.haveVectors(ctx, model, want)
+	if err != nil {
+		return nil, err
+	}
 	var hashes, texts []string
 	for h, t := range want {
-		var x int
-		err := c.db.QueryRowContext(ctx, `SELECT 1 FROM vectors WHERE model=? AND hash=?`, model, h).Scan(&x)
-		if err == nil {
-			continue
+		if !have[h] {
+			hashes = append(hashes, h)
+			texts = append(texts, t)
 		}
-		if !errors.Is(err, sql.ErrNoRows) {
-			return nil, fmt.Errorf("cache: %w", err)
-		}
-		hashes = append(hashes, h)
-		texts = append(texts, t)
 	}
 	out := make(map[string][]float32, len(hashes))
 	const batch = 256
@@ -883,6 +1041,42 @@ func (c *Cache) embedTexts(ctx context.Context, want map[string]string, workers 
 		return nil, firstErr
 	}
 	return out, nil
+}
+
+// haveVectors returns which of the hashes (the keys of want) have a vector
+// under model, asking in a few queries rather than one per hash.
+func (c *Cache) haveVectors(ctx context.Context, model string, want map[string]string) (map[string]bool, error) {
+	have := map[string]bool{}
+	args := make([]any, 0, 501)
+	flush := func() error {
+		if len(args) <= 1 {
+			return nil
+		}
+		q := `SELECT hash FROM vectors WHERE model=? AND hash IN (` + strings.TrimSuffix(strings.Repeat("?,", len(args)-1), ",") + `)`
+		rows, err := c.db.QueryContext(ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var h string
+			if err := rows.Scan(&h); err != nil {
+				return fmt.Errorf("cache: %w", err)
+			}
+			have[h] = true
+		}
+		args = args[:1]
+		return rows.Err()
+	}
+	args = append(args, model)
+	for h := range want {
+		if args = append(args, h); len(args) == cap(args) {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return have, flush()
 }
 
 // maxEmbedBytes bounds each piece of text given to the embedder: models

@@ -93,6 +93,31 @@ func TestBatchAnalyzed(t *testing.T) {
 				len(bs), bs[0].stale, bs[len(bs)-1].stale, len(bs[len(bs)-1].changes), syncBatch)
 		}
 	})
+	t.Run("a batch ends once it holds syncBatchBytes of files", func(t *testing.T) {
+		big := func(i int) analyzedFile {
+			f := file(i)
+			f.change.e.Size = syncBatchBytes / 2
+			return f
+		}
+		bs, err := run([]analyzedFile{big(1), big(2), big(3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bs) != 2 || bs[0].stale != 2 || bs[1].stale != 1 {
+			t.Fatalf("%d batches, want 2 of 2 and 1 files", len(bs))
+		}
+	})
+	t.Run("content met twice is stored once, with the first file in order", func(t *testing.T) {
+		a, b := file(1), file(1)
+		b.change.e.Path = "copy.md"
+		bs, err := run([]analyzedFile{a, b, file(2)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bs) != 1 || len(bs[0].changes) != 3 || len(bs[0].blobs) != 2 || bs[0].blobs[0].oid != "oid1" || bs[0].blobs[1].oid != "oid2" {
+			t.Fatalf("batches %+v, want one with 3 changes and the blobs oid1, oid2 in order", bs)
+		}
+	})
 	t.Run("an analysis error stops the batches and is returned", func(t *testing.T) {
 		boom := errors.New("boom")
 		bs, err := run([]analyzedFile{file(1), {err: boom}, file(2)})

@@ -91,6 +91,9 @@ type IndexConfig struct {
 	Include    []string `yaml:"include"`
 	Exclude    []string `yaml:"exclude"`
 	Languages  []string `yaml:"languages"`
+	// Workers is how many files are parsed at once (0: one per CPU the
+	// process may use, runtime.GOMAXPROCS).
+	Workers int `yaml:"workers"`
 }
 
 // SecretsConfig lists allowed secret findings (false positives).
@@ -129,6 +132,7 @@ index:
   include: []           # extra globs to index (beyond tracked files)
   exclude: []           # globs never indexed, e.g. "testdata/**"
   languages: []         # restrict code indexing to these languages (empty: all)
+  workers: 0            # files parsed at once (0: one per CPU)
 
 secrets:
   allow: []             # regular expressions of accepted false positives
@@ -175,6 +179,9 @@ func Load(repo *gitstore.Repo) (Config, error) {
 	}
 	if c.Context.Budget < 0 {
 		return c, fmt.Errorf("%s: context.budget must not be negative, not %d", repo.Rel(p), c.Context.Budget)
+	}
+	if c.Index.Workers < 0 {
+		return c, fmt.Errorf("%s: index.workers must not be negative, not %d", repo.Rel(p), c.Index.Workers)
 	}
 	if c.Watch.Idle != "" {
 		if d, err := time.ParseDuration(c.Watch.Idle); err != nil || d <= 0 {

@@ -38,7 +38,9 @@ func main() {
 	reposN := flag.Int("repos-size", 10000, "memories per repository in the repos row")
 	reposK := flag.Int("repos", 5, "repositories in the repos row")
 	extract := flag.String("quality-extract", "", "derive the quality sets from the mirrors under this folder (owner+name/repo git dirs) into "+qualityDir+", and exit")
-	repoSrc := flag.String("index-src", "", "source tree to index (default: src/cmd of the Go toolchain in the module cache)")
+	repoSrc := flag.String("index-src", "", "source tree to index (default: src/cmd/go of the Go toolchain; the README's figures use src/cmd)")
+	indexBase := flag.String("index-base", "", "baseline git-contextfs binary whose full index is timed beside -bin's, interleaved")
+	indexRuns := flag.Int("index-runs", 3, "full indexes per binary (median)")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
 	ctx := context.Background()
@@ -118,7 +120,7 @@ func main() {
 		}
 	}
 	if *only == "" || *only == "index" {
-		if err := benchIndex(*repoSrc, binAbs); err != nil {
+		if err := benchIndex(*repoSrc, binAbs, *indexBase, *indexRuns); err != nil {
 			fatal(err)
 		}
 	}
