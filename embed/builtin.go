@@ -50,7 +50,6 @@ type params struct {
 	identWeight   float32 // weight of a whole identifier relative to its parts
 	negWeight     float32 // weight of the negation feature
 	deriveWeight  float32 // weight of the base word of an agent noun ("rider" -> "ride")
-	senseWeight   float32 // weight of a word's WordNet senses together, relative to the word (0: off; measured, not adopted)
 }
 
 // defaultParams were chosen by coordinate descent on the even-numbered SICK
@@ -388,14 +387,6 @@ func (b *builtin) word(sc *scratch, w []byte) {
 		cw *= ww / float32(math.Sqrt(float64(n)))
 		for _, c := range concepts {
 			b.add(sc, c, cw)
-		}
-	}
-	if ascii && b.p.senseWeight > 0 {
-		if lo, hi := wordnetSenses(s); hi > lo {
-			sw := b.p.senseWeight * ww / float32(math.Sqrt(float64(hi-lo)))
-			for j := lo; j < hi; j++ {
-				b.add(sc, mix64(uint64(wordnetID(j))^seedSense), sw)
-			}
 		}
 	}
 	b.ngrams(sc, s, ww*b.p.ngramWeight)
