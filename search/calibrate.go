@@ -2,7 +2,10 @@
 // bench-quality` (go-git, requests, ky) at once; docs/DESIGN.md has the
 // figures.
 //
-// Code is ranked by two rules that memories are not:
+// When code is searched alone (--type code, --tests only), it is ranked
+// by two rules that memories are not; mixed with memories and commits it
+// keeps the plain fusion, which their balance (kindWeight) was measured
+// with:
 //
 //   - Cosines on the query's scale. The cosine of a sentence with a chunk
 //     of code is small whatever the chunk (the best of a query is 0.2–0.6

@@ -144,6 +144,10 @@ type settings struct {
 	// on the query's scale (calibrate.go): the configured weight when one
 	// is set, else codeSemanticWeight.
 	codeWeight float64
+	// codeRules says code is searched alone, where the ranking rules of
+	// code (calibrate.go) apply; mixed with memories and commits, code
+	// keeps the fusion their balance (kindWeight) was measured with.
+	codeRules bool
 }
 
 // settings applies the defaults to q: the query's own value, else the
@@ -239,6 +243,7 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 			kwMax = max(kwMax, h.Score)
 		}
 	}
+	st.codeRules = len(kinds) == 1 && kinds[0] == cache.KindCode
 	semMax := bestCosine(byKind)
 	var all []scoredKind
 	for i, k := range kinds {
@@ -305,7 +310,7 @@ func (e *Engine) fuse(ctx context.Context, k cache.Kind, r rankings, qvec []floa
 	if err != nil {
 		return nil, err
 	}
-	if k == cache.KindCode {
+	if k == cache.KindCode && st.codeRules {
 		return FuseCode(hits(r.kw), hits(r.sem), extra, st.codeWeight, kwMax, semMax), nil
 	}
 	return FuseScaled(hits(r.kw), hits(r.sem), extra, st.weight, kwMax), nil
@@ -365,7 +370,9 @@ func (e *Engine) results(ctx context.Context, all []scoredKind, st settings, q Q
 		typed = append(typed, a)
 	}
 	all = typed
-	addFileEvidence(all, rows)
+	if st.codeRules {
+		addFileEvidence(all, rows)
+	}
 	// A document that matches neither by keyword nor by meaning is not a
 	// result, however few results there are; nor is one far below the best
 	// result (minRelevance), which would only pad the list.
