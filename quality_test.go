@@ -107,3 +107,40 @@ func TestQuerySyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeFileEvidence: searching code alone, a file several of whose
+// chunks match outranks a file with one equally good chunk (file
+// evidence, docs/DESIGN.md), and says so in file_score; a search of every
+// kind keeps the plain fusion.
+func TestCodeFileEvidence(t *testing.T) {
+	dir := testgit.Init(t)
+	const fn = "// RetryWithBackoff retries the request with exponential backoff.\nfunc RetryWithBackoff() {}\n"
+	// a.go sorts first, so a tie goes to it: only file evidence puts b.go first.
+	testgit.WriteFile(t, dir, "a.go", "package x\n\n"+fn)
+	testgit.WriteFile(t, dir, "b.go", "package x\n\n"+fn+
+		"\n// backoffDelay is the exponential backoff delay before a retry.\nfunc backoffDelay() {}\n"+
+		"\n// retryLimit caps how often a request is retried with backoff.\nfunc retryLimit() {}\n")
+	testgit.Run(t, dir, "add", "-A")
+	testgit.Run(t, dir, "commit", "-qm", "code")
+	s := open(t, dir)
+	if _, err := s.Index(context.Background(), contextfs.IndexOptions{Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	const q = "retry the request with exponential backoff"
+	res, err := s.SearchIndexed(context.Background(), contextfs.Query{Text: q, Types: []string{"code"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) == 0 || res[0].Path != "b.go" || res[0].FileScore <= 0 {
+		t.Fatalf("code search: first result %+v, want b.go with a file score", res)
+	}
+	all, err := s.SearchIndexed(context.Background(), contextfs.Query{Text: q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range all {
+		if r.FileScore != 0 {
+			t.Errorf("a search of every kind adds file evidence to %s: %+v", r.ID, r)
+		}
+	}
+}

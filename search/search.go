@@ -91,6 +91,9 @@ type Result struct {
 	StartLine int       `json:"start_line,omitempty"`
 	EndLine   int       `json:"end_line,omitempty"`
 	Test      bool      `json:"test,omitempty"`
+	// FileScore is the part of Score a code chunk owes to other matching
+	// chunks of its file (file evidence, docs/DESIGN.md).
+	FileScore float64 `json:"file_score,omitempty"`
 	// Chunks are a grouped file's further matching chunks, best first.
 	Chunks []ChunkResult `json:"chunks,omitempty"`
 }
@@ -137,12 +140,20 @@ type settings struct {
 	mode   string
 	limit  int
 	weight float64
+	// codeWeight is the fusion weight of code chunks, whose cosines are
+	// on the query's scale (calibrate.go): the configured weight when one
+	// is set, else codeSemanticWeight.
+	codeWeight float64
+	// codeRules says code is searched alone, where the ranking rules of
+	// code (calibrate.go) apply; mixed with memories and commits, code
+	// keeps the fusion their balance (kindWeight) was measured with.
+	codeRules bool
 }
 
 // settings applies the defaults to q: the query's own value, else the
 // config's, else the built-in one.
 func (e *Engine) settings(q Query) (settings, error) {
-	st := settings{mode: cmp.Or(q.Mode, e.Defaults.Mode, ModeHybrid), limit: 10, weight: DefaultSemanticWeight}
+	st := settings{mode: cmp.Or(q.Mode, e.Defaults.Mode, ModeHybrid), limit: 10, weight: DefaultSemanticWeight, codeWeight: codeSemanticWeight}
 	if st.mode != ModeHybrid && st.mode != ModeKeyword && st.mode != ModeSemantic {
 		return st, fmt.Errorf("unknown search mode %q (want hybrid, keyword or semantic)", st.mode)
 	}
@@ -152,11 +163,8 @@ func (e *Engine) settings(q Query) (settings, error) {
 	case e.Defaults.Limit > 0:
 		st.limit = e.Defaults.Limit
 	}
-	if e.Defaults.SemanticWeight != nil {
-		st.weight = *e.Defaults.SemanticWeight
-	}
-	if q.SemanticWeight != nil {
-		st.weight = *q.SemanticWeight
+	if w := cmp.Or(q.SemanticWeight, e.Defaults.SemanticWeight); w != nil {
+		st.weight, st.codeWeight = *w, *w
 	}
 	return st, nil
 }
@@ -235,9 +243,11 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 			kwMax = max(kwMax, h.Score)
 		}
 	}
+	st.codeRules = len(kinds) == 1 && kinds[0] == cache.KindCode
+	semMax := bestCosine(byKind)
 	var all []scoredKind
 	for i, k := range kinds {
-		fused, err := e.fuse(ctx, k, byKind[i], qvec, st, kwMax)
+		fused, err := e.fuse(ctx, k, byKind[i], qvec, st, kwMax, semMax)
 		if err != nil {
 			return nil, err
 		}
@@ -245,7 +255,7 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 			if len(kinds) > 1 {
 				sc.Score *= kindWeight(k)
 			}
-			all = append(all, scoredKind{sc, k})
+			all = append(all, scoredKind{Scored: sc, kind: k})
 		}
 	}
 	return e.results(ctx, all, st, q, queryTerms(q.Text))
@@ -279,7 +289,7 @@ func (e *Engine) rank(ctx context.Context, k cache.Kind, text string, phrases []
 
 // fuse turns one kind's rankings into scores as st.mode asks, BM25 on the
 // scale kwMax shared by every kind.
-func (e *Engine) fuse(ctx context.Context, k cache.Kind, r rankings, qvec []float32, st settings, kwMax float64) ([]Scored, error) {
+func (e *Engine) fuse(ctx context.Context, k cache.Kind, r rankings, qvec []float32, st settings, kwMax, semMax float64) ([]Scored, error) {
 	switch st.mode {
 	case ModeKeyword:
 		return FuseScaled(hits(r.kw), nil, nil, 0, kwMax), nil
@@ -299,6 +309,9 @@ func (e *Engine) fuse(ctx context.Context, k cache.Kind, r rankings, qvec []floa
 	extra, err := e.Cache.Cosine(ctx, k, qvec, missing)
 	if err != nil {
 		return nil, err
+	}
+	if k == cache.KindCode && st.codeRules {
+		return FuseCode(hits(r.kw), hits(r.sem), extra, st.codeWeight, kwMax, semMax), nil
 	}
 	return FuseScaled(hits(r.kw), hits(r.sem), extra, st.weight, kwMax), nil
 }
@@ -357,6 +370,9 @@ func (e *Engine) results(ctx context.Context, all []scoredKind, st settings, q Q
 		typed = append(typed, a)
 	}
 	all = typed
+	if st.codeRules {
+		addFileEvidence(all, rows)
+	}
 	// A document that matches neither by keyword nor by meaning is not a
 	// result, however few results there are; nor is one far below the best
 	// result (minRelevance), which would only pad the list.
@@ -449,7 +465,7 @@ func result(a scoredKind, r cache.Row, terms []string) Result {
 	return Result{
 		ID: id, Kind: kind, Test: r.Kind == cache.KindCode && r.Type == cache.ChunkTest, Type: r.Type, Title: r.Title,
 		Path: r.Path, Score: round(a.Score), Snippet: Snippet(r.Body, terms, 200), Tags: r.Tags, Updated: r.Updated,
-		Keyword: round(a.Keyword), Semantic: round(a.Semantic), Symbol: r.Symbol, Language: r.Lang,
+		Keyword: round(a.Keyword), Semantic: round(a.Semantic), FileScore: round(a.File), Symbol: r.Symbol, Language: r.Lang,
 		StartLine: r.StartLine, EndLine: r.EndLine,
 	}
 }
@@ -486,6 +502,9 @@ func cleanList(xs []string) []string {
 type scoredKind struct {
 	Scored
 	kind cache.Kind
+	// File is what the chunk's other matching chunks added to its score
+	// (addFileEvidence).
+	File float64
 }
 
 func sortScored(s []scoredKind) {

@@ -21,11 +21,11 @@ func TestSettingsApplyTheQueryThenTheConfigThenTheDefaults(t *testing.T) {
 		want     settings
 		wantErr  bool
 	}{
-		{"built-in defaults", config.SearchConfig{}, Query{}, settings{ModeHybrid, 10, DefaultSemanticWeight}, false},
-		{"the config's defaults", config.SearchConfig{Mode: ModeKeyword, Limit: 5, SemanticWeight: &w}, Query{}, settings{ModeKeyword, 5, 0.3}, false},
+		{"built-in defaults", config.SearchConfig{}, Query{}, settings{ModeHybrid, 10, DefaultSemanticWeight, codeSemanticWeight, false}, false},
+		{"the config's defaults", config.SearchConfig{Mode: ModeKeyword, Limit: 5, SemanticWeight: &w}, Query{}, settings{ModeKeyword, 5, 0.3, 0.3, false}, false},
 		{"the query wins", config.SearchConfig{Mode: ModeKeyword, Limit: 5, SemanticWeight: &w},
-			Query{Mode: ModeSemantic, Limit: 2, SemanticWeight: &qw}, settings{ModeSemantic, 2, 0.9}, false},
-		{"a zero or negative limit falls back", config.SearchConfig{}, Query{Limit: -1}, settings{ModeHybrid, 10, DefaultSemanticWeight}, false},
+			Query{Mode: ModeSemantic, Limit: 2, SemanticWeight: &qw}, settings{ModeSemantic, 2, 0.9, 0.9, false}, false},
+		{"a zero or negative limit falls back", config.SearchConfig{}, Query{Limit: -1}, settings{ModeHybrid, 10, DefaultSemanticWeight, codeSemanticWeight, false}, false},
 		{"an unknown mode is an error", config.SearchConfig{}, Query{Mode: "fuzzy"}, settings{}, true},
 	}
 	for _, tt := range tests {

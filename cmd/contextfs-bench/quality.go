@@ -192,8 +192,10 @@ func codeQuality(ctx context.Context, root, name string) (string, error) {
 	defer base.Close()
 	var bs scores
 	by := map[string]scores{}
+	var dq []dumpQuery
 	for _, q := range set.Queries {
 		got, err := base.search(q.Query)
+		dq = append(dq, dumpQuery{Query: q.Query, Target: q.Target, Base: got})
 		if err != nil {
 			return "", err
 		}
@@ -216,6 +218,9 @@ func codeQuality(ctx context.Context, root, name string) (string, error) {
 			sc.add(rankOf(paths, q.Target))
 			by[mode] = sc
 		}
+	}
+	if err := dumpCandidates(ctx, s, name, []string{"code"}, dq); err != nil {
+		return "", err
 	}
 	return qualityRow(set.Repo+" @ "+set.Commit[:8], len(set.Queries), bs, by), nil
 }
@@ -279,9 +284,11 @@ func docQuality(ctx context.Context, root, name string, short bool) (string, err
 	defer base.Close()
 	var bs scores
 	by := map[string]scores{}
+	var dq []dumpQuery
 	for i, q := range set.Queries {
 		id := fmt.Sprintf("d%05d", i)
 		got, err := base.search(q.Query)
+		dq = append(dq, dumpQuery{Query: q.Query, Target: id, Base: got})
 		if err != nil {
 			return "", err
 		}
@@ -300,6 +307,13 @@ func docQuality(ctx context.Context, root, name string, short bool) (string, err
 			sc.add(rankOf(ids, id))
 			by[mode] = sc
 		}
+	}
+	dname := name
+	if short {
+		dname += "-short"
+	}
+	if err := dumpCandidates(ctx, s, dname, []string{"doc"}, dq); err != nil {
+		return "", err
 	}
 	label := set.Repo + " design docs, whole bodies"
 	if short {

@@ -86,6 +86,13 @@ func benchSICK(ctx context.Context) error {
 			queries = append(queries, p)
 		}
 	}
+	var dq []dumpQuery
+	for _, p := range queries {
+		dq = append(dq, dumpQuery{Query: p.B, Target: ids[p.A], Skip: ids[p.B]})
+	}
+	if err := dumpCandidates(ctx, s, "sick", nil, dq); err != nil {
+		return err
+	}
 	fmt.Println("## Retrieval quality on SICK")
 	fmt.Println()
 	fmt.Printf("%d distinct sentences indexed as memories; %d queries (pairs with relatedness ≥ 4 and A ≠ B): query with B, look for A in the top 10, ignoring B itself.\n\n", len(ids), len(queries))
