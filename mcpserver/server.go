@@ -48,6 +48,13 @@ type Options struct {
 // and to write down what they learn.
 const instructions = `contextfs is this repository's shared, git-versioned memory: decisions,
 facts, error fixes and procedures that people and agents wrote down.
+At the start of a session, call get_context (with a task when you know
+it): it returns the project brief, architecture, current progress, the last
+session, the user's preferences, open work and the memories on the code
+this branch changes, each with an ID that recall_memory opens. Then call
+session_start; the memories you save are tied to the session, and at the
+end call session_end with a short summary of what was done, which is saved
+as a memory that teammates see in review.
 Before non-trivial work, call search_memory with a description of the task
 (searches are by meaning as well as by keyword). When you make a decision,
 fix a non-obvious error or learn how something is done, record it with
