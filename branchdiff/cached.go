@@ -6,40 +6,60 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"time"
+
+	gitcli "github.com/contextfs/contextfs/git"
 )
 
 // Resolver is Files for a long-lived process (the MCP server), which asks
 // on every get_context call. What a branch is compared with (the base and
 // the merge-base: up to six git processes) depends only on the refs, so it
-// is kept while they are unchanged; the diff and the untracked files, which
-// depend on the work tree, are asked of git on every call as Files does.
-// The result is always Files's.
+// is kept while they are unchanged. The changed files themselves (two git
+// processes that look at the whole index and work tree) are kept too, for
+// a FilesUnder limited to some paths, while nothing they are computed from
+// changed: the refs, the index file, the ignore files and every file and
+// folder below those paths, by stat (treeKey). The result is always
+// FilesUnder's.
 type Resolver struct {
 	root, gitDir, commonDir string
+	now                     func() time.Time // the clock of treeKey's racy window
 
 	mu              sync.Mutex
 	key             string // refsKey when resolved
 	head            bool   // HEAD names a commit
 	base, mergeBase string
+
+	lastKey string  // what last was computed from; "" when nothing is kept
+	last    Changes // the last answer of FilesUnder
 }
 
 // NewResolver returns a Resolver for the work tree at root, whose git
 // directory is gitDir and shared git directory commonDir (they differ in
 // a linked worktree).
 func NewResolver(root, gitDir, commonDir string) *Resolver {
-	return &Resolver{root: root, gitDir: gitDir, commonDir: commonDir}
+	return &Resolver{root: root, gitDir: gitDir, commonDir: commonDir, now: time.Now}
 }
 
 // Files returns what the branch changes, as Files(ctx, root) does.
 func (r *Resolver) Files(ctx context.Context) (Changes, error) {
+	return r.FilesUnder(ctx, nil)
+}
+
+// FilesUnder returns what the branch changes at or below the paths in
+// within, as FilesUnder(ctx, root, within) does.
+func (r *Resolver) FilesUnder(ctx context.Context, within []string) (Changes, error) {
 	key, ok := r.refsKey()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !ok || key != r.key {
 		r.key = ""
 		_, err := git(ctx, r.root, "rev-parse", "--verify", "-q", "HEAD")
+		if err != nil && gitcli.ExitCode(err) != 1 {
+			return Changes{}, err // no git, or cancelled: no answer to keep
+		}
 		r.head = err == nil
 		r.base, r.mergeBase = "", ""
 		if r.head {
@@ -50,14 +70,31 @@ func (r *Resolver) Files(ctx context.Context) (Changes, error) {
 				}
 			}
 		}
-		if ok {
+		if ok && ctx.Err() == nil {
 			r.key = key
 		}
 	}
 	if !r.head {
-		return Files(ctx, r.root)
+		return FilesUnder(ctx, r.root, within)
 	}
-	return diffFrom(ctx, r.root, Changes{Base: r.base, MergeBase: r.mergeBase})
+	// The key is read before git runs: a change made meanwhile is in the
+	// next key, so an answer is never kept under a key older than the
+	// state it saw.
+	full, cacheable := "", false
+	if ok {
+		if tk, tok := r.treeKey(within, r.now()); tok {
+			full, cacheable = key+"\x00"+tk, true
+		}
+	}
+	if cacheable && full == r.lastKey {
+		return Changes{Base: r.last.Base, MergeBase: r.last.MergeBase, Files: slices.Clone(r.last.Files)}, nil
+	}
+	r.lastKey = ""
+	ch, err := diffFrom(ctx, r.root, Changes{Base: r.base, MergeBase: r.mergeBase}, within)
+	if err == nil && cacheable {
+		r.lastKey, r.last = full, Changes{Base: ch.Base, MergeBase: ch.MergeBase, Files: slices.Clone(ch.Files)}
+	}
+	return ch, err
 }
 
 // refsKey describes, without running git, everything the base and the
