@@ -330,6 +330,9 @@ type ListOptions struct {
 	Attached []string
 	// Source keeps memories written by this tool; Session, in this session.
 	Source, Session string
+	// Status, when not nil, keeps memories whose data.status is one of
+	// these ("" stands for a memory without one).
+	Status []string
 }
 
 // Entry is a memory as listed and searched: what the cache knows.
@@ -365,7 +368,12 @@ func (s *Store) ListIndexed(ctx context.Context, o ListOptions) ([]Entry, error)
 	if err := search.Narrow(ctx, s.cache, &f, o.Attached, o.Source, o.Session); err != nil {
 		return nil, err
 	}
-	rows, err := s.cache.List(ctx, cache.KindMemory, f, o.Limit)
+	var rows []cache.Row
+	if o.Status != nil {
+		rows, err = s.cache.ListWithStatus(ctx, cache.KindMemory, f, o.Status, o.Limit)
+	} else {
+		rows, err = s.cache.List(ctx, cache.KindMemory, f, o.Limit)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -374,6 +382,27 @@ func (s *Store) ListIndexed(ctx context.Context, o ListOptions) ([]Entry, error)
 		out = append(out, entryOf(r))
 	}
 	return out, nil
+}
+
+// AttachedGlobsIndexed returns the paths: globs of the current memories
+// (superseded ones left out), sorted and without repeats, as last synced:
+// what the files a branch changes are matched against. The context block
+// asks git for those files only when there are some.
+func (s *Store) AttachedGlobsIndexed(ctx context.Context) ([]string, error) {
+	f, err := search.Filter(nil, nil, time.Time{}, false)
+	if err != nil {
+		return nil, err
+	}
+	byID, err := s.cache.AttrValues(ctx, cache.KindMemory, search.AttrPath, f)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, gs := range byID {
+		out = append(out, gs...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }
 
 func entryOf(r cache.Row) Entry {

@@ -15,6 +15,7 @@ import (
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/pathglob"
 )
 
 // DefaultBudget is the budget, in estimated tokens, when neither the
@@ -86,6 +87,14 @@ type Options struct {
 	// Changed are the files the branch changes (see package branchdiff);
 	// memories whose paths cover one of them are "Relevant to your changes".
 	Changed []string
+	// ChangedUnder, used when Changed is nil, returns the files the branch
+	// changes at or below the paths in within (none: everywhere), as
+	// branchdiff.FilesUnder does. Build calls it only when some memory
+	// has paths:, and then with the folders those globs lie in
+	// (pathglob.Roots), so that git looks at no more of the work tree than
+	// the answer can match: a repository whose memories name no paths runs
+	// no git at all.
+	ChangedUnder func(ctx context.Context, within []string) ([]string, error)
 	// User, when set, is the user's own store (package scope): its
 	// preferences follow the repository's in "Preferences".
 	User *contextfs.Store
@@ -136,6 +145,17 @@ func Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
 			return nil, fmt.Errorf("context: user store: %w", err)
 		}
 	}
+	if o.Changed == nil && o.ChangedUnder != nil {
+		globs, err := s.AttachedGlobsIndexed(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("context: %w", err)
+		}
+		if len(globs) > 0 {
+			if o.Changed, err = o.ChangedUnder(ctx, pathglob.Roots(globs)); err != nil {
+				return nil, fmt.Errorf("context: the files this branch changes: %w", err)
+			}
+		}
+	}
 	// Memory files are not code: a branch that adds memories does not
 	// make them "relevant to its changes".
 	o.Changed = slices.DeleteFunc(slices.Clone(o.Changed), gitstore.IsMemoryPath)
@@ -151,7 +171,8 @@ func Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
 				if shown[e.ID] || len(sec.Items) == sp.limit {
 					continue
 				}
-				it, err := item(st, e, sp.bodies)
+				// Search results carry no summary: those are read too.
+				it, err := item(st, e, sp.bodies, sp.bodies || sp.key == RelevantTask)
 				if err != nil {
 					return fmt.Errorf("context: %s: %w", sp.title, err)
 				}
@@ -207,18 +228,8 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 		}
 		return out, nil
 	case OpenWork:
-		all, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types})
-		if err != nil {
-			return nil, err
-		}
-		open := all[:0]
-		for _, e := range all {
-			switch e.Status {
-			case "", "open", "in_progress":
-				open = append(open, e)
-			}
-		}
-		return open, nil
+		// No earlier section shows these types: the page is exact.
+		return s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Status: openStatuses, Limit: sp.limit})
 	}
 	limit := sp.limit * 2
 	if sp.limit == 1 {
@@ -237,8 +248,18 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 	return entries, nil
 }
 
-// item reads the memory behind e from its file.
-func item(s *contextfs.Store, e contextfs.Entry, body bool) (Item, error) {
+// openStatuses are the data.status values of open work ("" is none).
+var openStatuses = []string{"", "open", "in_progress"}
+
+// item is the memory behind e, with its body if body. Unless read, the
+// entry has all the item shows, from the index that Build synced with the
+// files first (the same guarantee a listing has); otherwise the file is
+// read, as for a body, which the index keeps only mixed with the data's
+// values.
+func item(s *contextfs.Store, e contextfs.Entry, body, read bool) (Item, error) {
+	if !read {
+		return Item{ID: e.ID, Type: e.Type, Title: oneLine(e.Title), Summary: oneLine(e.Summary)}, nil
+	}
 	m, err := s.Read(e.Path)
 	if err != nil {
 		return Item{}, err

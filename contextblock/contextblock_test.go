@@ -251,6 +251,45 @@ func TestRelevantToChangesFollowsTheBranch(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("changes %v: decision listed = %v, want %v\n%s", ch.Files, got, tt.want, b.Markdown())
 			}
+			// The lazy form asks git below the memories' folders only, and
+			// gives the same block.
+			var asked [][]string
+			lazy, err := contextblock.Build(context.Background(), s, contextblock.Options{ChangedUnder: func(ctx context.Context, within []string) ([]string, error) {
+				asked = append(asked, within)
+				ch, err := branchdiff.FilesUnder(ctx, dir, within)
+				return ch.Files, err
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lazy.Markdown() != b.Markdown() {
+				t.Errorf("ChangedUnder gives another block:\n%s\nthan Changed:\n%s", lazy.Markdown(), b.Markdown())
+			}
+			if len(asked) != 1 || !slices.Equal(asked[0], []string{"auth"}) {
+				t.Errorf("ChangedUnder asked for %q, want once for [auth]", asked)
+			}
 		})
+	}
+}
+
+func TestNoMemoryWithPathsAsksNoChangedFiles(t *testing.T) {
+	dir := testgit.Init(t)
+	s, err := contextfs.Open(context.Background(), contextfs.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Save(context.Background(), contextfs.SaveRequest{Type: "architecture", Title: "Tokens are signed with ed25519", Body: "ed25519 everywhere"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := contextblock.Build(context.Background(), s, contextblock.Options{ChangedUnder: func(context.Context, []string) ([]string, error) {
+		t.Error("ChangedUnder called though no memory has paths:")
+		return nil, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Sections) == 0 {
+		t.Error("an empty block")
 	}
 }

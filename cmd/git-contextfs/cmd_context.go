@@ -45,9 +45,10 @@ gives; section headers always stay. The same files give the same bytes.`,
 				return &usageError{fmt.Errorf("--budget must not be negative, got %d", budget)}
 			}
 			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				ch, err := branchdiff.Files(cmd.Context(), s.Repo.Root)
-				if err != nil {
-					return err
+				// Asked only when some memory has paths: (and only below them).
+				changed := func(ctx context.Context, within []string) ([]string, error) {
+					ch, err := branchdiff.FilesUnder(ctx, s.Repo.Root, within)
+					return ch.Files, err
 				}
 				set := scope.FromStore(s, scope.Options{Warnings: a.io.ErrOut})
 				defer set.Close() // the user store it opens; s stays the caller's
@@ -55,7 +56,7 @@ gives; section headers always stay. The same files give the same bytes.`,
 				if err != nil {
 					fmt.Fprintf(a.io.ErrOut, "contextfs: the user store's preferences are left out: %v\n", err)
 				}
-				b, err := contextblock.Build(cmd.Context(), s, contextblock.Options{Task: task, Budget: budget, Changed: ch.Files, User: user})
+				b, err := contextblock.Build(cmd.Context(), s, contextblock.Options{Task: task, Budget: budget, ChangedUnder: changed, User: user})
 				if err != nil {
 					return err
 				}
