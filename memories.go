@@ -384,16 +384,12 @@ func (s *Store) ListIndexed(ctx context.Context, o ListOptions) ([]Entry, error)
 	return out, nil
 }
 
-// AttachedGlobsIndexed returns the paths: globs of the current memories
-// (superseded ones left out), sorted and without repeats, as last synced:
-// what the files a branch changes are matched against. The context block
-// asks git for those files only when there are some.
+// AttachedGlobsIndexed returns the paths: globs of the memories in the
+// work tree (superseded ones too), sorted and without repeats, as last
+// synced: every glob the files a branch changes can be matched against.
+// The context block asks git for those files only when there are some.
 func (s *Store) AttachedGlobsIndexed(ctx context.Context) ([]string, error) {
-	f, err := search.Filter(nil, nil, time.Time{}, false)
-	if err != nil {
-		return nil, err
-	}
-	byID, err := s.cache.AttrValues(ctx, cache.KindMemory, search.AttrPath, f)
+	byID, err := s.cache.CurrentAttrs(ctx, cache.KindMemory, search.AttrPath)
 	if err != nil {
 		return nil, err
 	}

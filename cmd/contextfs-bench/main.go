@@ -39,6 +39,7 @@ func main() {
 	reposK := flag.Int("repos", 5, "repositories in the repos row")
 	extract := flag.String("quality-extract", "", "derive the quality sets from the mirrors under this folder (owner+name/repo git dirs) into "+qualityDir+", and exit")
 	repoSrc := flag.String("index-src", "", "source tree to index (default: src/cmd of the Go toolchain in the module cache)")
+	agentsKeep := flag.String("agents-repos", "", "agents: keep the benchmark's repositories in `DIR`/N and reuse them on later runs (a 100K corpus takes long to write)")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
 	ctx := context.Background()
@@ -103,7 +104,7 @@ func main() {
 		}
 	}
 	if *only == "" || *only == "agents" {
-		if err := benchAgents(ctx, sizeList(*sizes), binAbs, *runs, *queries); err != nil {
+		if err := benchAgents(ctx, sizeList(*sizes), binAbs, *agentsKeep, *runs, *queries); err != nil {
 			fatal(err)
 		}
 	}
