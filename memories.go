@@ -401,6 +401,14 @@ func (s *Store) AttachedGlobsIndexed(ctx context.Context) ([]string, error) {
 	return slices.Compact(out), nil
 }
 
+// IndexGeneration names the set of memories the index holds (see
+// cache.Generation): equal values, read after a Sync, mean the same
+// memory files, so what was computed from them (a context block) still
+// holds. "" matches nothing.
+func (s *Store) IndexGeneration(ctx context.Context) string {
+	return s.cache.Generation(ctx, cache.KindMemory)
+}
+
 func entryOf(r cache.Row) Entry {
 	return Entry{ID: r.MID, Kind: r.Kind.String(), Type: r.Type, Title: r.Title, Summary: r.Summary, Tags: r.Tags,
 		Path: r.Path, Updated: r.Updated, Author: r.Author, Status: r.Status}

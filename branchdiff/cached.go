@@ -2,6 +2,7 @@ package branchdiff
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -51,9 +52,10 @@ func (r *Resolver) Files(ctx context.Context) (Changes, error) {
 // FilesUnder returns what the branch changes at or below the paths in
 // within, as FilesUnder(ctx, root, within) does.
 func (r *Resolver) FilesUnder(ctx context.Context, within []string) (Changes, error) {
-	key, ok := r.refsKey()
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	now := r.now()
+	key, ok := r.refsKey(now)
 	if !ok || key != r.key {
 		r.key = ""
 		_, err := git(ctx, r.root, "rev-parse", "--verify", "-q", "HEAD")
@@ -82,8 +84,8 @@ func (r *Resolver) FilesUnder(ctx context.Context, within []string) (Changes, er
 	// state it saw.
 	full, cacheable := "", false
 	if ok {
-		if tk, tok := r.treeKey(within, r.now()); tok {
-			full, cacheable = key+"\x00"+tk, true
+		if tk, tok := r.treeKey(within, now); tok {
+			full, cacheable = key+"\x00"+strings.Join(within, "\x00")+"\x00"+tk, true
 		}
 	}
 	if cacheable && full == r.lastKey {
@@ -98,11 +100,13 @@ func (r *Resolver) FilesUnder(ctx context.Context, within []string) (Changes, er
 }
 
 // refsKey describes, without running git, everything the base and the
-// merge-base are read from: HEAD and the ref it names (content), the refs
-// base looks at, packed-refs and the config (for the upstream), by size
-// and modification time. ok is false where it cannot tell (an unreadable
-// HEAD), and then nothing is kept.
-func (r *Resolver) refsKey() (key string, ok bool) {
+// merge-base are read from: HEAD, the ref it names and the refs base
+// looks at (their content: loose refs are one line each), packed-refs,
+// the config (for the upstream) and every remote-tracking ref (a fetch
+// rewrites them in place), by stat. ok is false where it cannot tell: an
+// unreadable HEAD, refs in the reftable format, or a stat'ed file
+// modified within racyWindow of now, and then nothing is kept.
+func (r *Resolver) refsKey(now time.Time) (key string, ok bool) {
 	if _, err := os.Stat(filepath.Join(r.commonDir, "reftable")); err == nil {
 		return "", false // refs in a format this does not read
 	}
@@ -112,34 +116,37 @@ func (r *Resolver) refsKey() (key string, ok bool) {
 	}
 	var b strings.Builder
 	b.Write(head)
-	files := []string{
-		filepath.Join(r.commonDir, "packed-refs"),
-		filepath.Join(r.commonDir, "config"),
-		filepath.Join(r.commonDir, "refs", "remotes", "origin", "HEAD"),
-	}
-	for _, ref := range []string{"refs/heads/main", "refs/heads/master", "refs/remotes/origin/main", "refs/remotes/origin/master"} {
-		files = append(files, filepath.Join(r.commonDir, filepath.FromSlash(ref)))
-	}
+	refs := []string{"refs/remotes/origin/HEAD", "refs/heads/main", "refs/heads/master", "refs/remotes/origin/main", "refs/remotes/origin/master"}
 	if target, isRef := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: "); isRef {
-		content, _ := os.ReadFile(filepath.Join(r.commonDir, filepath.FromSlash(target)))
-		b.Write(content)
-		// The upstream's ref, where one is configured, is some file
-		// under refs/remotes: its folder's entries are named below.
-		files = append(files, filepath.Join(r.commonDir, filepath.FromSlash(target)))
+		refs = append(refs, target)
 	}
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil {
-			fmt.Fprintf(&b, "\x00%s %d %d", f, fi.Size(), fi.ModTime().UnixNano())
+	for _, ref := range refs {
+		content, err := os.ReadFile(filepath.Join(r.commonDir, filepath.FromSlash(ref)))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", false
+		}
+		fmt.Fprintf(&b, "\x00%s %q", ref, content)
+	}
+	recent := now.Add(-racyWindow)
+	stat := func(p string, fi fs.FileInfo) bool {
+		fmt.Fprintf(&b, "\x00%s %d %d", p, fi.Size(), fi.ModTime().UnixNano())
+		return !fi.ModTime().After(recent)
+	}
+	for _, f := range []string{filepath.Join(r.commonDir, "packed-refs"), filepath.Join(r.commonDir, "config")} {
+		if fi, err := os.Stat(f); err == nil && !stat(f, fi) {
+			return "", false
 		}
 	}
 	// Upstream refs of any remote: a fetch rewrites them in place.
+	ok = true
 	filepath.WalkDir(filepath.Join(r.commonDir, "refs", "remotes"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
-			if fi, err := d.Info(); err == nil {
-				fmt.Fprintf(&b, "\x00%s %d %d", p, fi.Size(), fi.ModTime().UnixNano())
+			if fi, err := d.Info(); err == nil && !stat(p, fi) {
+				ok = false
+				return filepath.SkipAll
 			}
 		}
 		return nil
 	})
-	return b.String(), true
+	return b.String(), ok
 }

@@ -8,9 +8,11 @@ package contextblock
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
@@ -128,37 +130,102 @@ type Item struct {
 
 // Build reads the memories of s and assembles the block.
 func Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
-	budget := o.Budget
-	if budget <= 0 {
-		budget = s.Config.Context.Budget
+	o, err := prepare(ctx, s, o)
+	if err != nil {
+		return nil, err
 	}
-	if budget <= 0 {
-		budget = DefaultBudget
+	return assemble(ctx, s, o)
+}
+
+// Builder builds blocks for a long-lived process (the MCP server), which
+// asks for one on every get_context call. It keeps the last block with
+// what the block is a function of: the generations of the stores' indexes
+// (read after their sync, so they name the memory files as they are),
+// the changed files, the task and the budget. While those are the same
+// it returns the kept block, which Build would build again byte for byte
+// (the block is deterministic, docs/CONTEXT.md). The zero value is ready
+// for use; a Builder is safe for concurrent use, with one store.
+type Builder struct {
+	mu    sync.Mutex
+	key   string
+	block *Block
+}
+
+// Build is Build, answered from the kept block when it still holds.
+func (bd *Builder) Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
+	o, err := prepare(ctx, s, o)
+	if err != nil {
+		return nil, err
 	}
-	b := &Block{Budget: budget, Estimator: Estimator}
+	key, ok := blockKey(ctx, s, o)
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	if ok && key == bd.key {
+		return bd.block.clone(), nil
+	}
+	b, err := assemble(ctx, s, o)
+	if err != nil {
+		bd.key, bd.block = "", nil
+		return nil, err
+	}
+	if ok {
+		bd.key, bd.block = key, b.clone()
+	}
+	return b, nil
+}
+
+// blockKey names everything a prepared block is built from; ok is false
+// when a generation cannot be read.
+func blockKey(ctx context.Context, s *contextfs.Store, o Options) (string, bool) {
+	gen, user, userRoot := s.IndexGeneration(ctx), "-", ""
+	if o.User != nil {
+		user, userRoot = o.User.IndexGeneration(ctx), o.User.Repo.Root
+	}
+	if gen == "" || user == "" {
+		return "", false
+	}
+	k, err := json.Marshal([]any{s.Repo.Root, gen, userRoot, user, o.Task, o.Budget, o.Changed})
+	return string(k), err == nil
+}
+
+// prepare syncs the stores and settles the options: the budget, and the
+// changed files (asked of ChangedUnder when memories have paths).
+func prepare(ctx context.Context, s *contextfs.Store, o Options) (Options, error) {
+	if o.Budget <= 0 {
+		o.Budget = s.Config.Context.Budget
+	}
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
 	// One sync for the whole block; the sections then read the index.
 	if _, err := s.Sync(ctx); err != nil {
-		return nil, fmt.Errorf("context: %w", err)
+		return o, fmt.Errorf("context: %w", err)
 	}
 	if o.User != nil {
 		if _, err := o.User.Sync(ctx); err != nil {
-			return nil, fmt.Errorf("context: user store: %w", err)
+			return o, fmt.Errorf("context: user store: %w", err)
 		}
 	}
 	if o.Changed == nil && o.ChangedUnder != nil {
 		globs, err := s.AttachedGlobsIndexed(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("context: %w", err)
+			return o, fmt.Errorf("context: %w", err)
 		}
 		if len(globs) > 0 {
 			if o.Changed, err = o.ChangedUnder(ctx, pathglob.Roots(globs)); err != nil {
-				return nil, fmt.Errorf("context: the files this branch changes: %w", err)
+				return o, fmt.Errorf("context: the files this branch changes: %w", err)
 			}
 		}
 	}
 	// Memory files are not code: a branch that adds memories does not
 	// make them "relevant to its changes".
 	o.Changed = slices.DeleteFunc(slices.Clone(o.Changed), gitstore.IsMemoryPath)
+	return o, nil
+}
+
+// assemble builds the block of prepared options from the synced index.
+func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
+	b := &Block{Budget: o.Budget, Estimator: Estimator}
 	shown := map[string]bool{}
 	for _, sp := range specs {
 		entries, err := gather(ctx, s, sp, o)
@@ -299,6 +366,17 @@ func (b *Block) fit() {
 			b.Tokens = EstimateTokens(b.Markdown())
 		}
 	}
+}
+
+// clone is a copy of b that shares nothing that can be changed.
+func (b *Block) clone() *Block {
+	c := *b
+	c.Sections = make([]Section, len(b.Sections))
+	for i, sec := range b.Sections {
+		sec.Items = slices.Clone(sec.Items)
+		c.Sections[i] = sec
+	}
+	return &c
 }
 
 func (b *Block) section(key string) []Item {

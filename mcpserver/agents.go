@@ -201,7 +201,7 @@ func (sv *server) block(ctx context.Context, task string, budget int) (*contextb
 	if err != nil {
 		user = nil // the repository's block is still worth having
 	}
-	return contextblock.Build(ctx, sv.store, contextblock.Options{Task: task, Budget: budget, ChangedUnder: changed, User: user})
+	return sv.blocks.Build(ctx, sv.store, contextblock.Options{Task: task, Budget: budget, ChangedUnder: changed, User: user})
 }
 
 func (sv *server) getContext(ctx context.Context, in ContextInput) (*contextblock.Block, string, error) {

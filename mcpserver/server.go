@@ -23,6 +23,7 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/branchdiff"
+	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/scope"
 )
 
@@ -76,6 +77,9 @@ type server struct {
 	// diff answers what the branch changes for get_context, keeping its
 	// base and merge-base while the refs are unchanged.
 	diff *branchdiff.Resolver
+	// blocks keeps the last context block while the memories, the
+	// branch's changes, the task and the budget are the same.
+	blocks contextblock.Builder
 }
 
 // New returns an MCP server whose tools read and write the memories of s.
