@@ -35,6 +35,8 @@ type Resolver struct {
 
 	lastKey string  // what last was computed from; "" when nothing is kept
 	last    Changes // the last answer of FilesUnder
+
+	loaded state // as Load read it or Save wrote it
 }
 
 // NewResolver returns a Resolver for the work tree at root, whose git

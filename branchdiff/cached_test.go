@@ -178,3 +178,43 @@ func TestResolverKeepsNothingForTheWholeTree(t *testing.T) {
 		}
 	}
 }
+
+// TestResolverStateCarriesToTheNextProcess: what one Resolver saved, the
+// next one (a later CLI command) uses without asking git while nothing
+// changed, and not after a commit.
+func TestResolverStateCarriesToTheNextProcess(t *testing.T) {
+	dir := testgit.Init(t)
+	write(t, dir, "auth/token.go", "package auth\n")
+	testgit.Run(t, dir, "add", ".")
+	testgit.Run(t, dir, "commit", "-qm", "one")
+	testgit.Run(t, dir, "checkout", "-qb", "feature")
+	write(t, dir, "auth/token.go", "package auth // edited\n")
+	path := filepath.Join(t.TempDir(), "branchdiff.json")
+	next := func() *Resolver {
+		r := NewResolver(dir, filepath.Join(dir, ".git"), filepath.Join(dir, ".git"))
+		r.now = func() time.Time { return time.Now().Add(time.Minute) }
+		r.Load(path)
+		return r
+	}
+	within := []string{"auth"}
+	r := next()
+	if kept, _ := keptOrAsked(t, r, dir, within); kept {
+		t.Fatal("an answer before any was saved")
+	}
+	if err := r.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if kept, files := keptOrAsked(t, next(), dir, within); !kept || !slices.Equal(files, []string{"auth/token.go"}) {
+		t.Errorf("the next process asked git again (kept %v) or got %q", kept, files)
+	}
+	testgit.Run(t, dir, "commit", "-qam", "two")
+	if kept, _ := keptOrAsked(t, next(), dir, within); kept {
+		t.Error("after a commit, the saved answer was used")
+	}
+	if err := os.WriteFile(path, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if kept, _ := keptOrAsked(t, next(), dir, within); kept {
+		t.Error("a damaged state file gave an answer")
+	}
+}

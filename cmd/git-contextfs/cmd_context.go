@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -45,9 +46,14 @@ gives; section headers always stay. The same files give the same bytes.`,
 				return &usageError{fmt.Errorf("--budget must not be negative, got %d", budget)}
 			}
 			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				// Asked only when some memory has paths: (and only below them).
+				// Asked only when some memory has paths: (and only below them),
+				// from what the last command found while nothing it came from
+				// changed (branchdiff.Resolver), else from git.
+				diff := branchdiff.NewResolver(s.Repo.Root, s.Repo.GitDir, s.Repo.CommonDir)
+				state := filepath.Join(s.CacheDir(), "branchdiff.json")
+				diff.Load(state)
 				changed := func(ctx context.Context, within []string) ([]string, error) {
-					ch, err := branchdiff.FilesUnder(ctx, s.Repo.Root, within)
+					ch, err := diff.FilesUnder(ctx, within)
 					return ch.Files, err
 				}
 				set := scope.FromStore(s, scope.Options{Warnings: a.io.ErrOut})
@@ -59,6 +65,10 @@ gives; section headers always stay. The same files give the same bytes.`,
 				b, err := contextblock.Build(cmd.Context(), s, contextblock.Options{Task: task, Budget: budget, ChangedUnder: changed, User: user})
 				if err != nil {
 					return err
+				}
+				if !s.Cache().ReadOnly() {
+					// Only a saving for the next command: git answers if it fails.
+					_ = diff.Save(state)
 				}
 				if format == "json" {
 					return a.printJSON(b)
