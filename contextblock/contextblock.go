@@ -138,45 +138,61 @@ func Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
 }
 
 // Builder builds blocks for a long-lived process (the MCP server), which
-// asks for one on every get_context call. It keeps the last block with
-// what the block is a function of: the generations of the stores' indexes
-// (read after their sync, so they name the memory files as they are),
-// the changed files, the task and the budget. While those are the same
-// it returns the kept block, which Build would build again byte for byte
-// (the block is deterministic, docs/CONTEXT.md). The zero value is ready
-// for use; a Builder is safe for concurrent use, with one store.
+// asks for one on every get_context call. It keeps the last few blocks
+// with what each is a function of: the generations of the stores' indexes
+// (read after their sync, so they name the memory files as they are), the
+// changed files, the task and the budget. While those are the same it
+// returns the kept block, which Build would build again byte for byte (the
+// block is deterministic, docs/CONTEXT.md). The zero value is ready for
+// use; a Builder is safe for concurrent use, with one store.
 type Builder struct {
-	mu    sync.Mutex
-	key   string
-	block *Block
+	mu   sync.Mutex
+	kept []keptBlock // most recently used last
 }
 
-// Build is Build, answered from the kept block when it still holds.
+type keptBlock struct {
+	state  string // blockState
+	task   string
+	budget int
+	block  *Block
+}
+
+// builderKeeps is how many blocks a Builder keeps: the block without a
+// task and those of the last few tasks, so that a session's calls with
+// and without one do not push each other out.
+const builderKeeps = 4
+
+// Build is Build, answered from a kept block when it still holds.
 func (bd *Builder) Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
 	o, err := prepare(ctx, s, o)
 	if err != nil {
 		return nil, err
 	}
-	key, ok := blockKey(ctx, s, o)
+	state, ok := blockState(ctx, s, o)
 	bd.mu.Lock()
 	defer bd.mu.Unlock()
-	if ok && key == bd.key {
-		return bd.block.clone(), nil
+	// The generations only grow: blocks of another state never hold again.
+	bd.kept = slices.DeleteFunc(bd.kept, func(k keptBlock) bool { return !ok || k.state != state })
+	if i := slices.IndexFunc(bd.kept, func(k keptBlock) bool { return k.task == o.Task && k.budget == o.Budget }); i >= 0 {
+		k := bd.kept[i]
+		bd.kept = append(slices.Delete(bd.kept, i, i+1), k)
+		return k.block.clone(), nil
 	}
 	b, err := assemble(ctx, s, o)
-	if err != nil {
-		bd.key, bd.block = "", nil
-		return nil, err
+	if err != nil || !ok {
+		return b, err
 	}
-	if ok {
-		bd.key, bd.block = key, b.clone()
+	if len(bd.kept) == builderKeeps {
+		bd.kept = slices.Delete(bd.kept, 0, 1)
 	}
+	bd.kept = append(bd.kept, keptBlock{state, o.Task, o.Budget, b.clone()})
 	return b, nil
 }
 
-// blockKey names everything a prepared block is built from; ok is false
-// when a generation cannot be read.
-func blockKey(ctx context.Context, s *contextfs.Store, o Options) (string, bool) {
+// blockState names everything besides the task and the budget that a
+// prepared block is built from: the stores, their index generations and
+// the changed files. ok is false when a generation cannot be read.
+func blockState(ctx context.Context, s *contextfs.Store, o Options) (string, bool) {
 	gen, user, userRoot := s.IndexGeneration(ctx), "-", ""
 	if o.User != nil {
 		user, userRoot = o.User.IndexGeneration(ctx), o.User.Repo.Root
@@ -184,7 +200,7 @@ func blockKey(ctx context.Context, s *contextfs.Store, o Options) (string, bool)
 	if gen == "" || user == "" {
 		return "", false
 	}
-	k, err := json.Marshal([]any{s.Repo.Root, gen, userRoot, user, o.Task, o.Budget, o.Changed})
+	k, err := json.Marshal([]any{s.Repo.Root, gen, userRoot, user, o.Changed})
 	return string(k), err == nil
 }
 

@@ -340,6 +340,11 @@ func TestBuilderAnswersAsBuild(t *testing.T) {
 		{"the branch changes auth/", "Tokens expire after one hour", func() { o.Changed = []string{"auth/token.go"} }},
 		{"a task", "Relevant to the task", func() { o.Task = "invoice facts" }},
 		{"a smaller budget", "more left out to fit the budget", func() { o.Budget = 300 }},
+		{"back to no task and the first budget", "Tokens expire after one hour", func() { o.Task, o.Budget = "", 1500 }},
+		{"a task again", "Relevant to the task", func() { o.Task = "invoice facts" }},
+		{"then a memory saved", "Relevant to the task", func() {
+			save(t, other, contextfs.SaveRequest{Type: "fact", Title: "Invoice facts are kept for ten years", Body: "Ten years."})
+		}},
 	}
 	for _, st := range steps {
 		st.do()
