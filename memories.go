@@ -331,6 +331,9 @@ type ListOptions struct {
 	Attached []string
 	// Source keeps memories written by this tool; Session, in this session.
 	Source, Session string
+	// Status, when not nil, keeps memories whose data.status is one of
+	// these ("" stands for a memory without one).
+	Status []string
 }
 
 // Entry is a memory as listed and searched: what the cache knows.
@@ -398,6 +401,19 @@ func (s *Store) listIndexed(ctx context.Context, o ListOptions) iter.Seq2[Entry,
 			yield(Entry{}, err)
 			return
 		}
+		if o.Status != nil {
+			rows, err := s.cache.ListWithStatus(ctx, cache.KindMemory, f, o.Status, o.Limit)
+			if err != nil {
+				yield(Entry{}, err)
+				return
+			}
+			for _, r := range rows {
+				if !yield(entryOf(r), nil) {
+					return
+				}
+			}
+			return
+		}
 		for r, err := range s.cache.ListRows(ctx, cache.KindMemory, f, o.Limit) {
 			if err != nil {
 				yield(Entry{}, err)
@@ -408,6 +424,31 @@ func (s *Store) listIndexed(ctx context.Context, o ListOptions) iter.Seq2[Entry,
 			}
 		}
 	}
+}
+
+// AttachedGlobsIndexed returns the paths: globs of the memories in the
+// work tree (superseded ones too), sorted and without repeats, as last
+// synced: every glob the files a branch changes can be matched against.
+// The context block asks git for those files only when there are some.
+func (s *Store) AttachedGlobsIndexed(ctx context.Context) ([]string, error) {
+	byID, err := s.cache.CurrentAttrs(ctx, cache.KindMemory, search.AttrPath)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, gs := range byID {
+		out = append(out, gs...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// IndexGeneration names the set of memories the index holds (see
+// cache.Generation): equal values, read after a Sync, mean the same
+// memory files, so what was computed from them (a context block) still
+// holds. "" matches nothing.
+func (s *Store) IndexGeneration(ctx context.Context) string {
+	return s.cache.Generation(ctx, cache.KindMemory)
 }
 
 func entryOf(r cache.Row) Entry {

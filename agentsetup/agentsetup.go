@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/contextfs/contextfs/gitstore"
@@ -37,6 +38,10 @@ const (
 )
 
 var mcpArgs = []string{"contextfs", "mcp"}
+
+// cursorWorkspace is Cursor's variable for the open project's folder,
+// which it substitutes in an MCP entry's command, args and env.
+const cursorWorkspace = "${workspaceFolder}"
 
 // Options say what to set up and where.
 type Options struct {
@@ -124,7 +129,12 @@ func filesFor(o Options) ([]file, error) {
 			claudeHooksFile(filepath.Join(base, ".claude", "settings.json")),
 		}, nil
 	case "cursor":
-		return []file{jsonServerFile(filepath.Join(base, ".cursor", "mcp.json"), server)}, nil
+		// Cursor starts a server in no documented folder (Claude Code and
+		// Codex start it in the project), so its entry names the
+		// repository: Cursor puts the open project for ${workspaceFolder}.
+		// The entry earlier versions wrote, without it, is ours too.
+		cursor := object{{"command", mcpCommand}, {"args", []any{mcpArgs[0], mcpArgs[1], "--repo", cursorWorkspace}}}
+		return []file{jsonServerFile(filepath.Join(base, ".cursor", "mcp.json"), cursor, server)}, nil
 	case "codex":
 		dir := filepath.Join(base, ".codex")
 		if o.User && o.CodexHome != "" {
@@ -137,7 +147,12 @@ func filesFor(o Options) ([]file, error) {
 
 // jsonServerFile adds {"mcpServers": {"contextfs": server}}, the format of
 // Claude Code's .mcp.json and ~/.claude.json and of Cursor's mcp.json.
-func jsonServerFile(path string, server object) file {
+// earlier are the entries older versions of setup wrote: found, they are
+// replaced by server, and --remove takes them out as it does server.
+func jsonServerFile(path string, server object, earlier ...object) file {
+	ours := func(cur any) bool {
+		return equalJSON(cur, server) || slices.ContainsFunc(earlier, func(e object) bool { return equalJSON(cur, e) })
+	}
 	return file{path: path,
 		add: func(old []byte) ([]byte, error) {
 			doc, err := jsonObject(path, old)
@@ -152,7 +167,9 @@ func jsonServerFile(path string, server object) file {
 				if equalJSON(cur, server) {
 					return old, nil
 				}
-				return nil, &ConflictError{Path: path, Key: "mcpServers." + ServerName}
+				if !ours(cur) {
+					return nil, &ConflictError{Path: path, Key: "mcpServers." + ServerName}
+				}
 			}
 			servers.set(ServerName, server)
 			doc.set("mcpServers", servers)
@@ -168,7 +185,7 @@ func jsonServerFile(path string, server object) file {
 				return nil, err
 			}
 			cur, ok := servers.get(ServerName)
-			if !ok || !equalJSON(cur, server) {
+			if !ok || !ours(cur) {
 				return old, nil
 			}
 			servers.del(ServerName)

@@ -221,3 +221,63 @@ func TestInvalidJSONIsReportedAndLeftAlone(t *testing.T) {
 		t.Error("the broken file was rewritten")
 	}
 }
+
+func TestCursorEntryNamesTheWorkspaceAndUpgradesTheEarlierEntry(t *testing.T) {
+	want := `"args": [
+        "contextfs",
+        "mcp",
+        "--repo",
+        "${workspaceFolder}"
+      ]`
+	earlier := `{"mcpServers": {"contextfs": {"command": "git", "args": ["contextfs", "mcp"]}, "other": {"command": "x"}}}` + "\n"
+	tests := []struct {
+		name, before string
+		action       string
+	}{
+		{"a new file gets the entry with --repo", "", "create"},
+		{"the entry an earlier setup wrote is replaced", earlier, "update"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := options(t, "cursor")
+			path := filepath.Join(o.Root, ".cursor", "mcp.json")
+			if tt.before != "" {
+				write(t, path, tt.before)
+			}
+			chs, err := Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := read(t, path)
+			if chs[0].Action != tt.action || !strings.Contains(got, want) {
+				t.Fatalf("%s:\n%s", chs[0].Action, got)
+			}
+			if tt.before != "" && !strings.Contains(got, `"other"`) {
+				t.Errorf("the user's entry is gone:\n%s", got)
+			}
+			if chs, err := Run(o); err != nil || chs[0].Action != "unchanged" {
+				t.Errorf("second run: %v %v", chs, err)
+			}
+			o.Remove = true
+			if _, err := Run(o); err != nil {
+				t.Fatal(err)
+			}
+			if tt.before != "" && read(t, path) != tt.before {
+				t.Errorf("remove did not restore the file:\n%s", read(t, path))
+			}
+		})
+	}
+}
+
+func TestCursorRemoveTakesOutTheEarlierEntry(t *testing.T) {
+	o := options(t, "cursor")
+	o.Remove = true
+	path := filepath.Join(o.Root, ".cursor", "mcp.json")
+	write(t, path, `{"mcpServers": {"contextfs": {"command": "git", "args": ["contextfs", "mcp"]}, "other": {"command": "x"}}}`)
+	if _, err := Run(o); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, path); strings.Contains(got, "contextfs") || !strings.Contains(got, `"other"`) {
+		t.Errorf("after remove:\n%s", got)
+	}
+}

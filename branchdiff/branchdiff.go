@@ -27,9 +27,18 @@ type Changes struct {
 // Files returns what the branch checked out in the work tree at root
 // changes. A repository without commits reports every file in it.
 func Files(ctx context.Context, root string) (Changes, error) {
+	return FilesUnder(ctx, root, nil)
+}
+
+// FilesUnder is Files limited to the files at or below the paths in
+// within (relative to root; none means everywhere): what a caller that
+// only matches the answer against known globs needs (pathglob.Roots), and
+// all git has to look at, so a large work tree costs no more than the
+// part of it that matters.
+func FilesUnder(ctx context.Context, root string, within []string) (Changes, error) {
 	var ch Changes
 	if _, err := git(ctx, root, "rev-parse", "--verify", "-q", "HEAD"); err != nil {
-		out, err := git(ctx, root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+		out, err := git(ctx, root, pathspecs(within, "ls-files", "-z", "--cached", "--others", "--exclude-standard")...)
 		if err != nil {
 			return ch, err
 		}
@@ -43,17 +52,35 @@ func Files(ctx context.Context, root string) (Changes, error) {
 			ch.MergeBase = strings.TrimSpace(string(mb))
 		}
 	}
-	return diffFrom(ctx, root, ch)
+	return diffFrom(ctx, root, ch, within)
+}
+
+// pathspecs appends to a git command line the paths in within as literal
+// pathspecs (no glob characters, each matching itself and what is below
+// it), after "--".
+func pathspecs(within []string, args ...string) []string {
+	if len(within) == 0 {
+		return args
+	}
+	args = append(args, "--")
+	for _, p := range within {
+		args = append(args, ":(literal)"+p)
+	}
+	return args
 }
 
 // diffFrom fills ch.Files: the work tree's differences from ch.MergeBase
-// and the untracked files.
-func diffFrom(ctx context.Context, root string, ch Changes) (Changes, error) {
-	diff, err := git(ctx, root, "diff", "--name-only", "-z", "--no-renames", ch.MergeBase, "--")
+// and the untracked files, at or below within.
+func diffFrom(ctx context.Context, root string, ch Changes, within []string) (Changes, error) {
+	args := []string{"diff", "--name-only", "-z", "--no-renames", ch.MergeBase}
+	if len(within) == 0 {
+		args = append(args, "--")
+	}
+	diff, err := git(ctx, root, pathspecs(within, args...)...)
 	if err != nil {
 		return ch, err
 	}
-	untracked, err := git(ctx, root, "ls-files", "-z", "--others", "--exclude-standard")
+	untracked, err := git(ctx, root, pathspecs(within, "ls-files", "-z", "--others", "--exclude-standard")...)
 	if err != nil {
 		return ch, err
 	}

@@ -8,13 +8,16 @@ package contextblock
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/pathglob"
 )
 
 // DefaultBudget is the budget, in estimated tokens, when neither the
@@ -86,6 +89,14 @@ type Options struct {
 	// Changed are the files the branch changes (see package branchdiff);
 	// memories whose paths cover one of them are "Relevant to your changes".
 	Changed []string
+	// ChangedUnder, used when Changed is nil, returns the files the branch
+	// changes at or below the paths in within (none: everywhere), as
+	// branchdiff.FilesUnder does. Build calls it only when some memory
+	// has paths:, and then with the folders those globs lie in
+	// (pathglob.Roots), so that git looks at no more of the work tree than
+	// the answer can match: a repository whose memories name no paths runs
+	// no git at all.
+	ChangedUnder func(ctx context.Context, within []string) ([]string, error)
 	// User, when set, is the user's own store (package scope): its
 	// preferences follow the repository's in "Preferences".
 	User *contextfs.Store
@@ -119,26 +130,118 @@ type Item struct {
 
 // Build reads the memories of s and assembles the block.
 func Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
-	budget := o.Budget
-	if budget <= 0 {
-		budget = s.Config.Context.Budget
+	o, err := prepare(ctx, s, o)
+	if err != nil {
+		return nil, err
 	}
-	if budget <= 0 {
-		budget = DefaultBudget
+	return assemble(ctx, s, o)
+}
+
+// Builder builds blocks for a long-lived process (the MCP server), which
+// asks for one on every get_context call. It keeps the last few blocks
+// with what each is a function of: the generations of the stores' indexes
+// (read after their sync, so they name the memory files as they are), the
+// changed files, the task and the budget. While those are the same it
+// returns the kept block, which Build would build again byte for byte (the
+// block is deterministic, docs/CONTEXT.md). The zero value is ready for
+// use; a Builder is safe for concurrent use, with one store.
+type Builder struct {
+	mu   sync.Mutex
+	kept []keptBlock // most recently used last
+}
+
+type keptBlock struct {
+	state  string // blockState
+	task   string
+	budget int
+	block  *Block
+}
+
+// builderKeeps is how many blocks a Builder keeps: the block without a
+// task and those of the last few tasks, so that a session's calls with
+// and without one do not push each other out.
+const builderKeeps = 4
+
+// Build is Build, answered from a kept block when it still holds.
+func (bd *Builder) Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
+	o, err := prepare(ctx, s, o)
+	if err != nil {
+		return nil, err
 	}
-	b := &Block{Budget: budget, Estimator: Estimator}
+	state, ok := blockState(ctx, s, o)
+	bd.mu.Lock()
+	defer bd.mu.Unlock()
+	// The generations only grow: blocks of another state never hold again.
+	bd.kept = slices.DeleteFunc(bd.kept, func(k keptBlock) bool { return !ok || k.state != state })
+	if i := slices.IndexFunc(bd.kept, func(k keptBlock) bool { return k.task == o.Task && k.budget == o.Budget }); i >= 0 {
+		k := bd.kept[i]
+		bd.kept = append(slices.Delete(bd.kept, i, i+1), k)
+		return k.block.clone(), nil
+	}
+	b, err := assemble(ctx, s, o)
+	if err != nil || !ok {
+		return b, err
+	}
+	if len(bd.kept) == builderKeeps {
+		bd.kept = slices.Delete(bd.kept, 0, 1)
+	}
+	bd.kept = append(bd.kept, keptBlock{state, o.Task, o.Budget, b.clone()})
+	return b, nil
+}
+
+// blockState names everything besides the task and the budget that a
+// prepared block is built from: the stores, their index generations and
+// the changed files. ok is false when a generation cannot be read.
+func blockState(ctx context.Context, s *contextfs.Store, o Options) (string, bool) {
+	gen, user, userRoot := s.IndexGeneration(ctx), "-", ""
+	if o.User != nil {
+		user, userRoot = o.User.IndexGeneration(ctx), o.User.Repo.Root
+	}
+	if gen == "" || user == "" {
+		return "", false
+	}
+	k, err := json.Marshal([]any{s.Repo.Root, gen, userRoot, user, o.Changed})
+	return string(k), err == nil
+}
+
+// prepare syncs the stores and settles the options: the budget, and the
+// changed files (asked of ChangedUnder when memories have paths).
+func prepare(ctx context.Context, s *contextfs.Store, o Options) (Options, error) {
+	if o.Budget <= 0 {
+		o.Budget = s.Config.Context.Budget
+	}
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
 	// One sync for the whole block; the sections then read the index.
 	if _, err := s.Sync(ctx); err != nil {
-		return nil, fmt.Errorf("context: %w", err)
+		return o, fmt.Errorf("context: %w", err)
 	}
 	if o.User != nil {
 		if _, err := o.User.Sync(ctx); err != nil {
-			return nil, fmt.Errorf("context: user store: %w", err)
+			return o, fmt.Errorf("context: user store: %w", err)
+		}
+	}
+	if o.Changed == nil && o.ChangedUnder != nil {
+		globs, err := s.AttachedGlobsIndexed(ctx)
+		if err != nil {
+			return o, fmt.Errorf("context: %w", err)
+		}
+		if len(globs) > 0 {
+			if o.Changed, err = o.ChangedUnder(ctx, pathglob.Roots(globs)); err != nil {
+				return o, fmt.Errorf("context: the files this branch changes: %w", err)
+			}
 		}
 	}
 	// Memory files are not code: a branch that adds memories does not
 	// make them "relevant to its changes".
 	o.Changed = slices.DeleteFunc(slices.Clone(o.Changed), gitstore.IsMemoryPath)
+	return o, nil
+}
+
+// assemble builds the block of prepared options from the synced index.
+func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
+	b := &Block{Budget: o.Budget, Estimator: Estimator}
 	shown := map[string]bool{}
 	for _, sp := range specs {
 		entries, err := gather(ctx, s, sp, o)
@@ -151,7 +254,8 @@ func Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
 				if shown[e.ID] || len(sec.Items) == sp.limit {
 					continue
 				}
-				it, err := item(st, e, sp.bodies)
+				// Search results carry no summary: those are read too.
+				it, err := item(st, e, sp.bodies, sp.bodies || sp.key == RelevantTask)
 				if err != nil {
 					return fmt.Errorf("context: %s: %w", sp.title, err)
 				}
@@ -207,18 +311,8 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 		}
 		return out, nil
 	case OpenWork:
-		all, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types})
-		if err != nil {
-			return nil, err
-		}
-		open := all[:0]
-		for _, e := range all {
-			switch e.Status {
-			case "", "open", "in_progress":
-				open = append(open, e)
-			}
-		}
-		return open, nil
+		// No earlier section shows these types: the page is exact.
+		return s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Status: openStatuses, Limit: sp.limit})
 	}
 	limit := sp.limit * 2
 	if sp.limit == 1 {
@@ -237,8 +331,18 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 	return entries, nil
 }
 
-// item reads the memory behind e from its file.
-func item(s *contextfs.Store, e contextfs.Entry, body bool) (Item, error) {
+// openStatuses are the data.status values of open work ("" is none).
+var openStatuses = []string{"", "open", "in_progress"}
+
+// item is the memory behind e, with its body if body. Unless read, the
+// entry has all the item shows, from the index that Build synced with the
+// files first (the same guarantee a listing has); otherwise the file is
+// read, as for a body, which the index keeps only mixed with the data's
+// values.
+func item(s *contextfs.Store, e contextfs.Entry, body, read bool) (Item, error) {
+	if !read {
+		return Item{ID: e.ID, Type: e.Type, Title: oneLine(e.Title), Summary: oneLine(e.Summary)}, nil
+	}
 	m, err := s.Read(e.Path)
 	if err != nil {
 		return Item{}, err
@@ -278,6 +382,17 @@ func (b *Block) fit() {
 			b.Tokens = EstimateTokens(b.Markdown())
 		}
 	}
+}
+
+// clone is a copy of b that shares nothing that can be changed.
+func (b *Block) clone() *Block {
+	c := *b
+	c.Sections = make([]Section, len(b.Sections))
+	for i, sec := range b.Sections {
+		sec.Items = slices.Clone(sec.Items)
+		c.Sections[i] = sec
+	}
+	return &c
 }
 
 func (b *Block) section(key string) []Item {

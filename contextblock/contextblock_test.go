@@ -251,6 +251,118 @@ func TestRelevantToChangesFollowsTheBranch(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("changes %v: decision listed = %v, want %v\n%s", ch.Files, got, tt.want, b.Markdown())
 			}
+			// The lazy form asks git below the memories' folders only, and
+			// gives the same block.
+			var asked [][]string
+			lazy, err := contextblock.Build(context.Background(), s, contextblock.Options{ChangedUnder: func(ctx context.Context, within []string) ([]string, error) {
+				asked = append(asked, within)
+				ch, err := branchdiff.FilesUnder(ctx, dir, within)
+				return ch.Files, err
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lazy.Markdown() != b.Markdown() {
+				t.Errorf("ChangedUnder gives another block:\n%s\nthan Changed:\n%s", lazy.Markdown(), b.Markdown())
+			}
+			if len(asked) != 1 || !slices.Equal(asked[0], []string{"auth"}) {
+				t.Errorf("ChangedUnder asked for %q, want once for [auth]", asked)
+			}
 		})
+	}
+}
+
+func TestNoMemoryWithPathsAsksNoChangedFiles(t *testing.T) {
+	dir := testgit.Init(t)
+	s, err := contextfs.Open(context.Background(), contextfs.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Save(context.Background(), contextfs.SaveRequest{Type: "architecture", Title: "Tokens are signed with ed25519", Body: "ed25519 everywhere"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := contextblock.Build(context.Background(), s, contextblock.Options{ChangedUnder: func(context.Context, []string) ([]string, error) {
+		t.Error("ChangedUnder called though no memory has paths:")
+		return nil, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Sections) == 0 {
+		t.Error("an empty block")
+	}
+}
+
+// TestBuilderAnswersAsBuild walks a long-lived Builder through the changes
+// a block depends on (a memory file edited by hand, a memory saved by
+// another process, a file removed, the branch's changes, the task, the
+// budget) and after each compares it with Build: a kept block is never
+// stale.
+func TestBuilderAnswersAsBuild(t *testing.T) {
+	f := seed(t)
+	ctx := context.Background()
+	other := openAt(t, f.dir) // another process: its saves sync the shared cache
+	var bd contextblock.Builder
+	o := contextblock.Options{Budget: 1500}
+	brief := func() string {
+		t.Helper()
+		es, err := f.s.List(ctx, contextfs.ListOptions{Types: []string{"project-brief"}})
+		if err != nil || len(es) != 1 {
+			t.Fatalf("the brief: %v %v", es, err)
+		}
+		return filepath.Join(f.dir, es[0].Path)
+	}
+	steps := []struct {
+		name, want string
+		do         func()
+	}{
+		{"first", "Billing turns usage events", func() {}},
+		{"again", "Billing turns usage events", func() {}},
+		{"a memory file edited by hand", "Billing turns metered usage", func() {
+			p := brief()
+			raw, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(strings.Replace(string(raw), "turns usage", "turns metered usage", 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a save by another process", "Ship invoices in EUR", func() {
+			save(t, other, contextfs.SaveRequest{Type: "todo", Title: "Ship invoices in EUR", Body: "Euro invoices.", Data: map[string]any{"status": "open"}})
+		}},
+		{"a memory file removed", "Layered packages", func() {
+			if err := os.Remove(brief()); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"the branch changes auth/", "Tokens expire after one hour", func() { o.Changed = []string{"auth/token.go"} }},
+		{"a task", "Relevant to the task", func() { o.Task = "invoice facts" }},
+		{"a smaller budget", "more left out to fit the budget", func() { o.Budget = 300 }},
+		{"back to no task and the first budget", "Tokens expire after one hour", func() { o.Task, o.Budget = "", 1500 }},
+		{"a task again", "Relevant to the task", func() { o.Task = "invoice facts" }},
+		{"then a memory saved", "Relevant to the task", func() {
+			save(t, other, contextfs.SaveRequest{Type: "fact", Title: "Invoice facts are kept for ten years", Body: "Ten years."})
+		}},
+	}
+	for _, st := range steps {
+		st.do()
+		got, err := bd.Build(ctx, f.s, o)
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		want, err := contextblock.Build(ctx, f.s, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Markdown() != want.Markdown() {
+			t.Fatalf("%s: the Builder's block:\n%s\n---\nBuild's:\n%s", st.name, got.Markdown(), want.Markdown())
+		}
+		if !strings.Contains(got.Markdown(), st.want) {
+			t.Errorf("%s: %q missing:\n%s", st.name, st.want, got.Markdown())
+		}
+		// What a caller does with its block never reaches the kept one.
+		got.Sections[0].Items[0].Title = "changed by the caller"
 	}
 }

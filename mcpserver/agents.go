@@ -192,15 +192,16 @@ func clientSource(ctx context.Context) string {
 }
 
 func (sv *server) block(ctx context.Context, task string, budget int) (*contextblock.Block, error) {
-	ch, err := sv.diff.Files(ctx)
-	if err != nil {
-		return nil, err
+	// Asked only when some memory has paths: (and only below them).
+	changed := func(ctx context.Context, within []string) ([]string, error) {
+		ch, err := sv.diff.FilesUnder(ctx, within)
+		return ch.Files, err
 	}
 	user, err := sv.set.ExistingUser(ctx)
 	if err != nil {
 		user = nil // the repository's block is still worth having
 	}
-	return contextblock.Build(ctx, sv.store, contextblock.Options{Task: task, Budget: budget, Changed: ch.Files, User: user})
+	return sv.blocks.Build(ctx, sv.store, contextblock.Options{Task: task, Budget: budget, ChangedUnder: changed, User: user})
 }
 
 func (sv *server) getContext(ctx context.Context, in ContextInput) (*contextblock.Block, string, error) {

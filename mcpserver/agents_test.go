@@ -189,3 +189,28 @@ func TestPromptAndResources(t *testing.T) {
 		t.Error("reading a missing memory succeeded")
 	}
 }
+
+// An agent learns from the handshake's instructions to read the context
+// block first and to work in a session; each tool they name must exist.
+func TestInstructionsAskForTheContextAndASession(t *testing.T) {
+	cs, _, _ := connect(t)
+	got := cs.InitializeResult().Instructions
+	tools := map[string]bool{}
+	for tool, err := range cs.Tools(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools[tool.Name] = true
+	}
+	for _, name := range []string{"get_context", "session_start", "session_end", "search_memory", "save_memory"} {
+		if !strings.Contains(got, name) {
+			t.Errorf("the instructions do not mention %s:\n%s", name, got)
+		}
+		if !tools[name] {
+			t.Errorf("the instructions name %s, which is not a tool", name)
+		}
+	}
+	if i, j := strings.Index(got, "get_context"), strings.Index(got, "search_memory"); i > j {
+		t.Errorf("get_context should come first, at the start of a session:\n%s", got)
+	}
+}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/branchdiff"
+	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/scope"
 )
 
@@ -48,6 +49,13 @@ type Options struct {
 // and to write down what they learn.
 const instructions = `contextfs is this repository's shared, git-versioned memory: decisions,
 facts, error fixes and procedures that people and agents wrote down.
+At the start of a session, call get_context (with a task when you know
+it): it returns the project brief, architecture, current progress, the last
+session, the user's preferences, open work and the memories on the code
+this branch changes, each with an ID that recall_memory opens. Then call
+session_start; the memories you save are tied to the session, and at the
+end call session_end with a short summary of what was done, which is saved
+as a memory that teammates see in review.
 Before non-trivial work, call search_memory with a description of the task
 (searches are by meaning as well as by keyword). When you make a decision,
 fix a non-obvious error or learn how something is done, record it with
@@ -69,6 +77,9 @@ type server struct {
 	// diff answers what the branch changes for get_context, keeping its
 	// base and merge-base while the refs are unchanged.
 	diff *branchdiff.Resolver
+	// blocks keeps the last context block while the memories, the
+	// branch's changes, the task and the budget are the same.
+	blocks contextblock.Builder
 }
 
 // New returns an MCP server whose tools read and write the memories of s.

@@ -7,6 +7,7 @@ package pathglob
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -58,4 +59,43 @@ func Any(globs, files []string) bool {
 		}
 	}
 	return false
+}
+
+// Prefix is the literal folder path glob starts with: every file the glob
+// matches is that path or lies below it. It is "" when the glob's first
+// segment is a pattern, which may match anywhere.
+func Prefix(glob string) string {
+	var lit []string
+	for _, seg := range strings.Split(strings.TrimSuffix(glob, "/"), "/") {
+		if seg == "" || seg == "." || seg == ".." || strings.ContainsAny(seg, `*?[\`) {
+			break
+		}
+		lit = append(lit, seg)
+	}
+	return strings.Join(lit, "/")
+}
+
+// Roots are the fewest folders (or files) below which lies every file
+// that one of globs matches, sorted: a diff limited to them misses no file
+// the globs cover. It is nil when some glob may match anywhere, and then
+// nothing narrows the search.
+func Roots(globs []string) []string {
+	var roots []string
+	for _, g := range globs {
+		p := Prefix(g)
+		if p == "" {
+			return nil
+		}
+		roots = append(roots, p)
+	}
+	slices.Sort(roots)
+	out := roots[:0]
+	for _, r := range roots {
+		// Sorted, a root's descendants follow it: "a", "a/b", "a/c", "ab".
+		if n := len(out); n > 0 && (r == out[n-1] || strings.HasPrefix(r, out[n-1]+"/")) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -28,7 +28,10 @@ func Narrow(ctx context.Context, c *cache.Cache, f *cache.Filter, files []string
 	if len(files) == 0 {
 		return nil
 	}
-	globs, err := c.AttrValues(ctx, cache.KindMemory, AttrPath, *f)
+	// Every current memory with paths, whatever f says: the listing or
+	// search that follows applies f to the IDs kept here, and this reads
+	// the few memories with paths instead of testing f on every memory.
+	globs, err := c.CurrentAttrs(ctx, cache.KindMemory, AttrPath)
 	if err != nil {
 		return err
 	}

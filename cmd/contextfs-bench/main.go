@@ -41,6 +41,7 @@ func main() {
 	repoSrc := flag.String("index-src", "", "source tree to index (default: src/cmd/go of the Go toolchain; the README's figures use src/cmd)")
 	indexBase := flag.String("index-base", "", "baseline git-contextfs binary whose full index is timed beside -bin's, interleaved")
 	indexRuns := flag.Int("index-runs", 3, "full indexes per binary (median)")
+	agentsKeep := flag.String("agents-repos", "", "agents: keep the benchmark's repositories in `DIR`/N and reuse them on later runs (a 100K corpus takes long to write)")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
 	ctx := context.Background()
@@ -110,7 +111,7 @@ func main() {
 		}
 	}
 	if *only == "" || *only == "agents" {
-		if err := benchAgents(ctx, sizeList(*sizes), binAbs, *runs, *queries); err != nil {
+		if err := benchAgents(ctx, sizeList(*sizes), binAbs, *agentsKeep, *runs, *queries); err != nil {
 			fatal(err)
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -45,9 +46,15 @@ gives; section headers always stay. The same files give the same bytes.`,
 				return &usageError{fmt.Errorf("--budget must not be negative, got %d", budget)}
 			}
 			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				ch, err := branchdiff.Files(cmd.Context(), s.Repo.Root)
-				if err != nil {
-					return err
+				// Asked only when some memory has paths: (and only below them),
+				// from what the last command found while nothing it came from
+				// changed (branchdiff.Resolver), else from git.
+				diff := branchdiff.NewResolver(s.Repo.Root, s.Repo.GitDir, s.Repo.CommonDir)
+				state := filepath.Join(s.CacheDir(), "branchdiff.json")
+				diff.Load(state)
+				changed := func(ctx context.Context, within []string) ([]string, error) {
+					ch, err := diff.FilesUnder(ctx, within)
+					return ch.Files, err
 				}
 				set := scope.FromStore(s, scope.Options{Warnings: a.io.ErrOut})
 				defer set.Close() // the user store it opens; s stays the caller's
@@ -55,9 +62,13 @@ gives; section headers always stay. The same files give the same bytes.`,
 				if err != nil {
 					fmt.Fprintf(a.io.ErrOut, "contextfs: the user store's preferences are left out: %v\n", err)
 				}
-				b, err := contextblock.Build(cmd.Context(), s, contextblock.Options{Task: task, Budget: budget, Changed: ch.Files, User: user})
+				b, err := contextblock.Build(cmd.Context(), s, contextblock.Options{Task: task, Budget: budget, ChangedUnder: changed, User: user})
 				if err != nil {
 					return err
+				}
+				if !s.Cache().ReadOnly() {
+					// Only a saving for the next command: git answers if it fails.
+					_ = diff.Save(state)
 				}
 				if format == "json" {
 					return a.printJSON(b)
