@@ -39,6 +39,7 @@ func main() {
 	reposK := flag.Int("repos", 5, "repositories in the repos row")
 	extract := flag.String("quality-extract", "", "derive the quality sets from the mirrors under this folder (owner+name/repo git dirs) into "+qualityDir+", and exit")
 	repoSrc := flag.String("index-src", "", "source tree to index (default: src/cmd of the Go toolchain in the module cache)")
+	saveBase := flag.String("save-base", "", "a second git-contextfs binary for the save rows, run interleaved with -bin (before/after in one run)")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
 	ctx := context.Background()
@@ -118,7 +119,7 @@ func main() {
 		}
 	}
 	if *only == "" || *only == "save" {
-		if err := benchSave(ctx, *sizes, binAbs, *runs); err != nil {
+		if err := benchSave(ctx, *sizes, binAbs, *saveBase, *runs); err != nil {
 			fatal(err)
 		}
 	}
