@@ -133,3 +133,26 @@ func TestCLIContextShowsTheUsersPreferencesInEveryRepository(t *testing.T) {
 		t.Errorf("the user's preference was written into repository B:\n%s", st)
 	}
 }
+
+// TestCLIUpdateJSONSaysWhichStoreHoldsTheMemory: update --json carries
+// scope, as save and the reads do, for a memory of either store.
+func TestCLIUpdateJSONSaysWhichStoreHoldsTheMemory(t *testing.T) {
+	isolateScopes(t)
+	dir := testgit.Init(t)
+	tests := []struct {
+		name, typ, want string
+	}{
+		{"a repository memory", "fact", "repo"},
+		{"a user memory", "user", "user"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := strings.TrimSpace(ok(t, dir, "save", "--type", tt.typ, "Answers are terse, "+tt.name+"."))
+			var got struct{ ID, Title, Scope string }
+			decodeJSON(t, ok(t, dir, "update", id, "--title", "Terse answers", "--json"), &got)
+			if got.ID != id || got.Title != "Terse answers" || got.Scope != tt.want {
+				t.Errorf("update --json = %+v; want id %s, the new title and scope %s", got, id, tt.want)
+			}
+		})
+	}
+}
