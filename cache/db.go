@@ -112,7 +112,13 @@ func Open(ctx context.Context, dir string, emb Embedder) (*Cache, error) {
 	}
 	c, why, err := open(ctx, dir, emb)
 	if err == nil && why == "" {
-		return c, nil
+		// SQLite opens a database it may not write read-only without a
+		// word when its log files are there to read (they outlive the
+		// writers): say so now, as when it fails to open.
+		if mayWrite(dir) {
+			return c, nil
+		}
+		err = fmt.Errorf("%s: %w", filepath.Join(dir, DBFile), fs.ErrPermission)
 	}
 	// A database another process holds locked past the busy timeout is
 	// busy, not broken: deleting it would pull it from under that process.
@@ -396,19 +402,31 @@ func writable(dir string) bool {
 }
 
 // openReadOnly opens an existing cache without writing anything, not even
-// the WAL index: immutable tells SQLite no one else writes it meanwhile.
+// the WAL index. The write-ahead log outlives the processes that write it
+// (no checkpoint at close, see fts5rank.c), so where it and its index are
+// there, SQLite reads them read-only (mode=ro); otherwise immutable tells
+// SQLite that the database file is all there is.
 func openReadOnly(ctx context.Context, dir string, emb Embedder) (*Cache, error) {
 	path := filepath.Join(dir, DBFile)
 	if _, err := os.Stat(path); err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro&immutable=1")
-	if err != nil {
-		return nil, err
-	}
 	var v string
-	if err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema'`).Scan(&v); err != nil {
+	var db *sql.DB
+	var err error
+	for _, dsn := range []string{"file:" + path + "?mode=ro", "file:" + path + "?mode=ro&immutable=1"} {
+		if !strings.HasSuffix(dsn, "immutable=1") && !exists(path+"-wal") {
+			continue
+		}
+		if db, err = sql.Open("sqlite3", dsn); err != nil {
+			return nil, err
+		}
+		if err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema'`).Scan(&v); err == nil {
+			break
+		}
 		db.Close()
+	}
+	if err != nil {
 		return nil, err
 	}
 	if v != SchemaVersion {
@@ -418,8 +436,30 @@ func openReadOnly(ctx context.Context, dir string, emb Embedder) (*Cache, error)
 	return &Cache{db: db, dir: dir, emb: emb, sets: map[Kind]*docSet{}, simd: map[Kind]*simdIndex{}, readOnly: true}, nil
 }
 
-// Close closes the database.
-func (c *Cache) Close() error { return c.db.Close() }
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// logKeepBytes is how large the write-ahead log may grow before Close
+// checkpoints it. Connections close without a checkpoint (fts5rank.c), so
+// a command that writes spends no fsync on the cache; but the next
+// process to open the database reads the whole log to index it (about
+// 4 ms of CPU per MB here), so the log is folded into the database once
+// it holds a few saves' worth (a save writes about 80 KB).
+const logKeepBytes = 256 << 10
+
+// Close closes the database, checkpointing the log first if it grew past
+// logKeepBytes.
+func (c *Cache) Close() error {
+	if !c.readOnly {
+		if fi, err := os.Stat(filepath.Join(c.dir, DBFile+"-wal")); err == nil && fi.Size() > logKeepBytes {
+			// Best effort: a busy database is checkpointed by a later close.
+			c.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+		}
+	}
+	return c.db.Close()
+}
 
 // Dir is the cache's directory.
 func (c *Cache) Dir() string { return c.dir }

@@ -42,6 +42,7 @@ extern int sqlite3_bind_pointer(sqlite3_stmt*, int, void*, const char*, void (*)
 extern int sqlite3_step(sqlite3_stmt*) __attribute__((weak));
 extern int sqlite3_finalize(sqlite3_stmt*) __attribute__((weak));
 extern int sqlite3_busy_timeout(sqlite3*, int) __attribute__((weak));
+extern int sqlite3_db_config(sqlite3*, int, ...) __attribute__((weak));
 extern char *sqlite3_mprintf(const char*, ...) __attribute__((weak));
 extern double sqlite3_value_double(sqlite3_value*) __attribute__((weak));
 extern sqlite3_int64 sqlite3_value_int64(sqlite3_value*) __attribute__((weak));
@@ -320,6 +321,13 @@ static int cfs_init(sqlite3 *db, char **err, const void *thunk) {
   int rc;
   (void)thunk;
   sqlite3_busy_timeout(db, 10000);
+  /* No checkpoint when the last connection closes: the write-ahead log
+  ** stays for the next process, which then neither recreates it (a
+  ** directory fsync and a header fsync) nor pays the checkpoint's two
+  ** fsyncs at exit. Checkpoints still run as the log grows
+  ** (wal_autocheckpoint), and a crash at any point leaves a consistent
+  ** database, as synchronous=NORMAL promises: see docs/RELIABILITY.md. */
+  if (sqlite3_db_config) sqlite3_db_config(db, CFS_SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
   rc = sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, 0);
   if (rc == CFS_SQLITE_OK) {
     sqlite3_bind_pointer(st, 1, (void *)&api, "fts5_api_ptr", 0);

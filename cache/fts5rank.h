@@ -60,6 +60,7 @@ struct fts5_api {
 #define CFS_SQLITE_OK 0
 #define CFS_SQLITE_ERROR 1
 #define CFS_SQLITE_NOMEM 7
+#define CFS_SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE 1006
 
 /* Defined in fts5rank.c, called from Go. */
 int cfs_register(void);

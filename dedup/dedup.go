@@ -126,7 +126,11 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 	if err != nil {
 		return nil, fmt.Errorf("dedup: search: %w", err)
 	}
-	emb := s.Embedder()
+	// The hits' files, then every text compared in one call to the
+	// embedder: the new text once, each candidate once, not a pair per
+	// candidate.
+	var found []*memory.Memory
+	texts := []string{text}
 	for _, h := range hits {
 		if h.Kind != "memory" || h.Type != typ {
 			continue
@@ -135,10 +139,18 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 		if err != nil {
 			continue // a broken file is validate's to report
 		}
-		sim, err := Similarity(ctx, emb, text, Text(m.Title, m.Body))
-		if err != nil {
-			return nil, err
-		}
+		found = append(found, m)
+		texts = append(texts, Text(m.Title, m.Body))
+	}
+	if len(found) == 0 {
+		return rep, nil
+	}
+	vecs, err := embedAll(ctx, s.Embedder(), texts)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range found {
+		sim := Cosine(vecs[0], vecs[i+1])
 		match := Match{ID: m.ID, Type: m.Type, Title: m.Title, Path: m.Path, Similarity: round(sim)}
 		if same(c.Title, m.Title) && same(c.Body, m.Body) {
 			match.Identical, match.Similarity = true, 1
@@ -146,7 +158,7 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 			continue
 		}
 		if field, why := differs(c, m); why != "" {
-			subj, err := Similarity(ctx, emb, c.Title, m.Title)
+			subj, err := Similarity(ctx, s.Embedder(), c.Title, m.Title)
 			if err != nil {
 				return nil, err
 			}
@@ -238,17 +250,26 @@ func Text(title, body string) string {
 
 // Similarity is the cosine similarity of two texts' embeddings.
 func Similarity(ctx context.Context, emb embed.Embedder, a, b string) (float64, error) {
-	if emb == nil {
-		return 0, errors.New("dedup: no embedder")
-	}
-	vs, err := emb.Embed(ctx, []string{a, b})
+	vs, err := embedAll(ctx, emb, []string{a, b})
 	if err != nil {
-		return 0, fmt.Errorf("dedup: embed: %w", err)
-	}
-	if len(vs) != 2 {
-		return 0, fmt.Errorf("dedup: embedder returned %d vectors for 2 texts", len(vs))
+		return 0, err
 	}
 	return Cosine(vs[0], vs[1]), nil
+}
+
+// embedAll embeds texts in one call, one vector per text.
+func embedAll(ctx context.Context, emb embed.Embedder, texts []string) ([][]float32, error) {
+	if emb == nil {
+		return nil, errors.New("dedup: no embedder")
+	}
+	vs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("dedup: embed: %w", err)
+	}
+	if len(vs) != len(texts) {
+		return nil, fmt.Errorf("dedup: embedder returned %d vectors for %d texts", len(vs), len(texts))
+	}
+	return vs, nil
 }
 
 // Cosine is the cosine of two vectors; 0 when either is zero.

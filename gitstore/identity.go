@@ -34,9 +34,34 @@ func (r *Repo) identity() (name, email string) {
 }
 
 func (r *Repo) readIdentity() (name, email string, err error) {
+	vs, err := r.readConfig("user", "", "name", "email")
+	if err != nil {
+		return "", "", err
+	}
+	return vs[0], vs[1], nil
+}
+
+// RemoteURL is the URL of the remote named name (remote.NAME.url), ""
+// when it has none, read like the identity: from the configuration files
+// themselves, or by git where they include others.
+func (r *Repo) RemoteURL(ctx context.Context, name string) string {
+	vs, err := r.readConfig("remote", name, "url")
+	if err != nil {
+		out, _ := git.Output(ctx, r.Root, "config", "--get", "remote."+name+".url")
+		return out
+	}
+	return vs[0]
+}
+
+// readConfig returns the values of keys in section (and subsection, ""
+// for none) as `git config --get` would, one per key ("" when unset),
+// from the files git reads in its order (system, global, the
+// repository's; the last value wins). errNeedGit says git must answer
+// instead.
+func (r *Repo) readConfig(section, subsection string, keys ...string) ([]string, error) {
 	for _, v := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG"} {
 		if os.Getenv(v) != "" {
-			return "", "", errNeedGit
+			return nil, errNeedGit
 		}
 	}
 	var files []string
@@ -61,38 +86,50 @@ func (r *Repo) readIdentity() (name, email string, err error) {
 	// A worktree's own configuration counts only under an extension the
 	// repository's configuration turns on: git decides.
 	if _, err := os.Stat(filepath.Join(r.GitDir, "config.worktree")); err == nil {
-		return "", "", errNeedGit
+		return nil, errNeedGit
 	}
 	files = append(files, filepath.Join(r.CommonDir, "config"))
+	vals := make([]string, len(keys))
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
 		if errors.Is(err, os.ErrNotExist) || f == "/dev/null" {
 			continue
 		}
 		if err != nil {
-			return "", "", err
+			return nil, err
 		}
 		cfg := config.New()
 		if err := config.NewDecoder(bytes.NewReader(raw)).Decode(cfg); err != nil {
-			return "", "", errNeedGit // git is the judge of what it accepts
+			return nil, errNeedGit // git is the judge of what it accepts
 		}
 		for _, s := range cfg.Sections {
 			if s.IsName("include") || s.IsName("includeIf") {
-				return "", "", errNeedGit
+				return nil, errNeedGit
 			}
 		}
-		if !cfg.HasSection("user") {
+		if !cfg.HasSection(section) {
 			continue
 		}
-		u := cfg.Section("user")
-		if u.HasOption("name") {
-			name = last(u.Options, "name")
+		opts := cfg.Section(section).Options
+		if subsection != "" {
+			// Subsection names are case-sensitive, as git has them.
+			opts = nil
+			for _, ss := range cfg.Section(section).Subsections {
+				if ss.Name == subsection {
+					opts = append(opts, ss.Options...)
+				}
+			}
 		}
-		if u.HasOption("email") {
-			email = last(u.Options, "email")
+		for i, k := range keys {
+			if opts.Has(k) {
+				vals[i] = last(opts, k)
+			}
 		}
 	}
-	return strings.TrimSpace(name), strings.TrimSpace(email), nil
+	for i := range vals {
+		vals[i] = strings.TrimSpace(vals[i])
+	}
+	return vals, nil
 }
 
 // last is the last value of key among opts, as `git config --get` gives

@@ -77,3 +77,59 @@ func TestAuthorReadsConfigLikeGit(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoteURLReadsConfigLikeGit compares RemoteURL, which reads the
+// configuration files itself, with `git config --get remote.NAME.url`.
+func TestRemoteURLReadsConfigLikeGit(t *testing.T) {
+	tests := []struct {
+		name, global, local, remote string
+		wantFast                    bool
+	}{
+		{name: "origin in the repository", local: "[remote \"origin\"]\n\turl = git@github.com:acme/api.git\n", remote: "origin", wantFast: true},
+		{name: "no remote", remote: "origin", wantFast: true},
+		{name: "another remote only", local: "[remote \"upstream\"]\n\turl = https://example.com/u.git\n", remote: "origin", wantFast: true},
+		{name: "subsection names are case-sensitive", local: "[remote \"Origin\"]\n\turl = https://example.com/x.git\n", remote: "origin", wantFast: true},
+		{name: "set twice, last wins", local: "[remote \"origin\"]\n\turl = https://a.example/x\n[remote \"origin\"]\n\turl = https://b.example/x\n", remote: "origin", wantFast: true},
+		{name: "include hands over to git", global: "[include]\n\tpath = PEER\n", remote: "origin", wantFast: false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			home := filepath.Join(dir, "home")
+			repo := filepath.Join(dir, "repo")
+			for _, d := range []string{home, repo} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			peer := filepath.Join(home, "peer")
+			os.WriteFile(peer, []byte("[remote \"origin\"]\n\turl = https://included.example/y\n"), 0o644)
+			global := filepath.Join(home, "gitconfig")
+			os.WriteFile(global, []byte(strings.ReplaceAll(tc.global, "PEER", peer)), 0o644)
+			t.Setenv("GIT_CONFIG_GLOBAL", global)
+			t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			t.Setenv("HOME", home)
+			if _, err := (git.Cmd{Dir: repo}).Combined(context.Background(), "init", "-q"); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.OpenFile(filepath.Join(repo, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString(tc.local)
+			f.Close()
+			r, err := Discover(repo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := r.config("remote." + tc.remote + ".url")
+			_, err = r.readConfig("remote", tc.remote, "url")
+			if fast := err == nil; fast != tc.wantFast {
+				t.Errorf("read without git = %v (err %v), want %v", fast, err, tc.wantFast)
+			}
+			if got := r.RemoteURL(context.Background(), tc.remote); got != want {
+				t.Errorf("RemoteURL = %q; git config says %q", got, want)
+			}
+		})
+	}
+}

@@ -14,7 +14,6 @@ import (
 	"sync"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/gitstore"
 )
 
@@ -22,12 +21,19 @@ import (
 // origin remote's URL normalised to host/path (so
 // git@github.com:acme/api.git and https://github.com/acme/api are both
 // github.com/acme/api), or its work tree's path when it has no remote.
+//
+// The URL is read from git's configuration files without starting git
+// (gitstore.Repo.RemoteURL): every `search --repos` asks for the current
+// repository's.
 func RepoID(ctx context.Context, root string) string {
-	out, err := git.Cmd{Dir: root}.Output(ctx, "config", "--get", "remote.origin.url")
-	if err != nil || strings.TrimSpace(string(out)) == "" {
+	var u string
+	if r, err := gitstore.Discover(root); err == nil {
+		u = r.RemoteURL(ctx, "origin")
+	}
+	if strings.TrimSpace(u) == "" {
 		return filepath.ToSlash(root)
 	}
-	return NormalizeRemote(string(out))
+	return NormalizeRemote(u)
 }
 
 // NormalizeRemote turns a git remote URL into host/path: no scheme, user,
@@ -154,6 +160,15 @@ func cleanNames(xs []string) []string {
 // date first. A repository that is missing or cannot be opened or
 // searched is warned about and skipped. Hits carry the repository's name.
 func (s *Set) SearchRepos(ctx context.Context, repos []RepoEntry, sc Scope, q contextfs.Query) ([]Result, error) {
+	return s.SearchReposPrepared(ctx, repos, sc, q, nil)
+}
+
+// SearchReposPrepared is SearchRepos with prepare run on the current
+// repository's store before it is searched (the CLI refreshes its code
+// index there), while the other repositories are already being searched:
+// run first, it kept one core idle for as long as it took. An error from
+// prepare is returned, and nothing else.
+func (s *Set) SearchReposPrepared(ctx context.Context, repos []RepoEntry, sc Scope, q contextfs.Query, prepare func() error) ([]Result, error) {
 	var cur string
 	if s.Repo != nil {
 		cur = RepoID(ctx, s.Repo.Repo.Root)
@@ -194,6 +209,12 @@ func (s *Set) SearchRepos(ctx context.Context, repos []RepoEntry, sc Scope, q co
 	}
 	// The stores already open are searched here, meanwhile.
 	var ownErr error
+	if prepare != nil {
+		if err := prepare(); err != nil {
+			wg.Wait()
+			return nil, err
+		}
+	}
 	if curAt >= 0 {
 		res, err := s.Repo.Search(ctx, q)
 		lists[curAt], errs[curAt] = tag(res, Repo, repos[curAt].Name), err

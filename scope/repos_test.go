@@ -2,6 +2,7 @@ package scope_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -166,5 +167,52 @@ func TestSearchReposFromARegisteredRepositoryNamesItOnce(t *testing.T) {
 	}
 	if _, err := s.Config.Pick([]string{"api,nope"}); err == nil {
 		t.Error("an unknown name was accepted")
+	}
+}
+
+// TestSearchReposPreparesTheCurrentRepositoryOnce: prepare runs once, on
+// the way to searching the current repository, and its error is the
+// search's; the identity of a repository is read from its remote without
+// starting git, and is the same as git's.
+func TestSearchReposPreparesTheCurrentRepositoryOnce(t *testing.T) {
+	isolate(t)
+	ctx := context.Background()
+	a := repoWith(t, "git@github.com:acme/api.git", "The api retries webhooks three times")
+	b := repoWith(t, "https://github.com/acme/client", "The client retries requests with backoff")
+	if got := scope.RepoID(ctx, a); got != "github.com/acme/api" {
+		t.Errorf("RepoID(a) = %q, want github.com/acme/api", got)
+	}
+	var cfg scope.Config
+	for _, d := range []string{a, b} {
+		if _, err := cfg.AddRepo(ctx, d, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	boom := errors.New("index refresh failed")
+	tests := []struct {
+		name    string
+		prepErr error
+		want    string
+	}{
+		{"prepare succeeds: both repositories answer", nil, "api:The api retries webhooks three times client:The client retries requests with backoff"},
+		{"prepare fails: its error is returned", boom, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := open(t, a)
+			repos, err := s.Config.Pick([]string{"all"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			calls := 0
+			hits, err := s.SearchReposPrepared(ctx, repos, scope.All, contextfs.Query{Text: "retries", Mode: contextfs.ModeKeyword},
+				func() error { calls++; return tt.prepErr })
+			if calls != 1 || !errors.Is(err, tt.prepErr) || tt.prepErr == nil && err != nil {
+				t.Fatalf("prepare ran %d times, err %v; want once, err %v", calls, err, tt.prepErr)
+			}
+			if got := ids(hits); got != tt.want {
+				t.Errorf("hits %s, want %s", got, tt.want)
+			}
+		})
 	}
 }

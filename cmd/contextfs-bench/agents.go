@@ -253,20 +253,6 @@ func agentsRow(ctx context.Context, dir, bin string, runs int, qs []string) (str
 		pp(mcpCtx), pp(mcpTask), pp(mcpSearch)), nil
 }
 
-// timeCPU runs bin in dir and returns its wall time and its CPU time
-// (user + system, from getrusage through the process state).
-func timeCPU(dir, bin string, args ...string) (wall, cpu time.Duration, err error) {
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	start := time.Now()
-	out, err := cmd.CombinedOutput()
-	wall = time.Since(start)
-	if err != nil && !isExit1(err) {
-		return wall, 0, fmt.Errorf("%s %v: %v: %s", bin, args, err, out)
-	}
-	return wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), nil
-}
-
 func callTool(ctx context.Context, cs *mcp.ClientSession, name string, args map[string]any) error {
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // ---------------------------------------------------------------------------
@@ -33,6 +34,8 @@ func (a *app) doctorCmd() *cobra.Command {
   config         .contextfs/config.yaml present (a warning) and valid
   cache          opens and answers
   memories       every memory file is valid
+  user-store     where your own store is, how many memories it holds,
+                 and whether all are committed (a warning if not)
 
 With --fix it installs or updates the hooks, registers the merge driver,
 writes the default config when there is none and rebuilds a broken
@@ -63,6 +66,7 @@ func (a *app) runDoctor(ctx context.Context, o *doctorOptions) error {
 	if err != nil {
 		fmt.Fprintf(a.io.ErrOut, "contextfs: doctor --fix: %v\n", err)
 	}
+	rep.Checks = append(rep.Checks, scope.UserStatus(ctx).Diagnosis())
 	checks, fixed, healthy := rep.Checks, rep.Fixed, rep.OK
 	if o.json {
 		if err := a.printJSON(rep); err != nil {

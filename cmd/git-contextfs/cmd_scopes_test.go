@@ -133,3 +133,94 @@ func TestCLIContextShowsTheUsersPreferencesInEveryRepository(t *testing.T) {
 		t.Errorf("the user's preference was written into repository B:\n%s", st)
 	}
 }
+
+// TestCLIUpdateJSONSaysWhichStoreHoldsTheMemory: update --json carries
+// scope, as save and the reads do, for a memory of either store.
+func TestCLIUpdateJSONSaysWhichStoreHoldsTheMemory(t *testing.T) {
+	isolateScopes(t)
+	dir := testgit.Init(t)
+	tests := []struct {
+		name, typ, want string
+	}{
+		{"a repository memory", "fact", "repo"},
+		{"a user memory", "user", "user"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := strings.TrimSpace(ok(t, dir, "save", "--type", tt.typ, "Answers are terse, "+tt.name+"."))
+			var got struct{ ID, Title, Scope string }
+			decodeJSON(t, ok(t, dir, "update", id, "--title", "Terse answers", "--json"), &got)
+			if got.ID != id || got.Title != "Terse answers" || got.Scope != tt.want {
+				t.Errorf("update --json = %+v; want id %s, the new title and scope %s", got, id, tt.want)
+			}
+		})
+	}
+}
+
+// TestCLIStatusAndDoctorShowTheUserStore: status and doctor say where the
+// user store is, how many memories it holds and whether they are all
+// committed, before it exists, after a save and after a hand edit.
+func TestCLIStatusAndDoctorShowTheUserStore(t *testing.T) {
+	userDir := isolateScopes(t)
+	dir := testgit.Init(t)
+	type userStore struct {
+		Path        string
+		Exists      bool
+		Memories    int
+		Uncommitted []string
+	}
+	status := func() userStore {
+		var st struct {
+			UserStore userStore `json:"user_store"`
+		}
+		decodeJSON(t, ok(t, dir, "status", "--json"), &st)
+		return st.UserStore
+	}
+	doctorLine := func() (msg string, warning bool) {
+		var rep struct {
+			Checks []struct {
+				Name, Message string
+				Warning       bool
+			}
+		}
+		decodeJSON(t, cli(t, dir, "", "doctor", "--json").stdout, &rep)
+		for _, c := range rep.Checks {
+			if c.Name == "user-store" {
+				return c.Message, c.Warning
+			}
+		}
+		t.Fatal("doctor --json has no user-store check")
+		return "", false
+	}
+
+	if got := status(); got.Path != userDir || got.Exists || got.Memories != 0 {
+		t.Errorf("before any user save: %+v; want path %s, not existing", got, userDir)
+	}
+	id := strings.TrimSpace(ok(t, dir, "save", "--type", "user", "Prefers terse answers."))
+	if got := status(); !got.Exists || got.Memories != 1 || len(got.Uncommitted) != 0 {
+		t.Errorf("after a user save: %+v; want 1 memory, all committed", got)
+	}
+	if msg, warn := doctorLine(); warn || !strings.Contains(msg, userDir) || !strings.Contains(msg, "1 memories, all committed") {
+		t.Errorf("doctor after a save: %q (warning %v)", msg, warn)
+	}
+	if out := ok(t, dir, "status"); !strings.Contains(out, "user store  "+userDir+" (1 memories, all committed)") {
+		t.Errorf("status does not show the user store:\n%s", out)
+	}
+
+	files, _ := filepath.Glob(filepath.Join(userDir, ".contextfs", "memories", "*"+id+".md"))
+	if len(files) != 1 {
+		t.Fatalf("the user memory's file: %v", files)
+	}
+	f, err := os.OpenFile(files[0], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\nAlso in reviews.\n")
+	f.Close()
+	if got := status(); len(got.Uncommitted) != 1 || !strings.HasSuffix(got.Uncommitted[0], id+".md") {
+		t.Errorf("after a hand edit: %+v; want the edited file uncommitted", got)
+	}
+	if msg, warn := doctorLine(); !warn || !strings.Contains(msg, "1 uncommitted") {
+		t.Errorf("doctor after a hand edit: %q (warning %v); want a warning naming the uncommitted change", msg, warn)
+	}
+}

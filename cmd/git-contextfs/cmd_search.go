@@ -146,15 +146,18 @@ func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
 			return &usageError{fmt.Errorf("--repos: %w", err)}
 		}
 	}
-	if s.Repo != nil && sc != scope.User {
-		if err := a.beforeSearch(ctx, s.Repo, q); err != nil {
-			return err
+	prepare := func() error {
+		if s.Repo != nil && sc != scope.User {
+			return a.beforeSearch(ctx, s.Repo, q)
 		}
+		return nil
 	}
 	var res []scope.Result
 	if len(o.repos) > 0 {
-		res, err = s.SearchRepos(ctx, repos, sc, q)
-	} else {
+		// The other repositories are searched while this one's code
+		// index is refreshed.
+		res, err = s.SearchReposPrepared(ctx, repos, sc, q, prepare)
+	} else if err = prepare(); err == nil {
 		res, err = s.Search(ctx, sc, q)
 	}
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // statusOptions are the flags of status.
@@ -20,7 +21,7 @@ func (a *app) statusCmd() *cobra.Command {
 	o := &statusOptions{}
 	cmd := &cobra.Command{
 		Use:     "status",
-		Short:   "Show memory counts by type, invalid files and the cache state",
+		Short:   "Show memory counts by type, invalid files, the cache state and the user store",
 		Example: "  git contextfs status\n  git contextfs status --json",
 		Args:    argsRange(0, 0),
 		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
@@ -37,8 +38,9 @@ func (a *app) runStatus(ctx context.Context, s *contextfs.Store, o *statusOption
 	if err != nil {
 		return err
 	}
+	user := scope.UserStatus(ctx)
 	if o.json {
-		return a.printJSON(st)
+		return a.printJSON(statusJSON{Status: st, UserStore: user})
 	}
 	fmt.Fprintf(a.io.Out, "repository  %s\n", st.Root)
 	if !st.Initiated {
@@ -66,6 +68,7 @@ func (a *app) runStatus(ctx context.Context, s *contextfs.Store, o *statusOption
 	fmt.Fprintf(a.io.Out, "embedder    %s\n", st.Embedder)
 	fmt.Fprintf(a.io.Out, "cache       %s (%.1f MB, schema %s, fresh)\n", st.Cache.Path, float64(st.Cache.Bytes)/1e6, st.Cache.Schema)
 	fmt.Fprintf(a.io.Out, "watcher     %s\n", describeWatcher(st.Watcher))
+	fmt.Fprintf(a.io.Out, "user store  %s (%s)\n", user.Path, user.Summary())
 	if len(st.Invalid) > 0 {
 		fmt.Fprintf(a.io.Out, "problems    %d file(s); run git contextfs validate\n", len(st.Invalid))
 		for _, p := range st.Invalid {
@@ -73,4 +76,11 @@ func (a *app) runStatus(ctx context.Context, s *contextfs.Store, o *statusOption
 		}
 	}
 	return nil
+}
+
+// statusJSON is status --json: the repository's status and, beside it,
+// the user store's.
+type statusJSON struct {
+	*contextfs.Status
+	UserStore scope.UserStoreStatus `json:"user_store"`
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // updateOptions are the flags and arguments of update.
@@ -141,8 +142,15 @@ func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
 		return err
 	}
 	if o.json {
-		return a.printJSON(m)
+		return a.printJSON(updatedJSON{Memory: m, Scope: where})
 	}
 	fmt.Fprintf(a.io.Out, "updated %s %s%s\n", m.ID, m.Path, scopeNote(where))
 	return nil
+}
+
+// updatedJSON is update's --json: the memory as it now is, and the store
+// that holds it (repo or user), as save and the reads say.
+type updatedJSON struct {
+	*memory.Memory
+	Scope scope.Scope `json:"scope"`
 }

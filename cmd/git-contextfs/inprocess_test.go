@@ -69,6 +69,9 @@ func goldenRepo(t *testing.T) string {
 // its schema number (which every change of the cache's tables bumps).
 func stable(dir, s string) string {
 	s = strings.ReplaceAll(s, dir, "$REPO")
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		s = strings.ReplaceAll(s, d, "$XDG_DATA_HOME")
+	}
 	s = regexp.MustCompile(`, schema \d+,`).ReplaceAllString(s, ", schema N,")
 	return regexp.MustCompile(`\(\d+\.\d MB`).ReplaceAllString(s, "(N MB")
 }
