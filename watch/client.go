@@ -136,31 +136,17 @@ func CallDaemon(ctx context.Context, socket, name string, payload []byte, timeou
 	if len(payload) > maxCallPayload {
 		return nil, fmt.Errorf("watch: call %s: request of %d bytes is over the %d limit", name, len(payload), maxCallPayload)
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	conn, err := dial(ctx, socket)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	if d, ok := ctx.Deadline(); ok {
-		conn.SetDeadline(d)
-	}
-	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
 	req := fmt.Appendf(nil, "%s %s %s %d\n", protoVersion, opCall, name, len(payload))
-	if _, err := conn.Write(append(req, payload...)); err != nil {
-		return nil, fmt.Errorf("watch: call %s %s: %w", name, socket, ctxErr(ctx, err))
+	var data []byte
+	err := exchange(ctx, socket, timeout, append(req, payload...), func(r *bufio.Reader) (err error) {
+		data, err = readData(r)
+		return err
+	})
+	var ce *CallError
+	if err != nil && !errors.As(err, &ce) && !errors.Is(err, ErrNotRunning) {
+		return nil, fmt.Errorf("watch: call %s %s: %w", name, socket, err)
 	}
-	data, err := readData(bufio.NewReader(conn))
-	if err != nil {
-		var ce *CallError
-		if errors.As(err, &ce) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("watch: call %s %s: %w", name, socket, ctxErr(ctx, err))
-	}
-	return data, nil
+	return data, err
 }
 
 // Stop asks the daemon on socket to exit. It returns once the daemon has
@@ -174,11 +160,27 @@ func Stop(ctx context.Context, socket string) error {
 // roundTrip sends one request and reads its answer, all within timeout
 // (or ctx's deadline, if sooner).
 func roundTrip(ctx context.Context, socket, req string, timeout time.Duration) ([]string, error) {
+	var lines []string
+	err := exchange(ctx, socket, timeout, []byte(protoVersion+" "+req+"\n"), func(r *bufio.Reader) (err error) {
+		lines, err = readAnswer(r)
+		return err
+	})
+	if err != nil && !errors.Is(err, ErrNotRunning) {
+		op, _, _ := strings.Cut(req, " ")
+		return nil, fmt.Errorf("watch: %s %s: %w", op, socket, err)
+	}
+	return lines, err
+}
+
+// exchange connects to socket, writes req and lets read take the answer,
+// all within timeout (or ctx's deadline, if sooner). Errors after the
+// connection are returned bare, for the caller to name its operation.
+func exchange(ctx context.Context, socket string, timeout time.Duration, req []byte, read func(*bufio.Reader) error) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	conn, err := dial(ctx, socket)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer conn.Close()
 	if d, ok := ctx.Deadline(); ok {
@@ -187,16 +189,16 @@ func roundTrip(ctx context.Context, socket, req string, timeout time.Duration) (
 	// Cancelling ctx interrupts a blocked read or write at once.
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
-
-	op, _, _ := strings.Cut(req, " ")
-	if _, err := conn.Write([]byte(protoVersion + " " + req + "\n")); err != nil {
-		return nil, fmt.Errorf("watch: %s %s: %w", op, socket, ctxErr(ctx, err))
+	if _, err := conn.Write(req); err != nil {
+		return ctxErr(ctx, err)
 	}
-	lines, err := readAnswer(bufio.NewReader(conn))
-	if err != nil {
-		return nil, fmt.Errorf("watch: %s %s: %w", op, socket, ctxErr(ctx, err))
+	var ce *CallError
+	if err := read(bufio.NewReader(conn)); err != nil && !errors.As(err, &ce) {
+		return ctxErr(ctx, err)
+	} else if err != nil {
+		return err
 	}
-	return lines, nil
+	return nil
 }
 
 // ctxErr names the context's reason for a deadline error it caused, so
