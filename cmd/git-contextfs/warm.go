@@ -200,6 +200,11 @@ func envMatters(key, apiKeyEnv string) bool {
 	switch {
 	case key == "CONTEXTFS_WARM", key == "CONTEXTFS_PEAK_RSS": // about the asking process only
 		return false
+	case key == "CONTEXTFS_WATCH":
+		// Whether to use a watcher: a process that asks has decided
+		// (off never asks), and a watcher started by a command run
+		// without the variable serves one run with it set to on.
+		return false
 	case key == "HOME", key == "PATH", key == apiKeyEnv && key != "",
 		strings.HasPrefix(key, "CONTEXTFS_"), strings.HasPrefix(key, "XDG_"),
 		strings.HasPrefix(key, "GIT_"), strings.HasPrefix(key, "OPENAI_"):

@@ -149,6 +149,18 @@ func TestWarmAnswersAreNotTakenFromAnotherBuildOrEnvironment(t *testing.T) {
 	}
 }
 
+// A watcher started by an ordinary command (CONTEXTFS_WATCH unset) is
+// asked by a run that sets CONTEXTFS_WATCH=on: whether to use a watcher is
+// the asker's choice, not a setting the answer depends on.
+func TestWarmAnswersServeAnAskerThatTurnsTheWatcherOn(t *testing.T) {
+	bin := filepath.Join(binDir, "git-contextfs")
+	dir := warmRepo(t, bin)
+	r := runBin(t, bin, dir, []string{"CONTEXTFS_WATCH=on", "CONTEXTFS_WARM=only"}, "search", "deploy")
+	if r.code != 0 || !strings.Contains(r.stdout, "deploy bot") {
+		t.Fatalf("exit %d, stderr %q; want a warm answer", r.code, r.stderr)
+	}
+}
+
 func TestWarmDaemonRetiresWhenItsProgramIsReplaced(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "git-contextfs")
 	copyFile(t, filepath.Join(binDir, "git-contextfs"), bin)
