@@ -381,6 +381,14 @@ func (c *Cache) newSyncWriter(ctx context.Context, kind Kind) (*syncWriter, erro
 		conn.Close()
 		return nil, fmt.Errorf("cache: %w", err)
 	}
+	// Statement journals in memory: every insert into docs runs a
+	// trigger, so SQLite keeps a statement journal of the pages it
+	// changes, which past 64 KB spills to a temporary file; a full index
+	// wrote half as many bytes there as to the database and its WAL.
+	if _, err := conn.ExecContext(ctx, `PRAGMA temp_store=MEMORY`); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("cache: %w", err)
+	}
 	if _, err := conn.ExecContext(ctx, `PRAGMA cache_size=-`+strconv.Itoa(writerCacheKiB)); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("cache: %w", err)
