@@ -311,3 +311,76 @@ func TestAModelChangeReembedsTheSameTextAsIndexing(t *testing.T) {
 		t.Fatalf("re-embedded %d pieces; want the %d pieces of the %d-byte text indexing embeds", len(rec.texts), len(pieces), len(want))
 	}
 }
+
+// Clearing the code kind empties its full-text table at once and leaves
+// memories, the delete trigger and the index's integrity as they were; a
+// sync afterwards indexes the files again.
+func TestClearKindsEmptiesOneKindAndKeepsTheOthers(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.write("a.md", "fact\nthe quick brown fox")
+	f.sync()
+	code := t.TempDir()
+	if err := os.WriteFile(filepath.Join(code, "fox.go"), []byte("fact\nfunc jumpOverTheLazyFox() {}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(filepath.Join(code, "fox.go"))
+	codeFiles := []FileEntry{{Path: "fox.go", Size: fi.Size(), MTime: fi.ModTime().UnixNano()}}
+	syncCode := func() {
+		t.Helper()
+		if _, err := f.c.SyncFiles(ctx, KindCode, code, codeFiles, analyze); err != nil {
+			t.Fatal(err)
+		}
+	}
+	codeHits := func() int {
+		t.Helper()
+		hits, err := f.c.Keyword(ctx, KindCode, "lazy fox", Filter{}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(hits)
+	}
+	trigger := func() string {
+		t.Helper()
+		var sql string
+		if err := f.c.db.QueryRow(`SELECT sql FROM sqlite_master WHERE name='docs_ad_2'`).Scan(&sql); err != nil {
+			t.Fatal(err)
+		}
+		return sql
+	}
+	syncCode()
+	if codeHits() != 1 {
+		t.Fatal("the code file is not indexed")
+	}
+	before := trigger()
+	if err := f.c.ClearKinds(ctx, KindCode); err != nil {
+		t.Fatal(err)
+	}
+	if n := codeHits(); n != 0 {
+		t.Fatalf("%d code hits after clearing", n)
+	}
+	if got := f.keyword("brown fox", Filter{}); !slices.Equal(got, []string{"a"}) {
+		t.Fatalf("memories after clearing code: %v", got)
+	}
+	if after := trigger(); after != before {
+		t.Fatalf("delete trigger changed:\n%s\n%s", before, after)
+	}
+	for _, fts := range []string{"fts_1", "fts_2"} {
+		if _, err := f.c.db.Exec(`INSERT INTO ` + fts + `(` + fts + `) VALUES ('integrity-check')`); err != nil {
+			t.Fatalf("%s: %v", fts, err)
+		}
+	}
+	syncCode()
+	if codeHits() != 1 {
+		t.Fatal("the code file is not indexed again after clearing")
+	}
+	// The trigger works again: deleting through a sync keeps the index whole.
+	if err := os.Remove(filepath.Join(code, "fox.go")); err != nil {
+		t.Fatal(err)
+	}
+	codeFiles = nil
+	syncCode()
+	if _, err := f.c.db.Exec(`INSERT INTO fts_2(fts_2) VALUES ('integrity-check')`); err != nil {
+		t.Fatalf("fts_2 after a delete: %v", err)
+	}
+}

@@ -451,7 +451,10 @@ func (c *Cache) ClearKinds(ctx context.Context, kinds ...Kind) error {
 	}
 	defer tx.Rollback()
 	for _, k := range kinds {
-		for _, q := range []string{`DELETE FROM paths WHERE kind=?`, `DELETE FROM docs WHERE kind=?`, `DELETE FROM blobs WHERE kind=?`} {
+		if err := clearDocs(ctx, tx, k); err != nil {
+			return err
+		}
+		for _, q := range []string{`DELETE FROM paths WHERE kind=?`, `DELETE FROM blobs WHERE kind=?`} {
 			if _, err := tx.ExecContext(ctx, q, int(k)); err != nil {
 				return fmt.Errorf("cache: %w", err)
 			}
@@ -464,6 +467,33 @@ func (c *Cache) ClearKinds(ctx context.Context, kinds ...Kind) error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return tx.Commit()
+}
+
+// clearDocs deletes every document of kind k and empties its full-text
+// table. Deleting rows one by one would run the delete trigger for each,
+// which tokenises every body again to remove it from the index (a forced
+// re-index of a large repository spent half its time there); the table
+// holds only kind k, so FTS5's delete-all empties it at once. The trigger
+// is dropped for the delete and put back as it was, in the caller's
+// transaction.
+func clearDocs(ctx context.Context, tx *sql.Tx, k Kind) error {
+	name := "docs_ad_" + strconv.Itoa(int(k))
+	var trigger string
+	if err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type='trigger' AND name=?`, name).Scan(&trigger); err != nil {
+		return fmt.Errorf("cache: trigger %s: %w", name, err)
+	}
+	fts := FTSTable(k)
+	for _, q := range []string{
+		`DROP TRIGGER ` + name,
+		`DELETE FROM docs WHERE kind=` + strconv.Itoa(int(k)),
+		`INSERT INTO ` + fts + `(` + fts + `) VALUES ('delete-all')`,
+		trigger,
+	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("cache: clear %s: %w", fts, err)
+		}
+	}
+	return nil
 }
 
 // StalePaths compares entries with what the cache last saw, without
