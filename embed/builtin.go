@@ -185,7 +185,27 @@ type scratch struct {
 	prev   uint64 // previous content word, for bigrams; 0 at a boundary
 	prevW  float32
 	derive []byte // candidate base of an agent noun
+
+	// words remembers the features each word added (a span of
+	// wordFeats), so a word met again (identifiers repeat throughout
+	// code) is not stemmed, looked up and split into n-grams again.
+	words     map[string]wordMemo
+	wordFeats []feature
 }
+
+// wordMemo is what word added for one word, apart from its bigram with
+// the previous word: wordFeats[from:to], and for a content word its hash
+// and weight, which the next bigram needs.
+type wordMemo struct {
+	from, to int32
+	h        uint64
+	ww       float32
+	content  bool
+}
+
+// maxWordMemo bounds the words a scratch remembers (a few MB of
+// features); past it the memo starts again.
+const maxWordMemo = 1 << 13
 
 // embed writes the vector of text into v (len builtinDim, zeroed).
 func (b *builtin) embed(sc *scratch, text string, v []float32) {
@@ -346,6 +366,40 @@ func appendLower(dst []byte, rs []rune) []byte {
 // concepts, its character n-grams, and its bigram with the previous content
 // word.
 func (b *builtin) word(sc *scratch, w []byte) {
+	if m, ok := sc.words[string(w)]; ok {
+		sc.feats = append(sc.feats, sc.wordFeats[m.from:m.to]...)
+		if m.content {
+			b.bigram(sc, m.h, m.ww)
+		}
+		return
+	}
+	start := len(sc.feats)
+	h, ww, content := b.wordFeatures(sc, w)
+	if sc.words == nil || len(sc.words) >= maxWordMemo {
+		sc.words, sc.wordFeats = make(map[string]wordMemo), sc.wordFeats[:0]
+	}
+	from := len(sc.wordFeats)
+	sc.wordFeats = append(sc.wordFeats, sc.feats[start:]...)
+	sc.words[string(w)] = wordMemo{from: int32(from), to: int32(len(sc.wordFeats)), h: h, ww: ww, content: content}
+	if content {
+		b.bigram(sc, h, ww)
+	}
+}
+
+// bigram adds the bigram of the previous content word with this one (hash
+// h, weight ww), which becomes the previous one.
+func (b *builtin) bigram(sc *scratch, h uint64, ww float32) {
+	if sc.prev != 0 {
+		bw := b.p.bigramWeight * float32(math.Sqrt(float64(sc.prevW*ww)))
+		b.add(sc, mix64(sc.prev*31^h^seedBigram), bw)
+	}
+	sc.prev, sc.prevW = h, ww
+}
+
+// wordFeatures adds the features of w that do not depend on its
+// neighbours, and returns its hash and weight; content is false for a
+// function word, which takes no part in bigrams.
+func (b *builtin) wordFeatures(sc *scratch, w []byte) (h uint64, ww float32, content bool) {
 	s := w
 	ascii := isASCII(w)
 	if ascii { // the stemmer and the word lists are English
@@ -365,7 +419,7 @@ func (b *builtin) word(sc *scratch, w []byte) {
 		if ww := b.weights[i]; ww > 0 {
 			b.add(sc, b.lex.entries[i].word, ww)
 		}
-		return // function words take no part in concepts, n-grams or bigrams
+		return 0, 0, false // function words take no part in concepts, n-grams or bigrams
 	}
 
 	h, ww, cw := hashBytes(seedWord, s), float32(1), b.p.conceptWeight
@@ -390,11 +444,7 @@ func (b *builtin) word(sc *scratch, w []byte) {
 		}
 	}
 	b.ngrams(sc, s, ww*b.p.ngramWeight)
-	if sc.prev != 0 {
-		bw := b.p.bigramWeight * float32(math.Sqrt(float64(sc.prevW*ww)))
-		b.add(sc, mix64(sc.prev*31^h^seedBigram), bw)
-	}
-	sc.prev, sc.prevW = h, ww
+	return h, ww, true
 }
 
 // agentBase finds the verb or noun an unknown agent noun is derived from:

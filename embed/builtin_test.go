@@ -200,6 +200,28 @@ func TestBuiltinVectorSpaceIsStable(t *testing.T) {
 	}
 }
 
+// A word met before is not analysed again (the scratch remembers its
+// features); a vector must not depend on what was embedded before it.
+func TestBuiltinVectorsDoNotDependOnWhatWasEmbeddedBefore(t *testing.T) {
+	texts := []string{
+		"Don't retry parseHTTPHeader on 401; the db_conn pool isn't the cause.",
+		"the pool is not the cause: retry the parse of the HTTP header, don't",
+		"func (p *Pool) Retry(ctx context.Context) error { return p.retry(ctx, 401) }",
+		"swimmer rider cyclist musician children's teeth was were",
+		"Die Katze schläft. 数据库连接失败 pool pool pool",
+		"",
+	}
+	warm := NewBuiltin()
+	together := embedAll(t, warm, texts...)
+	again := embedAll(t, warm, texts...) // every word remembered now
+	for i, text := range texts {
+		alone := embedAll(t, NewBuiltin(), text)[0]
+		if !slices.Equal(together[i], alone) || !slices.Equal(again[i], alone) {
+			t.Errorf("%q: the vector differs when other texts were embedded before it", text)
+		}
+	}
+}
+
 func TestBuiltinIsSafeForConcurrentUse(t *testing.T) {
 	texts := []string{"alpha beta gamma", "the quick brown fox", "user_id is missing", "数据库", ""}
 	e := NewBuiltin()
