@@ -46,29 +46,15 @@ gives; section headers always stay. The same files give the same bytes.`,
 				return &usageError{fmt.Errorf("--budget must not be negative, got %d", budget)}
 			}
 			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				// Asked only when some memory has paths: (and only below them),
-				// from what the last command found while nothing it came from
-				// changed (branchdiff.Resolver), else from git.
-				diff := branchdiff.NewResolver(s.Repo.Root, s.Repo.GitDir, s.Repo.CommonDir)
-				state := filepath.Join(s.CacheDir(), "branchdiff.json")
-				diff.Load(state)
-				changed := func(ctx context.Context, within []string) ([]string, error) {
-					ch, err := diff.FilesUnder(ctx, within)
-					return ch.Files, err
+				var b *contextblock.Block
+				var err error
+				if a.warm != nil {
+					b, err = a.warm.contextBlock(cmd.Context(), s, task, budget)
+				} else {
+					b, err = a.coldContextBlock(cmd.Context(), s, task, budget)
 				}
-				set := scope.FromStore(s, scope.Options{Warnings: a.io.ErrOut})
-				defer set.Close() // the user store it opens; s stays the caller's
-				user, err := set.ExistingUser(cmd.Context())
-				if err != nil {
-					fmt.Fprintf(a.io.ErrOut, "contextfs: the user store's preferences are left out: %v\n", err)
-				}
-				b, err := contextblock.Build(cmd.Context(), s, contextblock.Options{Task: task, Budget: budget, ChangedUnder: changed, User: user})
 				if err != nil {
 					return err
-				}
-				if !s.Cache().ReadOnly() {
-					// Only a saving for the next command: git answers if it fails.
-					_ = diff.Save(state)
 				}
 				if format == "json" {
 					return a.printJSON(b)
@@ -83,6 +69,40 @@ gives; section headers always stay. The same files give the same bytes.`,
 	f.IntVar(&budget, "budget", 0, "size of the block in estimated `TOKENS` (default from config, 2000)")
 	f.StringVar(&format, "format", "markdown", "markdown or json")
 	return cmd
+}
+
+// coldContextBlock builds the block in a command of its own: the changed
+// files from what the last command found while nothing it came from
+// changed (branchdiff.Resolver's state file), else from git, and the user
+// store opened for the occasion.
+func (a *app) coldContextBlock(ctx context.Context, s *contextfs.Store, task string, budget int) (*contextblock.Block, error) {
+	diff := branchdiff.NewResolver(s.Repo.Root, s.Repo.GitDir, s.Repo.CommonDir)
+	state := filepath.Join(s.CacheDir(), "branchdiff.json")
+	diff.Load(state)
+	set := scope.FromStore(s, scope.Options{Warnings: a.io.ErrOut})
+	defer set.Close() // the user store it opens; s stays the caller's
+	user, err := set.ExistingUser(ctx)
+	if err != nil {
+		fmt.Fprintf(a.io.ErrOut, "contextfs: the user store's preferences are left out: %v\n", err)
+	}
+	b, err := contextblock.Build(ctx, s, contextblock.Options{Task: task, Budget: budget, ChangedUnder: changedUnder(diff), User: user})
+	if err != nil {
+		return nil, err
+	}
+	if !s.Cache().ReadOnly() {
+		// Only a saving for the next command: git answers if it fails.
+		_ = diff.Save(state)
+	}
+	return b, nil
+}
+
+// changedUnder asks diff for the files the branch changes below some
+// folders; contextblock asks only when some memory has paths:.
+func changedUnder(diff *branchdiff.Resolver) func(context.Context, []string) ([]string, error) {
+	return func(ctx context.Context, within []string) ([]string, error) {
+		ch, err := diff.FilesUnder(ctx, within)
+		return ch.Files, err
+	}
 }
 
 // relevantToRange lists the memories attached to the code (not the memory

@@ -32,8 +32,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/branchdiff"
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
+	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/watch"
@@ -238,6 +240,11 @@ type warmServer struct {
 	stamp string
 	notes *switchWriter
 	used  time.Time
+
+	// Kept while the stores stay open, as the MCP server keeps them: the
+	// changed files of the branch and the last context blocks.
+	diff   *branchdiff.Resolver
+	blocks *contextblock.Builder
 }
 
 // newWarmServer prepares answering for the repository at root; the
@@ -339,7 +346,20 @@ func (w *warmServer) open(ctx context.Context) error {
 		return err
 	}
 	w.set, w.stamp = set, stamp
+	w.diff = branchdiff.NewResolver(set.Repo.Repo.Root, set.Repo.Repo.GitDir, set.Repo.Repo.CommonDir)
+	w.blocks = new(contextblock.Builder)
 	return nil
+}
+
+// contextBlock is the context command's block, built by the watcher with
+// what it keeps between calls; s is the repository's store, borrowed from
+// w.set. w.mu is held.
+func (w *warmServer) contextBlock(ctx context.Context, s *contextfs.Store, task string, budget int) (*contextblock.Block, error) {
+	user, err := w.set.ExistingUser(ctx)
+	if err != nil {
+		fmt.Fprintf(w.notes, "contextfs: the user store's preferences are left out: %v\n", err)
+	}
+	return w.blocks.Build(ctx, s, contextblock.Options{Task: task, Budget: budget, ChangedUnder: changedUnder(w.diff), User: user})
 }
 
 // stampOf describes the files whose change means reopening the stores.
@@ -413,6 +433,7 @@ func (w *warmServer) closeLocked() {
 	if w.set != nil {
 		w.set.Close()
 		w.set, w.stamp = nil, ""
+		w.diff, w.blocks = nil, nil
 	}
 }
 

@@ -83,6 +83,10 @@ func TestWarmAnswersFollowEditsAndSettings(t *testing.T) {
 	dir := warmRepo(t, bin)
 	only := []string{"CONTEXTFS_WARM=only"}
 	runBin(t, bin, dir, only, "search", "deploy") // the watcher opens its stores
+	// The watcher keeps this block; the edit below must not be answered from it.
+	if r := runBin(t, bin, dir, only, "context", "--task", "okapi rota"); r.code != 0 || strings.Contains(r.stdout, "deploy bot") {
+		t.Fatalf("context before the edit: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 
 	matches, _ := filepath.Glob(filepath.Join(dir, ".contextfs", "memories", "*", "*.md"))
 	if len(matches) == 0 {
@@ -105,6 +109,11 @@ func TestWarmAnswersFollowEditsAndSettings(t *testing.T) {
 	f.Close()
 	if r := runBin(t, bin, dir, only, "search", "okapi rota"); r.code != 0 || !strings.Contains(r.stdout, "deploy bot") {
 		t.Fatalf("an edit was not seen by the warm answer: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	warmCtx := runBin(t, bin, dir, only, "context", "--task", "okapi rota")
+	coldCtx := runBin(t, bin, dir, []string{"CONTEXTFS_WARM=off"}, "context", "--task", "okapi rota")
+	if warmCtx != coldCtx || !strings.Contains(warmCtx.stdout, "deploy bot") {
+		t.Fatalf("an edit was not seen by the warm context block:\nwarm\n%s%s\ncold\n%s%s", warmCtx.stdout, warmCtx.stderr, coldCtx.stdout, coldCtx.stderr)
 	}
 
 	cfg := filepath.Join(dir, ".contextfs", "config.yaml")
