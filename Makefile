@@ -94,9 +94,10 @@ bench-full: build
 
 # bench-quality: retrieval quality on real repositories, long documents and
 # SICK, against a file-level SQLite FTS5 baseline (offline: the sets are
-# committed under cmd/contextfs-bench/testdata/quality).
+# committed under cmd/contextfs-bench/testdata/quality). QUALITY_SETS picks
+# some: make bench-quality QUALITY_SETS=proposal,sick
 bench-quality:
-	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -only quality
+	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -only quality -quality-sets "$(QUALITY_SETS)"
 
 lint:
 	@test -z "$$(gofmt -l .)" || (gofmt -l . && echo "gofmt: files above need formatting" && exit 1)

@@ -251,7 +251,7 @@ func TestKeywordScoresAsFTS5BM25(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := bm25Top(t, f.c, ds.weighty(matchWords(q)), 10)
+		want := bm25Top(t, f.c, ds.rankedWords(q), 10)
 		if len(got) != len(want) {
 			t.Fatalf("%q: %d hits, bm25() %d", q, len(got), len(want))
 		}
@@ -275,6 +275,53 @@ func TestWordsInMostDocumentsCarryNoWeight(t *testing.T) {
 	}
 	if only, _ := f.c.Keyword(ctx, KindMemory, "service", Filter{}, 10); len(only) != 10 {
 		t.Fatalf("a query of common words alone found %d, want 10", len(only))
+	}
+}
+
+func TestAQueryOfCommonWordsRanksByAllItsWords(t *testing.T) {
+	f := newFixture(t)
+	// "alpha" and "beta" are in every document, "gamma" in a few; "should"
+	// (a stop word) only in "target", whose common words are rarer than
+	// in "repeats", of the same length.
+	for i := range 100 {
+		body := fmt.Sprintf("alpha beta filler%d filler%d filler%d filler%d", i, i, i, i)
+		if i%10 == 0 {
+			body += " gamma"
+		}
+		f.write(fmt.Sprintf("m%04d.md", i), "fact\n"+body)
+	}
+	f.write("repeats.md", "fact\nalpha beta alpha beta alpha beta")
+	f.write("target.md", "fact\nalpha beta should should should should")
+	f.sync()
+	tests := []struct {
+		name, query string
+		words       []string // what bm25() is run with
+		first       string
+	}{
+		{"every word common: the stop words rank too", "alpha should beta", []string{"alpha", "should", "beta"}, "target"},
+		{"one word not common: it alone ranks", "alpha should beta gamma", []string{"gamma"}, "m0000"},
+		{"stop words alone rank", "should", []string{"should"}, "target"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := f.keyword(tt.query, Filter{})
+			if len(got) == 0 || got[0] != tt.first {
+				t.Fatalf("%q ranks %v, want %s first", tt.query, got, tt.first)
+			}
+			hits, err := f.c.Keyword(context.Background(), KindMemory, tt.query, Filter{}, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := bm25Top(t, f.c, tt.words, 10)
+			if len(hits) != len(want) {
+				t.Fatalf("%q: %d hits, bm25() over %v %d", tt.query, len(hits), tt.words, len(want))
+			}
+			for i := range hits {
+				if hits[i].Row != want[i].Row || math.Abs(hits[i].Score-want[i].Score) > 1e-9*math.Abs(want[i].Score) {
+					t.Fatalf("%q: hit %d is %+v, bm25() over %v says %+v", tt.query, i, hits[i], tt.words, want[i])
+				}
+			}
+		})
 	}
 }
 

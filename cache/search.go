@@ -125,26 +125,32 @@ var stopwords = sync.OnceValue(func() map[string]bool {
 func MatchQuery(text string) string { return joinWords(matchWords(text)) }
 
 func matchWords(text string) []string {
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
-	})
+	words := queryWords(text)
 	var keep []string
-	seen := map[string]bool{}
 	for _, w := range words {
-		if !stopwords()[w] && !seen[w] {
+		if !stopwords()[w] {
 			keep = append(keep, w)
-			seen[w] = true
 		}
 	}
 	if len(keep) == 0 {
-		for _, w := range words {
-			if !seen[w] {
-				keep = append(keep, w)
-				seen[w] = true
-			}
-		}
+		return words
 	}
 	return keep
+}
+
+// queryWords are the distinct words of text, lower-cased, in order.
+func queryWords(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		if !seen[w] {
+			out = append(out, w)
+			seen[w] = true
+		}
+	}
+	return out
 }
 
 func joinWords(words []string) string {

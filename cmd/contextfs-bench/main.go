@@ -43,6 +43,7 @@ func main() {
 	indexRuns := flag.Int("index-runs", 3, "full indexes per binary (median)")
 	agentsKeep := flag.String("agents-repos", "", "agents: keep the benchmark's repositories in `DIR`/N and reuse them on later runs (a 100K corpus takes long to write)")
 	saveBase := flag.String("save-base", "", "a second git-contextfs binary for the save rows, run interleaved with -bin (before/after in one run)")
+	qualitySets := flag.String("quality-sets", "", "quality: run only these comma-separated sets (go-git, requests, ky, proposal, sick; default all)")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
 	ctx := context.Background()
@@ -66,12 +67,18 @@ func main() {
 		return
 	}
 	if *only == "quality" {
-		fmt.Printf("# contextfs search quality\n\n%s, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), goVersion())
-		if err := benchQuality(ctx, "."); err != nil {
+		sets, err := pickSets(*qualitySets)
+		if err != nil {
 			fatal(err)
 		}
-		if err := benchSICK(ctx); err != nil {
+		fmt.Printf("# contextfs search quality\n\n%s, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), goVersion())
+		if err := benchQuality(ctx, ".", sets); err != nil {
 			fatal(err)
+		}
+		if sets["sick"] {
+			if err := benchSICK(ctx); err != nil {
+				fatal(err)
+			}
 		}
 		return
 	}

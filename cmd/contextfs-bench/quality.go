@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,6 +30,28 @@ var (
 	codeSets = []string{"go-git", "requests", "ky"}
 	docSets  = []string{"proposal"}
 )
+
+// pickSets reads -quality-sets: the named sets, or every set (SICK
+// included) when list is empty.
+func pickSets(list string) (map[string]bool, error) {
+	all := append(append(append([]string(nil), codeSets...), docSets...), "sick")
+	sets := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if !slices.Contains(all, name) {
+			return nil, fmt.Errorf("-quality-sets: no set %q (sets: %s)", name, strings.Join(all, ", "))
+		}
+		sets[name] = true
+	}
+	if len(sets) == 0 {
+		for _, name := range all {
+			sets[name] = true
+		}
+	}
+	return sets, nil
+}
 
 // scores accumulates MRR@10 and Recall@5 over queries.
 type scores struct {
@@ -66,11 +89,11 @@ func modeQuery(mode string) (string, *float64) {
 	return m, &x
 }
 
-// benchQuality prints the quality table: code search on real repositories
-// (file found for a commit subject), long documents (memory found for its
-// title) and SICK, each against a file-level SQLite FTS5 BM25 baseline
-// computed in the same run.
-func benchQuality(ctx context.Context, root string) error {
+// benchQuality prints the quality table of the code and document sets named
+// in sets: code search on real repositories (file found for a commit
+// subject) and long documents (memory found for its title), each against a
+// file-level SQLite FTS5 BM25 baseline computed in the same run.
+func benchQuality(ctx context.Context, root string, sets map[string]bool) error {
 	fmt.Println("## Search quality on real repositories")
 	fmt.Println()
 	fmt.Println("Code: queries are the subjects of commits that changed exactly one non-test source file; the target is that file, in a snapshot of the repository at one commit. contextfs runs `search --type code` (results folded to files, first occurrence counts); the baseline is SQLite FTS5 (porter, bm25) over whole files, any query word matching. Long documents: design documents of golang/proposal saved as memories under neutral titles, queried by their titles; \"short\" keeps the first 1,500 bytes of each body.")
@@ -78,6 +101,9 @@ func benchQuality(ctx context.Context, root string) error {
 	fmt.Println("| set | queries | baseline FTS5 MRR@10 / R@5 | keyword MRR@10 / R@5 | semantic MRR@10 / R@5 | hybrid MRR@10 / R@5 | hybrid ÷ baseline (MRR) |")
 	fmt.Println("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
 	for _, name := range codeSets {
+		if !sets[name] {
+			continue
+		}
 		row, err := codeQuality(ctx, root, name)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
@@ -85,6 +111,9 @@ func benchQuality(ctx context.Context, root string) error {
 		fmt.Println(row)
 	}
 	for _, name := range docSets {
+		if !sets[name] {
+			continue
+		}
 		for _, short := range []bool{false, true} {
 			row, err := docQuality(ctx, root, name, short)
 			if err != nil {
