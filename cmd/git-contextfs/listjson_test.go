@@ -57,7 +57,9 @@ func TestEntryJSONIsTheReflectiveEncoders(t *testing.T) {
 		{"one empty tag", []scope.Entry{with(func(e *contextfs.Entry) { e.Tags = []string{""} })}},
 		{"control characters, quotes and markup", []scope.Entry{with(func(e *contextfs.Entry) { e.Title, e.Tags = ctl.String(), []string{ctl.String()} })}},
 		{"separators and other scripts", []scope.Entry{with(func(e *contextfs.Entry) { e.Summary = "a\u2028b\u2029c 日本語 🚀 e\u0301 \ufeff \ufffd" })}},
-		{"invalid UTF-8", []scope.Entry{with(func(e *contextfs.Entry) { e.Title, e.Author = "bad \xff byte \xe2\x80 cut \xed\xa0\x80 surrogate", "\xc0\xaf" })}},
+		{"invalid UTF-8", []scope.Entry{with(func(e *contextfs.Entry) {
+			e.Title, e.Author = "bad \xff byte \xe2\x80 cut \xed\xa0\x80 surrogate", "\xc0\xaf"
+		})}},
 		{"fractional seconds", []scope.Entry{with(func(e *contextfs.Entry) { e.Updated = utc.Add(123456789) })}},
 		{"another zone", []scope.Entry{with(func(e *contextfs.Entry) { e.Updated = utc.In(time.FixedZone("X", 5*3600+1800)) })}},
 		{"local time", []scope.Entry{with(func(e *contextfs.Entry) { e.Updated = utc.Local() })}},
