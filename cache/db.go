@@ -30,7 +30,7 @@ import (
 // SchemaVersion changes whenever the tables change; a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "13"
+const SchemaVersion = "14"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -228,6 +228,12 @@ CREATE INDEX docs_superseded ON docs(kind) WHERE status='superseded';
 -- Covers filtering and listing (type, tag, date, hidden, current file):
 -- docs rows carry whole bodies, so scanning them costs far more.
 CREATE INDEX docs_list ON docs(kind, updated, mid, type, status, src, tags);
+-- Covers a listing of memories whole (ListRows), so that list --all reads
+-- no table page: in the table each row sits beside its body, and reading
+-- them newest first visits the pages out of order, most of them several
+-- times through a small page cache. Memories only: code chunks, far more
+-- numerous and never listed, do not pay for it.
+CREATE INDEX docs_mlist ON docs(kind, updated, mid, type, status, src, tags, title, summary, author, created) WHERE kind=1;
 CREATE TABLE supersedes(src TEXT NOT NULL, target TEXT NOT NULL);
 CREATE INDEX supersedes_src ON supersedes(src);
 -- Attributes a document carries besides its columns: a memory's paths

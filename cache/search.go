@@ -303,33 +303,52 @@ func (c *Cache) List(ctx context.Context, kind Kind, f Filter, limit int) ([]Row
 	return out, nil
 }
 
-// listCols are rowCols without the body, which a listing never shows:
-// at 10,000 memories reading every body doubles what list reads and holds.
-const listCols = `d.rowid, d.kind, d.mid, d.type, d.title, d.tags, '', d.summary, d.created, d.updated, d.author, d.status,
-	d.symbol, d.lang, d.start_line, d.end_line, COALESCE((SELECT p.path FROM paths p WHERE p.oid=d.src AND p.kind=d.kind ORDER BY p.path LIMIT 1), '')`
+// listCols are what a listing shows of a document: rowCols without the
+// body and the code chunk's fields, all in the docs_mlist index for
+// memories, with the path of its current file (NULL for none: that one
+// look-up stands for where's "current" test too).
+const listCols = `d.rowid, d.kind, d.mid, d.type, d.title, d.tags, d.summary, d.created, d.updated, d.author, d.status,
+	(SELECT p.path FROM paths p WHERE p.oid=d.src AND p.kind=d.kind ORDER BY p.path LIMIT 1)`
 
 // ListRows yields the current documents of kind that pass f, newest
 // first, one at a time as SQLite reads them, so that a long listing is
-// never held whole; their Body is empty. Stopping early closes the query.
+// never held whole; their Body and code chunk fields (Symbol, Lang,
+// lines) are empty. Stopping early closes the query.
 func (c *Cache) ListRows(ctx context.Context, kind Kind, f Filter, limit int) iter.Seq2[Row, error] {
 	return func(yield func(Row, error) bool) {
-		cond, args := f.where(kind, true)
-		q := `SELECT ` + listCols + ` FROM docs d WHERE ` + cond + ` ORDER BY d.updated DESC, d.mid DESC`
-		if limit > 0 {
-			q += ` LIMIT ` + strconv.Itoa(limit)
-		}
+		cond, args := f.where(kind, false)
+		// The kind as a literal too, for the planner to know that the
+		// partial index docs_mlist serves memories.
+		q := `SELECT ` + listCols + ` FROM docs d WHERE d.kind=` + strconv.Itoa(int(kind)) + ` AND ` + cond +
+			` ORDER BY d.updated DESC, d.mid DESC`
 		rs, err := c.db.QueryContext(ctx, q, args...)
 		if err != nil {
 			yield(Row{}, fmt.Errorf("cache: %w", err))
 			return
 		}
 		defer rs.Close()
-		for rs.Next() {
-			r, err := scanRow(rs)
-			if err != nil {
+		n := 0
+		for (limit <= 0 || n < limit) && rs.Next() {
+			var r Row
+			var k int
+			var tags string
+			var created, updated int64
+			var path sql.NullString
+			if err := rs.Scan(&r.Row, &k, &r.MID, &r.Type, &r.Title, &tags, &r.Summary, &created, &updated, &r.Author, &r.Status, &path); err != nil {
 				yield(Row{}, fmt.Errorf("cache: %w", err))
 				return
 			}
+			if !path.Valid {
+				continue // no current file holds it: an older version
+			}
+			r.Kind, r.Path, r.Tags = Kind(k), path.String, strings.Fields(tags)
+			if created != 0 {
+				r.Created = time.Unix(created, 0).UTC()
+			}
+			if updated != 0 {
+				r.Updated = time.Unix(updated, 0).UTC()
+			}
+			n++
 			if !yield(r, nil) {
 				return
 			}

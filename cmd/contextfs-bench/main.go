@@ -42,6 +42,7 @@ func main() {
 	indexBase := flag.String("index-base", "", "baseline git-contextfs binary whose full index is timed beside -bin's, interleaved")
 	indexRuns := flag.Int("index-runs", 3, "full indexes per binary (median)")
 	agentsKeep := flag.String("agents-repos", "", "agents: keep the benchmark's repositories in `DIR`/N and reuse them on later runs (a 100K corpus takes long to write)")
+	listBase := flag.String("list-base", "", "a second git-contextfs binary for the list rows, run interleaved with -bin on its own corpus (before/after in one run)")
 	saveBase := flag.String("save-base", "", "a second git-contextfs binary for the save rows, run interleaved with -bin (before/after in one run)")
 	qualitySets := flag.String("quality-sets", "", "quality: run only these comma-separated sets (go-git, requests, ky, proposal, sick; default all)")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
@@ -114,7 +115,7 @@ func main() {
 		}
 	}
 	if *only == "" || *only == "list" {
-		if err := benchList(ctx, sizeList(*sizes), binAbs, *runs); err != nil {
+		if err := benchList(ctx, sizeList(*sizes), binAbs, *listBase, *runs); err != nil {
 			fatal(err)
 		}
 	}

@@ -128,7 +128,7 @@ func (a *app) runList(ctx context.Context, o *listOptions) error {
 		}
 	}
 	if o.json {
-		err = streamJSON(a.io.Out, entries)
+		err = streamJSON(a.io.Out, entries, appendEntryJSON)
 	} else {
 		err = a.listText(ctx, s, o.all, entries)
 	}
@@ -179,15 +179,14 @@ func (a *app) listText(ctx context.Context, s *scope.Set, all bool, entries iter
 // as it comes, so the output is never held in memory whole (a JSON
 // encoder marshals its whole value into one buffer first). The bytes are
 // those of printJSON for the same elements: v1 semantics, two-space
-// indent, no HTML escaping; each element is marshalled and indented in
-// one pass (encoding/json/v2), not marshalled and then re-indented. An
-// error from seq ends the output; if no element came before it, nothing
-// is written.
-func streamJSON[T any](w io.Writer, seq iter.Seq2[T, error]) error {
-	bw := bufio.NewWriter(w)
-	opts := jsonv2.JoinOptions(json.DefaultOptionsV1(), jsontext.EscapeForHTML(false),
-		jsontext.WithIndentPrefix("  "), jsontext.WithIndent("  "))
-	var buf []byte
+// indent, no HTML escaping; each element is written by fast, a writer
+// made for its type, or, where fast is nil or declines, marshalled and
+// indented in one pass (encoding/json/v2). An error from seq ends the
+// output; if no element came before it, nothing is written.
+func streamJSON[T any](w io.Writer, seq iter.Seq2[T, error], fast func([]byte, T) ([]byte, bool)) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var opts jsonv2.Options
+	buf := make([]byte, 0, 1024)
 	n := 0
 	for e, err := range seq {
 		if err != nil {
@@ -201,9 +200,18 @@ func streamJSON[T any](w io.Writer, seq iter.Seq2[T, error]) error {
 		} else {
 			bw.WriteString(",\n  ")
 		}
-		buf, err = jsonv2.Marshal(e, opts)
-		if err != nil {
-			return err
+		ok := false
+		if fast != nil {
+			buf, ok = fast(buf[:0], e)
+		}
+		if !ok {
+			if opts == nil {
+				opts = jsonv2.JoinOptions(json.DefaultOptionsV1(), jsontext.EscapeForHTML(false),
+					jsontext.WithIndentPrefix("  "), jsontext.WithIndent("  "))
+			}
+			if buf, err = jsonv2.Marshal(e, opts); err != nil {
+				return err
+			}
 		}
 		bw.Write(buf)
 		n++

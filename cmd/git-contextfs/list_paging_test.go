@@ -92,7 +92,7 @@ func TestStreamJSONPrintsWhatPrintJSONPrints(t *testing.T) {
 			if err := (&app{io: ios}).printJSON(tc.rows); err != nil {
 				t.Fatal(err)
 			}
-			if err := streamJSON(&got, seqOf(tc.rows)); err != nil {
+			if err := streamJSON(&got, seqOf(tc.rows), nil); err != nil {
 				t.Fatal(err)
 			}
 			if got.String() != want.String() {

@@ -1,8 +1,8 @@
 package main
 
-// Warm answers: a command that only reads (search, context) asks the
-// repository's running watcher to run it, since the watcher keeps the
-// store open (the cache's connection, its vectors, the embedder's tables)
+// Warm answers: a command that only reads (search, context, a page of
+// list) asks the repository's running watcher to run it, since the
+// watcher keeps the store open (the cache's connection, its vectors, the embedder's tables)
 // and a fresh process would rebuild all of that to answer one query. The
 // watcher runs the same command code over the same files, syncing first
 // as every command does, so the answer is the one the command would have
@@ -67,12 +67,21 @@ type warmAnswer struct {
 	Stderr []byte `json:"stderr"`
 }
 
+// warmListMax is the longest listing list asks the watcher for. A warm
+// answer comes back whole, in one frame, where a cold listing is written
+// as it goes; and past a page the answer's transfer costs what it saves
+// (see docs/DESIGN.md, "Warm answers": at 10K memories, --all warm costs
+// the command and the watcher together more than it does cold).
+const warmListMax = 1000
+
 // warmable reports whether c, run with args, may be answered by the
 // watcher: commands whose output depends only on the repository, the
 // user's files and the environment, not on the terminal, standard input
 // or the current directory. save writes through the same code as a cold
 // save (atomic file, cache update, duplicate check), one call at a time.
-func warmable(c *cobra.Command, args []string) bool {
+// tty says whether standard output is a terminal: list's text then goes
+// through a pager, which only the command itself can start.
+func warmable(c *cobra.Command, args []string, tty bool) bool {
 	if c.Parent() == nil || c.Parent().Parent() != nil {
 		return false
 	}
@@ -83,6 +92,12 @@ func warmable(c *cobra.Command, args []string) bool {
 		return len(args) > 0 && !c.Flags().Changed("path") && !c.Flags().Changed("repos")
 	case "context":
 		return true
+	case "list":
+		// --path names files relative to where the command runs.
+		all, _ := c.Flags().GetBool("all")
+		n, _ := c.Flags().GetInt("limit")
+		asJSON, _ := c.Flags().GetBool("json")
+		return (asJSON || !tty) && !all && n <= warmListMax && !c.Flags().Changed("path")
 	case "save":
 		// The content on the command line, not on standard input, which
 		// the watcher does not have.
@@ -97,7 +112,7 @@ func warmable(c *cobra.Command, args []string) bool {
 // never asks; CONTEXTFS_WARM=only fails rather than run cold, to check
 // that a watcher answers.
 func (a *app) tryWarm(c *cobra.Command, args []string) (int, bool) {
-	if !a.askWarm || a.warm != nil || !warmable(c, args) {
+	if !a.askWarm || a.warm != nil || !warmable(c, args, a.io.StdoutIsTerminal()) {
 		return 0, false
 	}
 	mode := os.Getenv("CONTEXTFS_WARM")

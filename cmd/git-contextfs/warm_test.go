@@ -4,11 +4,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs/internal/testgit"
 )
@@ -66,6 +69,12 @@ func TestWarmAnswersAreTheColdAnswers(t *testing.T) {
 		{"context"},
 		{"context", "--format", "json", "--task", "deploy the release"},
 		{"context", "--budget", "-3"},
+		{"list"},
+		{"list", "--json"},
+		{"list", "-n", "2", "--type", "decision", "--scope", "repo"},
+		{"list", "--json", "--tag", "db", "--since", "1 week ago"},
+		{"list", "-n", "-1"},        // a usage error, exit 2
+		{"list", "--json", "--all"}, // run cold, as --all always is
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			warm := runBin(t, bin, dir, []string{"CONTEXTFS_WARM=only"}, args...)
@@ -240,5 +249,39 @@ func TestWarmSaveWritesTheMemoryAColdSaveWould(t *testing.T) {
 	}
 	if r := runBin(t, bin, dir, off, "recall", strings.TrimSpace(string(out))); !strings.Contains(r.stdout, "zebra cache") {
 		t.Fatalf("the memory saved from standard input lost its content:\n%s%s", r.stdout, r.stderr)
+	}
+}
+
+// TestWarmListIsAskedOnlyForABoundedListingOffTheTerminal: a warm answer
+// comes back whole, so a listing past warmListMax (or --all) runs cold,
+// written as it goes; and text on a terminal goes through a pager that
+// only the command can start.
+func TestWarmListIsAskedOnlyForABoundedListingOffTheTerminal(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		tty  bool
+		want bool
+	}{
+		{"the default page into a pipe", nil, false, true},
+		{"JSON on a terminal", []string{"--json"}, true, true},
+		{"text on a terminal, paged", nil, true, false},
+		{"a count up to the bound", []string{"-n", fmt.Sprint(warmListMax)}, false, true},
+		{"a count past the bound", []string{"-n", fmt.Sprint(warmListMax + 1)}, false, false},
+		{"everything", []string{"--all", "--json"}, false, false},
+		{"files named from the current folder", []string{"--path", "main.go"}, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := &cobra.Command{Use: "git-contextfs"}
+			c := (&app{}).listCmd()
+			root.AddCommand(c)
+			if err := c.ParseFlags(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			if got := warmable(c, c.Flags().Args(), tc.tty); got != tc.want {
+				t.Errorf("warmable = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
