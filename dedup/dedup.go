@@ -122,7 +122,9 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 	if strings.TrimSpace(text) == "" {
 		return rep, nil
 	}
-	hits, err := s.Search(ctx, contextfs.Query{Text: text, Types: []string{typ}, Mode: contextfs.ModeHybrid, Limit: candidates})
+	// Literal: the memory's text is words, whatever operators of the
+	// search syntax it seems to hold ("-flag" must not exclude itself).
+	hits, err := s.Search(ctx, contextfs.Query{Text: text, Types: []string{typ}, Mode: contextfs.ModeHybrid, Limit: candidates, Literal: true})
 	if err != nil {
 		return nil, fmt.Errorf("dedup: search: %w", err)
 	}
