@@ -118,6 +118,11 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 		return nil, err
 	}
 	rep := &Report{Similar: []Match{}, MaySupersede: []Match{}}
+	// A memory saved without a title gets one from its body: compare it
+	// as it will be written, or a second save of it is not identical.
+	if strings.TrimSpace(c.Title) == "" {
+		c.Title = contextfs.DerivedTitle(c.Body)
+	}
 	text := Text(c.Title, c.Body)
 	if strings.TrimSpace(text) == "" {
 		return rep, nil

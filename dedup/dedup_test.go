@@ -232,3 +232,27 @@ func TestCheckTakesTextAsPlainWords(t *testing.T) {
 		})
 	}
 }
+
+// TestSaveWithoutTitleIsIdenticalToItsFirstCopy saves the same body twice
+// without a title, as `save "text"` does: the title each gets from its
+// body is the same, so the second save is identical and never written,
+// even with the allow policy.
+func TestSaveWithoutTitleIsIdenticalToItsFirstCopy(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	req := contextfs.SaveRequest{Type: "decision", Body: "Route tenant traffic through the gateway pool.\n\nThe pool has four replicas."}
+	first, err := dedup.Save(ctx, s, req, dedup.Allow, dedup.DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := dedup.Save(ctx, s, req, dedup.Allow, dedup.DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Action != dedup.Skipped || again.Memory.ID != first.Memory.ID || len(again.Similar) == 0 || !again.Similar[0].Identical {
+		t.Errorf("second save: action %q, memory %s, similar %+v; want skipped as identical to %s", again.Action, again.Memory.ID, again.Similar, first.Memory.ID)
+	}
+	if es, _ := s.Repo.List(); len(es) != 1 {
+		t.Errorf("%d files, want 1", len(es))
+	}
+}
