@@ -30,7 +30,7 @@ import (
 // SchemaVersion changes whenever the tables change; a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "13"
+const SchemaVersion = "14"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -228,6 +228,11 @@ CREATE INDEX docs_superseded ON docs(kind) WHERE status='superseded';
 -- Covers filtering and listing (type, tag, date, hidden, current file):
 -- docs rows carry whole bodies, so scanning them costs far more.
 CREATE INDEX docs_list ON docs(kind, updated, mid, type, status, src, tags);
+-- The memories of some types (a search or duplicate check by type): a
+-- range of this index instead of every memory's entry in docs_list,
+-- which a fresh process reads page by page. Memories only: code chunks
+-- are many and never filtered by type in SQL.
+CREATE INDEX docs_memtype ON docs(kind, type, status, mid) WHERE kind=1;
 CREATE TABLE supersedes(src TEXT NOT NULL, target TEXT NOT NULL);
 CREATE INDEX supersedes_src ON supersedes(src);
 -- Attributes a document carries besides its columns: a memory's paths
