@@ -564,16 +564,21 @@ func (c *Cache) replay(ctx context.Context, q querier, st *dsState, base *baseFi
 		return err
 	}
 	// The new added segment: kept rows of the old one plus the fresh ones.
-	keep := make([]int, 0, len(added))
-	for _, i := range added {
-		keep = append(keep, i)
-	}
-	slices.Sort(keep)
-	var seg segment
-	for _, i := range keep {
-		seg.rows = append(seg.rows, d.added.rows[i])
-		seg.lens = append(seg.lens, d.added.lens[i])
-		seg.vecs = append(seg.vecs, d.added.vecs[i*st.dim:(i+1)*st.dim]...)
+	// Usually every old row is kept (a change adds rows): then the old
+	// segment is merged as it is, not copied first.
+	seg := d.added
+	if len(added) < len(d.added.rows) {
+		keep := make([]int, 0, len(added))
+		for _, i := range added {
+			keep = append(keep, i)
+		}
+		slices.Sort(keep)
+		seg = segment{}
+		for _, i := range keep {
+			seg.rows = append(seg.rows, d.added.rows[i])
+			seg.lens = append(seg.lens, d.added.lens[i])
+			seg.vecs = append(seg.vecs, d.added.vecs[i*st.dim:(i+1)*st.dim]...)
+		}
 	}
 	d.added = mergeSegments(seg, fresh, st.dim)
 	d.removed = d.removed[:0]
