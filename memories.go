@@ -132,6 +132,13 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 	return &SaveResult{Memory: m, Warnings: warn}, nil
 }
 
+// DerivedTitle is the title Save gives a memory saved without one, taken
+// from the head of its body: what a check before the save compares.
+func DerivedTitle(body string) string {
+	t, _ := deriveTitle(normalizeBody(body))
+	return t
+}
+
 func deriveTitle(body string) (string, string) {
 	m := &memory.Memory{Body: body}
 	fillDerived(m)

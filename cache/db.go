@@ -30,7 +30,7 @@ import (
 // SchemaVersion changes whenever the tables change; a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "14"
+const SchemaVersion = "15"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -234,6 +234,11 @@ CREATE INDEX docs_list ON docs(kind, updated, mid, type, status, src, tags);
 -- times through a small page cache. Memories only: code chunks, far more
 -- numerous and never listed, do not pay for it.
 CREATE INDEX docs_mlist ON docs(kind, updated, mid, type, status, src, tags, title, summary, author, created) WHERE kind=1;
+-- The memories of some types (a search or duplicate check by type): a
+-- range of this index instead of every memory's entry in docs_list,
+-- which a fresh process reads page by page. Memories only: code chunks
+-- are many and never filtered by type in SQL.
+CREATE INDEX docs_memtype ON docs(kind, type, status, mid) WHERE kind=1;
 CREATE TABLE supersedes(src TEXT NOT NULL, target TEXT NOT NULL);
 CREATE INDEX supersedes_src ON supersedes(src);
 -- Attributes a document carries besides its columns: a memory's paths

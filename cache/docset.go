@@ -55,8 +55,12 @@ type docSet struct {
 
 	baseID [16]byte
 	base   segment // the base file's documents; dead marks those no longer current
-	dead   int     // how many base rows are dead
-	added  segment // documents current since the base was written
+	// file is the mapped base file that base points into (nil when base
+	// was built from the tables): held here, it stays mapped while any
+	// docSet uses it.
+	file  *baseFile
+	dead  int     // how many base rows are dead
+	added segment // documents current since the base was written
 
 	rank *rankDocs
 
@@ -156,14 +160,23 @@ func (c *Cache) loadDocSet(ctx context.Context, kind Kind, model string) (*docSe
 
 	// A file newer than the database (a restored older database) or
 	// older than the change log reaches back cannot be brought up to date.
-	base, err := readBase(c.docSetPath(kind, "base"), &st)
+	base := c.mappedBase(kind, &st)
+	reused := base != nil
+	// drop releases a base this load mapped and will not use; one that
+	// an earlier docSet also uses is left to its last user.
+	drop := func() {
+		if base != nil && !reused {
+			base.unmap()
+		}
+	}
+	if !reused {
+		base, err = readBase(c.docSetPath(kind, "base"), &st)
+	}
 	if errors.Is(err, errDamaged) && c.OnDamage != nil {
 		c.OnDamage(fmt.Sprintf("contextfs: cache vectors of %s rebuilt (%s: %v)", kind, filepath.Base(c.docSetPath(kind, "base")), err))
 	}
 	if err != nil || base.gen < st.logFrom || base.gen > st.gen {
-		if base != nil {
-			base.unmap()
-		}
+		drop()
 		return c.rebuildDocSet(ctx, conn, &st)
 	}
 	d := readDelta(c.docSetPath(kind, "delta"), &st, base)
@@ -171,12 +184,12 @@ func (c *Cache) loadDocSet(ctx context.Context, kind Kind, model string) (*docSe
 		d = &deltaFile{gen: base.gen}
 	}
 	if d.gen < st.logFrom {
-		base.unmap()
+		drop()
 		return c.rebuildDocSet(ctx, conn, &st)
 	}
 	if d.gen != st.gen {
 		if err := c.replay(ctx, conn, &st, base, d); err != nil {
-			base.unmap()
+			drop()
 			return nil, err
 		}
 		if len(d.removed)+len(d.added.rows) > compactAt(len(base.seg.rows)) {
@@ -256,13 +269,20 @@ type dsState struct {
 	dbID    string
 }
 
-// baseFile is a mapped base file.
+// baseFile is a mapped base file. A long-lived process maps it once and
+// shares it between the docSets of every generation it serves, so the
+// pages a search touched stay mapped; it is unmapped once no docSet uses
+// it (or at once by a loader that found it stale).
 type baseFile struct {
 	id     [16]byte
+	fileID string // the file's identity when it was mapped; "" if unknown
+	dbID   [16]byte
+	model  string
+	dim    int
 	gen    int64
 	seg    segment
 	common map[string]bool
-	unmap  func()
+	unmap  func() // idempotent
 }
 
 // deltaFile is the delta as read, or as brought up to date.
@@ -431,6 +451,24 @@ func sections(b []byte, off, n, dim int) (rows []int64, lens []uint32, vecs []fl
 }
 
 // readBase maps the base file; an error means it must be rebuilt.
+// mappedBase returns the base file kind's current docSet maps when the
+// file is still the one it mapped and fits st; nil otherwise. c.docsMu is
+// held.
+func (c *Cache) mappedBase(kind Kind, st *dsState) *baseFile {
+	prev := c.sets[kind]
+	if prev == nil || prev.file == nil {
+		return nil
+	}
+	b := prev.file
+	if b.fileID == "" || b.fileID != fileID(c.docSetPath(kind, "base")) || b.dbID != dbIDBytes(st.dbID) || b.model != st.model {
+		return nil
+	}
+	if b.dim != 0 {
+		st.dim = b.dim
+	}
+	return b
+}
+
 func readBase(path string, st *dsState) (*baseFile, error) {
 	if !littleEndian() {
 		return nil, errStaleFile // the layouts are used in place
@@ -439,6 +477,7 @@ func readBase(path string, st *dsState) (*baseFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	unmap = sync.OnceFunc(unmap)
 	if len(b) >= 8 && string(b[:8]) != baseMagic {
 		unmap()
 		return nil, errStaleFile
@@ -467,7 +506,11 @@ func readBase(path string, st *dsState) (*baseFile, error) {
 		if !ok || end != len(b) || !slices.IsSorted(rows) {
 			err = errStaleFile
 		} else {
-			bf = &baseFile{id: h.id, gen: h.gen, seg: segment{rows: rows, lens: lens, vecs: vecs}, common: common, unmap: unmap}
+			bf = &baseFile{id: h.id, fileID: id, dbID: h.dbID, model: h.model, dim: int(h.dim), gen: h.gen,
+				seg: segment{rows: rows, lens: lens, vecs: vecs}, common: common, unmap: unmap}
+			// The mapping lives as long as the file's docSets: their
+			// slices point into it.
+			runtime.AddCleanup(bf, func(unmap func()) { unmap() }, unmap)
 			if h.dim != 0 {
 				st.dim = int(h.dim)
 			}
@@ -564,16 +607,21 @@ func (c *Cache) replay(ctx context.Context, q querier, st *dsState, base *baseFi
 		return err
 	}
 	// The new added segment: kept rows of the old one plus the fresh ones.
-	keep := make([]int, 0, len(added))
-	for _, i := range added {
-		keep = append(keep, i)
-	}
-	slices.Sort(keep)
-	var seg segment
-	for _, i := range keep {
-		seg.rows = append(seg.rows, d.added.rows[i])
-		seg.lens = append(seg.lens, d.added.lens[i])
-		seg.vecs = append(seg.vecs, d.added.vecs[i*st.dim:(i+1)*st.dim]...)
+	// Usually every old row is kept (a change adds rows): then the old
+	// segment is merged as it is, not copied first.
+	seg := d.added
+	if len(added) < len(d.added.rows) {
+		keep := make([]int, 0, len(added))
+		for _, i := range added {
+			keep = append(keep, i)
+		}
+		slices.Sort(keep)
+		seg = segment{}
+		for _, i := range keep {
+			seg.rows = append(seg.rows, d.added.rows[i])
+			seg.lens = append(seg.lens, d.added.lens[i])
+			seg.vecs = append(seg.vecs, d.added.vecs[i*st.dim:(i+1)*st.dim]...)
+		}
 	}
 	d.added = mergeSegments(seg, fresh, st.dim)
 	d.removed = d.removed[:0]
@@ -725,7 +773,7 @@ func (c *Cache) rebuildDocSet(ctx context.Context, q querier, st *dsState) (*doc
 
 // assemble makes the docSet of a base and its (current) delta.
 func (st *dsState) assemble(base *baseFile, d *deltaFile) (*docSet, error) {
-	ds := &docSet{kind: st.kind, gen: st.gen, model: st.model, dim: st.dim, baseID: base.id, base: base.seg, added: d.added}
+	ds := &docSet{kind: st.kind, gen: st.gen, model: st.model, dim: st.dim, baseID: base.id, base: base.seg, file: base, added: d.added}
 	if len(d.removed) > 0 {
 		ds.base.dead = make([]bool, len(base.seg.rows))
 		for _, r := range d.removed {
@@ -735,8 +783,6 @@ func (st *dsState) assemble(base *baseFile, d *deltaFile) (*docSet, error) {
 			}
 		}
 	}
-	// The mapping lives as long as the docSet: its slices point into it.
-	runtime.AddCleanup(ds, func(unmap func()) { unmap() }, base.unmap)
 	return ds, ds.finish()
 }
 

@@ -66,7 +66,14 @@ func checkDocSet(t *testing.T, c *Cache, kind Kind) *docSet {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := groundTruth(t, c2, kind)
+	compareDocSet(t, c2, ds, kind)
+	return ds
+}
+
+// compareDocSet compares c's docSet ds of kind with the tables.
+func compareDocSet(t *testing.T, c *Cache, ds *docSet, kind Kind) {
+	t.Helper()
+	tr := groundTruth(t, c, kind)
 	if len(ds.rows) != len(tr.lens) {
 		t.Fatalf("docSet has %d rows, the tables %d", len(ds.rows), len(tr.lens))
 	}
@@ -84,7 +91,46 @@ func checkDocSet(t *testing.T, c *Cache, kind Kind) *docSet {
 	if want := total / float64(len(ds.rows)); len(ds.rows) > 0 && math.Abs(ds.avgdl-want) > 1e-9 {
 		t.Fatalf("avgdl %v, want %v", ds.avgdl, want)
 	}
-	return ds
+}
+
+// TestLongLivedCacheMapsABaseFileOnce follows changes in one Cache, as a
+// watcher or an MCP server does: each generation's docSet is right, and
+// they share one mapping of the base file until it is replaced.
+func TestLongLivedCacheMapsABaseFileOnce(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	r := rand.New(rand.NewPCG(2, 2))
+	corpus(f, r, 200, 0)
+	f.sync()
+	checkDocSet(t, f.c, KindMemory) // writes the base file
+	next := func(name string) *docSet {
+		t.Helper()
+		f.write(name, "fact\nwords of a memory written later "+name)
+		f.sync()
+		ds, err := f.c.docs(ctx, KindMemory)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareDocSet(t, f.c, ds, KindMemory)
+		return ds
+	}
+	first := next("a.md")
+	if first.file == nil {
+		t.Fatal("the base file is not mapped")
+	}
+	for _, name := range []string{"b.md", "c.md"} {
+		if ds := next(name); ds.file != first.file {
+			t.Fatalf("after %s: the unchanged base file was mapped again", name)
+		}
+	}
+	corpus(f, r, compactAt(200)+10, 1000)
+	f.sync()
+	if _, err := f.c.docs(ctx, KindMemory); err != nil { // compacts: a new base file
+		t.Fatal(err)
+	}
+	if ds := next("d.md"); ds.file == first.file || ds.baseID == first.baseID {
+		t.Fatal("a replaced base file is still served from the old mapping")
+	}
 }
 
 // corpus writes n memories of random words from a small vocabulary with a

@@ -33,7 +33,7 @@ func mapFileID(path string) (data []byte, unmap func(), id string, err error) {
 	if err := sys.Fstat(int(f.Fd()), &st); err != nil {
 		return nil, nil, "", fmt.Errorf("stat %s: %w", path, err)
 	}
-	id = fmt.Sprintf("%d %d %d %d.%d %d.%d", st.Dev, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
+	id = statID(&st)
 	if st.Size == 0 {
 		return nil, func() {}, id, nil
 	}
@@ -45,4 +45,19 @@ func mapFileID(path string) (data []byte, unmap func(), id string, err error) {
 		return nil, nil, "", fmt.Errorf("map %s: %w", path, err)
 	}
 	return data, func() { sys.Munmap(data) }, id, nil
+}
+
+// statID is a file's identity as mapFileID gives it.
+func statID(st *sys.Stat_t) string {
+	return fmt.Sprintf("%d %d %d %d.%d %d.%d", st.Dev, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
+}
+
+// fileID is the identity of the file at path, as mapFileID would return
+// it; "" when it cannot be read.
+func fileID(path string) string {
+	var st sys.Stat_t
+	if err := sys.Stat(path, &st); err != nil {
+		return ""
+	}
+	return statID(&st)
 }

@@ -118,11 +118,18 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 		return nil, err
 	}
 	rep := &Report{Similar: []Match{}, MaySupersede: []Match{}}
+	// A memory saved without a title gets one from its body: compare it
+	// as it will be written, or a second save of it is not identical.
+	if strings.TrimSpace(c.Title) == "" {
+		c.Title = contextfs.DerivedTitle(c.Body)
+	}
 	text := Text(c.Title, c.Body)
 	if strings.TrimSpace(text) == "" {
 		return rep, nil
 	}
-	hits, err := s.Search(ctx, contextfs.Query{Text: text, Types: []string{typ}, Mode: contextfs.ModeHybrid, Limit: candidates})
+	// Literal: the memory's text is words, whatever operators of the
+	// search syntax it seems to hold ("-flag" must not exclude itself).
+	hits, err := s.Search(ctx, contextfs.Query{Text: text, Types: []string{typ}, Mode: contextfs.ModeHybrid, Limit: candidates, Literal: true})
 	if err != nil {
 		return nil, fmt.Errorf("dedup: search: %w", err)
 	}

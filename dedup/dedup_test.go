@@ -185,3 +185,74 @@ func TestMaySupersedeOnLabelledSet(t *testing.T) {
 		t.Errorf("precision %.2f, recall %.2f; want at least 0.8 and 0.6", p, r)
 	}
 }
+
+// TestCheckTakesTextAsPlainWords saves memories whose text looks like the
+// search syntax (a "quoted phrase", a -word, OR, a prefix*) and checks
+// that the duplicate check reads them as the plain words they are: each
+// is found as the duplicate of itself and of a near copy, never excluded
+// by its own -word, never missed because a near copy lacks its phrase.
+func TestCheckTakesTextAsPlainWords(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name      string
+		old, cand contextfs.SaveRequest
+		identical bool
+	}{
+		{"a -word in the body does not exclude the memory itself",
+			contextfs.SaveRequest{Title: "Run the linter with -fix", Body: "Run golangci-lint with -fix before every commit; -fix rewrites the files in place."},
+			contextfs.SaveRequest{Title: "Run the linter with -fix", Body: "Run golangci-lint with -fix before every commit; -fix rewrites the files in place."}, true},
+		{"a quoted phrase is not required of a near copy",
+			contextfs.SaveRequest{Title: "Commit messages", Body: `Commit subjects start with a verb, as in "add retry to the uploader", and stay under 72 characters.`},
+			contextfs.SaveRequest{Title: "Commit messages", Body: `Commit subjects start with a verb, as in "add retries to uploader", and stay under 72 characters.`}, false},
+		{"OR between words is a word, not alternatives",
+			contextfs.SaveRequest{Title: "Retry OR fail fast", Body: "Clients retry idempotent calls OR fail fast on the rest; never retry a POST."},
+			contextfs.SaveRequest{Title: "Retry OR fail fast", Body: "Clients retry idempotent calls OR fail fast on the rest; never retry a POST."}, true},
+		{"a prefix* is a word, and operators together change nothing",
+			contextfs.SaveRequest{Title: "Glob test files", Body: `Match test files with foo* and "_test.go", never -run OR -bench flags in CI.`},
+			contextfs.SaveRequest{Title: "Glob test files", Body: `Match test files with foo* and "_test.go", never -run OR -bench flags in CI.`}, true},
+		{"a text of operators only is still checked",
+			contextfs.SaveRequest{Title: "-v", Body: `-q -x "" OR * -`},
+			contextfs.SaveRequest{Title: "-v", Body: `-q -x "" OR * -`}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := open(t)
+			tt.old.Type = "decision"
+			old, err := s.Save(ctx, tt.old)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := dedup.Check(ctx, s, dedup.Candidate{Type: "decision", Title: tt.cand.Title, Body: tt.cand.Body}, dedup.DefaultThresholds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Similar) != 1 || rep.Similar[0].ID != old.Memory.ID || rep.Similar[0].Identical != tt.identical {
+				t.Errorf("similar %+v; want %s (identical %v)", rep.Similar, old.Memory.ID, tt.identical)
+			}
+		})
+	}
+}
+
+// TestSaveWithoutTitleIsIdenticalToItsFirstCopy saves the same body twice
+// without a title, as `save "text"` does: the title each gets from its
+// body is the same, so the second save is identical and never written,
+// even with the allow policy.
+func TestSaveWithoutTitleIsIdenticalToItsFirstCopy(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	req := contextfs.SaveRequest{Type: "decision", Body: "Route tenant traffic through the gateway pool.\n\nThe pool has four replicas."}
+	first, err := dedup.Save(ctx, s, req, dedup.Allow, dedup.DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := dedup.Save(ctx, s, req, dedup.Allow, dedup.DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Action != dedup.Skipped || again.Memory.ID != first.Memory.ID || len(again.Similar) == 0 || !again.Similar[0].Identical {
+		t.Errorf("second save: action %q, memory %s, similar %+v; want skipped as identical to %s", again.Action, again.Memory.ID, again.Similar, first.Memory.ID)
+	}
+	if es, _ := s.Repo.List(); len(es) != 1 {
+		t.Errorf("%d files, want 1", len(es))
+	}
+}

@@ -60,3 +60,15 @@ func TestMCPLinkRelatedEvolveLineageMergeSplit(t *testing.T) {
 		t.Errorf("lineage of a part has %d versions, want 5: %+v", len(lin.Versions), lin.Versions)
 	}
 }
+
+func TestMCPSaveChecksTextWithSearchOperatorsAsWords(t *testing.T) {
+	cs, _, _ := connect(t)
+	args := map[string]any{"type": "decision", "title": "Lint with -fix",
+		"content": `Run golangci-lint with -fix OR "go vet" on foo* packages before every commit.`}
+	var first, again mcpserver.SaveOutput
+	call(t, cs, "save_memory", args, &first)
+	call(t, cs, "save_memory", args, &again)
+	if again.Action != "skipped" || again.ID != first.ID || len(again.Similar) != 1 || !again.Similar[0].Identical {
+		t.Fatalf("second save: %+v", again)
+	}
+}

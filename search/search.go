@@ -51,6 +51,11 @@ type Query struct {
 	// Group is "" (one result per chunk) or GroupFile: one result per file,
 	// its best chunks under it, for "where is X handled" questions.
 	Group string
+	// Literal takes Text as plain words: quotes, a leading "-", OR and a
+	// trailing "*" are not operators (package query). For text that is
+	// not a query a person wrote, such as a memory's own body compared
+	// with the others before it is saved.
+	Literal bool
 }
 
 // GroupFile is Query.Group for one result per file.
@@ -190,21 +195,10 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 	if err := Narrow(ctx, e.Cache, &f, q.Attached, q.Source, q.Session); err != nil {
 		return nil, err
 	}
-	// The query syntax: phrases and prefixes rank beside the words,
-	// phrases and OR groups are required, "-" parts excluded.
+	// The query syntax, unless the text is to be taken literally.
 	text, phrases := q.Text, []string(nil)
-	if pq := query.Parse(q.Text); pq.Syntax() {
-		f.Match, f.NotMatch = pq.Match()
-		var plain []string
-		for _, p := range pq.Rank {
-			if len(p.Words) == 1 && !p.Prefix {
-				plain = append(plain, p.Words[0])
-			} else {
-				phrases = append(phrases, p.FTS())
-			}
-		}
-		text = strings.Join(plain, " ")
-		q.Text = pq.Plain
+	if !q.Literal {
+		text, phrases = applySyntax(&q, &f)
 	}
 	var qvec []float32
 	if st.mode != ModeKeyword {
@@ -259,6 +253,29 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 		}
 	}
 	return e.results(ctx, all, st, q, queryTerms(q.Text))
+}
+
+// applySyntax takes q.Text apart by the query syntax (package query):
+// phrases and prefixes rank beside the words, phrases and OR groups are
+// required of a result and "-" parts excluded (both set on f). It returns
+// the plain words and the FTS5 phrases to rank by, and leaves q.Text the
+// query's plain words, for the embedder and the snippets.
+func applySyntax(q *Query, f *cache.Filter) (text string, phrases []string) {
+	pq := query.Parse(q.Text)
+	if !pq.Syntax() {
+		return q.Text, nil
+	}
+	f.Match, f.NotMatch = pq.Match()
+	var plain []string
+	for _, p := range pq.Rank {
+		if len(p.Words) == 1 && !p.Prefix {
+			plain = append(plain, p.Words[0])
+		} else {
+			phrases = append(phrases, p.FTS())
+		}
+	}
+	q.Text = pq.Plain
+	return strings.Join(plain, " "), phrases
 }
 
 // rankings are one kind's keyword and semantic hits.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -23,12 +24,20 @@ import (
 // (--dedup allow: checked, then written, so every run writes one file),
 // without them (--dedup off) and `search`, alternating; through a
 // long-lived MCP server, save_memory (checks on) against search_memory.
-// The CLI runs as users run it at each size: from 10,000 memories with
-// the change watcher (the auto mode's default there).
+//
+// The CLI runs as users run it at each size. From 10,000 memories the
+// change watcher runs (the auto mode's default there), and each command is
+// timed twice: cold (CONTEXTFS_WARM=off: the command does the work itself,
+// the watcher saying what changed) and warm (CONTEXTFS_WARM=only: the
+// watcher runs the command over the stores it keeps open). Below that
+// there is no watcher (CONTEXTFS_WATCH=off). CPU is the command's (user +
+// system, from wait4) plus the watcher's, read from /proc around each
+// command and averaged over the runs.
 //
 // With base set (-save-base), a second binary runs the same CLI commands
-// on the same corpus, interleaved with bin's, for a before/after in one
-// run; its row is marked "base".
+// on its own copy of the corpus (its cache schema may differ) with its own
+// watcher, interleaved with bin's, for a before/after in one run; its rows
+// are marked "base".
 func benchSave(ctx context.Context, sizes, bin, base string, runs int) error {
 	var cli, srv []string
 	if base != "" {
@@ -50,10 +59,10 @@ func benchSave(ctx context.Context, sizes, bin, base string, runs int) error {
 	}
 	fmt.Println("## Save")
 	fmt.Println()
-	fmt.Println("CLI `git-contextfs save --type decision` from process start to exit on a warm cache, alternating `--dedup allow` (the duplicate and contradiction checks run, then the memory is written), `--dedup off` (no check) and `search --json`; wall time, and CPU time (user + system) in brackets. Targets: save with the checks ≤ 1.5 × without (issue 12); save ≤ 1.2 × search (issue 16).")
+	fmt.Println("CLI `git-contextfs save --type decision` from process start to exit on a warm cache, alternating `--dedup allow` (the duplicate and contradiction checks run, then the memory is written), `--dedup off` (no check) and `search --json`. From 10K memories the watcher runs: *cold* is `CONTEXTFS_WARM=off` (the command does the work itself), *warm* is `CONTEXTFS_WARM=only` (the watcher runs the command); below 10K, no watcher. p50 / p99 wall time, and in brackets the p50 CPU time (user + system) of the command plus the watcher's CPU per command (mean, from /proc). Ratios are of p50s, wall (CPU). Targets: save with the checks ≤ 1.5 × without (issue 12); save ≤ 1.2 × search (issue 16).")
 	fmt.Println()
-	fmt.Println("| memories | runs | save, checks p50 / p99 | save, no checks p50 / p99 | search p50 / p99 | checks ÷ no checks, p50 | save ÷ search, p50 |")
-	fmt.Println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	fmt.Println("| memories | answered | runs | save, checks p50 / p99 (CPU) | save, no checks p50 / p99 (CPU) | search p50 / p99 (CPU) | checks ÷ no checks, p50 | save ÷ search, p50 |")
+	fmt.Println("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
 	for _, r := range cli {
 		fmt.Println(r)
 	}
@@ -69,24 +78,36 @@ func benchSave(ctx context.Context, sizes, bin, base string, runs int) error {
 	return nil
 }
 
+// saveSide is one binary with its own copy of the corpus and, at sizes
+// that have one, its own watcher.
+type saveSide struct {
+	label, bin, dir string
+	watcher         int // process id; 0 for none
+}
+
+// saveAnswer is how a command is answered: its extra environment.
+type saveAnswer struct {
+	name string
+	env  []string
+}
+
 func saveRow(ctx context.Context, n int, bin, base string, runs int) (cliRows []string, mcpRow string, err error) {
-	dir, err := os.MkdirTemp("", "contextfs-bench-save-")
+	tmp, err := os.MkdirTemp("", "contextfs-bench-save-")
 	if err != nil {
 		return nil, "", err
 	}
-	defer os.RemoveAll(dir)
+	defer os.RemoveAll(tmp)
 	// No user store or registered repositories of the person running it.
 	for _, kv := range [][2]string{
-		{"XDG_CONFIG_HOME", dir + "/xdg-config"}, {"XDG_DATA_HOME", dir + "/xdg-data"}, {"CONTEXTFS_USER_DIR", ""},
+		{"XDG_CONFIG_HOME", tmp + "/xdg-config"}, {"XDG_DATA_HOME", tmp + "/xdg-data"}, {"CONTEXTFS_USER_DIR", ""},
 	} {
 		defer os.Setenv(kv[0], os.Getenv(kv[0]))
 		os.Setenv(kv[0], kv[1])
 	}
-	repo := dir + "/repo"
-	if out, err := (git.Cmd{}).Combined(context.Background(), "init", "-q", repo); err != nil {
+	dir := tmp + "/repo"
+	if out, err := (git.Cmd{}).Combined(context.Background(), "init", "-q", dir); err != nil {
 		return nil, "", fmt.Errorf("git init: %v: %s", err, out)
 	}
-	dir = repo
 	qs, err := writeCorpus(dir, n, 20)
 	if err != nil {
 		return nil, "", err
@@ -100,56 +121,71 @@ func saveRow(ctx context.Context, n int, bin, base string, runs int) (cliRows []
 		return nil, "", err
 	}
 	s.Close()
-	mode := "off"
+	sides := []*saveSide{{label: humanN(n), bin: bin, dir: dir}}
+	if base != "" {
+		// Its own copy: another build may keep another cache schema, and
+		// would rebuild a shared cache at every turn.
+		if out, err := exec.Command("cp", "-a", dir, tmp+"/base").CombinedOutput(); err != nil {
+			return nil, "", fmt.Errorf("copy the corpus: %v: %s", err, out)
+		}
+		sides = append(sides, &saveSide{label: humanN(n) + " (base)", bin: base, dir: tmp + "/base"})
+	}
+	mode := contextfs.WatchOff
+	answers := []saveAnswer{{name: "cold"}}
 	if n >= contextfs.WatchAutoFiles {
-		mode = "on"
+		mode = contextfs.WatchOn
+		answers = []saveAnswer{{"cold", []string{"CONTEXTFS_WARM=off"}}, {"warm", []string{"CONTEXTFS_WARM=only"}}}
 	}
 	os.Setenv("CONTEXTFS_WATCH", mode)
 	defer os.Unsetenv("CONTEXTFS_WATCH")
-	if mode == "on" {
-		if _, _, err := timeCmd(dir, bin, "watch", "start"); err != nil {
-			return nil, "", err
+	if mode == contextfs.WatchOn {
+		for _, sd := range sides {
+			if _, _, err := timeCmd(sd.dir, sd.bin, "watch", "start"); err != nil {
+				return nil, "", err
+			}
+			defer exec.Command(sd.bin, "-C", sd.dir, "watch", "stop").Run()
+			if sd.watcher, err = watcherPID(sd.dir, sd.bin, os.Environ()); err != nil {
+				return nil, "", err
+			}
 		}
-		defer exec.Command(bin, "-C", dir, "watch", "stop").Run()
 	}
-	bins := []string{bin}
-	if base != "" {
-		bins = append(bins, base)
+	// times[side][answer][op]; ops: save with checks, without, search.
+	ops := []string{"allow", "off", "search"}
+	times := make([][][]cpuTimes, len(sides))
+	for b := range sides {
+		times[b] = make([][]cpuTimes, len(answers))
+		for a := range answers {
+			times[b][a] = make([]cpuTimes, len(ops))
+		}
 	}
-	type times struct{ with, without, search cpuTimes }
-	ts := make([]times, len(bins))
-	for i := -1; i < runs; i++ { // the first round warms the page cache
-		for b, exe := range bins {
-			for _, policy := range []string{"allow", "off", "search"} {
-				text := fmt.Sprintf("Decision %d (%s, %d): route %s traffic through the gateway pool, version %d.", i, policy, b, policy, i*7+len(policy))
-				args := []string{"save", "--type", "decision", "--dedup", policy, text}
-				if policy == "search" {
-					args = []string{"search", "--json", qs[(i+len(qs))%len(qs)]}
-				}
-				w, c, err := timeCPU(dir, exe, args...)
-				if err != nil {
-					return nil, "", err
-				}
-				if i < 0 {
-					continue
-				}
-				switch policy {
-				case "allow":
-					ts[b].with.add(w, c)
-				case "off":
-					ts[b].without.add(w, c)
-				default:
-					ts[b].search.add(w, c)
+	for i := -1; i < runs; i++ { // the first round warms the page cache (and builds base's cache)
+		for b, sd := range sides {
+			for a, ans := range answers {
+				for o, op := range ops {
+					text := fmt.Sprintf("Decision %d (%s, %s, %d): route %s traffic through the gateway pool, version %d.", i, op, ans.name, b, op, i*7+len(op))
+					args := []string{"save", "--type", "decision", "--dedup", op, text}
+					if op == "search" {
+						args = []string{"search", "--json", qs[(i+len(qs))%len(qs)]}
+					}
+					before := procCPU(sd.watcher)
+					w, c, err := timeCPUEnv(sd.dir, ans.env, sd.bin, args...)
+					if err != nil {
+						return nil, "", err
+					}
+					if i >= 0 {
+						times[b][a][o].add(w, c)
+						times[b][a][o].daemon += procCPU(sd.watcher) - before
+					}
 				}
 			}
 		}
 	}
-	for b, t := range ts {
-		label := humanN(n)
-		if b > 0 {
-			label += " (base)"
+	for b, sd := range sides {
+		for a, ans := range answers {
+			t := times[b][a]
+			cliRows = append(cliRows, fmt.Sprintf("| %s | %s | %d | %s | %s | %s | %s | %s |", sd.label, ans.name, runs,
+				t[0], t[1], t[2], t[0].ratio(t[1]), t[0].ratio(t[2])))
 		}
-		cliRows = append(cliRows, fmt.Sprintf("| %s | %d | %s | %s | %s | %s | %s |", label, runs, t.with, t.without, t.search, t.with.ratio(t.without), t.with.ratio(t.search)))
 	}
 
 	mcpRow, err = mcpSaveRow(ctx, dir, n, qs, runs)
@@ -195,31 +231,50 @@ func mcpSaveRow(ctx context.Context, dir string, n int, qs []string, runs int) (
 		float64(pct(save, 0.5))/float64(max(1, pct(search, 0.5)))), nil
 }
 
-// cpuTimes are the wall and CPU times of one command's runs.
-type cpuTimes struct{ wall, cpu []time.Duration }
+// cpuTimes are the wall and CPU times of one command's runs, and the CPU
+// a watcher spent on them all.
+type cpuTimes struct {
+	wall, cpu []time.Duration
+	daemon    time.Duration
+}
 
 func (t *cpuTimes) add(wall, cpu time.Duration) {
 	t.wall, t.cpu = append(t.wall, wall), append(t.cpu, cpu)
 }
 
+// cpuP50 is the command's median CPU time plus the watcher's mean per run.
+func (t cpuTimes) cpuP50() time.Duration {
+	return pct(t.cpu, 0.5) + t.daemon/time.Duration(max(1, len(t.cpu)))
+}
+
 // String is "p50 / p99 (CPU p50)".
-func (t cpuTimes) String() string { return pp(t.wall) + " (" + ms(pct(t.cpu, 0.5)) + ")" }
+func (t cpuTimes) String() string { return pp(t.wall) + " (" + ms(t.cpuP50()) + ")" }
 
 // ratio is the ratio of two commands' p50s, wall (CPU).
 func (t cpuTimes) ratio(u cpuTimes) string {
-	r := func(a, b []time.Duration) float64 { return float64(pct(a, 0.5)) / float64(max(1, pct(b, 0.5))) }
-	return fmt.Sprintf("%.2f× (%.2f×)", r(t.wall, u.wall), r(t.cpu, u.cpu))
+	r := func(a, b time.Duration) float64 { return float64(a) / float64(max(1, b)) }
+	return fmt.Sprintf("%.2f× (%.2f×)", r(pct(t.wall, 0.5), pct(u.wall, 0.5)), r(t.cpuP50(), u.cpuP50()))
 }
 
 // timeCPU runs a command and returns its wall time and its CPU time (user
 // and system, its own and its children's, from wait4's rusage).
 func timeCPU(dir, name string, args ...string) (wall, cpu time.Duration, err error) {
+	return timeCPUEnv(dir, nil, name, args...)
+}
+
+// timeCPUEnv is timeCPU with env added to the environment.
+func timeCPUEnv(dir string, env []string, name string, args ...string) (wall, cpu time.Duration, err error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	wall = time.Since(start)
-	if err != nil && !isExit1(err) {
+	// A command told to take a warm answer that got none would be timed
+	// failing fast.
+	if err != nil && (!isExit1(err) || bytes.Contains(out, []byte("no warm answer"))) {
 		return wall, 0, fmt.Errorf("%s %v: %v: %s", name, args, err, out)
 	}
 	if ps := cmd.ProcessState; ps != nil {

@@ -94,3 +94,23 @@ func snapshot(t *testing.T, dir string) string {
 	}
 	return b.String()
 }
+
+// TestCLISaveChecksTextWithSearchOperatorsAsWords saves, twice, a memory
+// whose body holds what the search syntax reads as operators (a "phrase",
+// a -word, OR, a prefix*): the second save is the duplicate it is, not a
+// second file, and neither fails.
+func TestCLISaveChecksTextWithSearchOperatorsAsWords(t *testing.T) {
+	dir := hookedRepo(t)
+	body := `Run golangci-lint with -fix OR "go vet" on foo* packages before every commit.`
+	first := save(t, dir, "--type", "decision", "--title", "Lint with -fix", body)
+	r := cli(t, dir, "", "save", "--type", "decision", "--title", "Lint with -fix", "--json", body)
+	var got savedJSON
+	decodeJSON(t, r.stdout, &got)
+	if r.code != 0 || got.Action != "skipped" || got.ID != first || len(got.Similar) != 1 || !got.Similar[0].Identical {
+		t.Fatalf("second save: exit %d, %+v\nstderr %s", r.code, got, r.stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, ".contextfs", "memories", "*.md"))
+	if len(files) != 1 {
+		t.Errorf("%d files, want 1", len(files))
+	}
+}
