@@ -38,6 +38,7 @@ func TestVersionStartsNothingItDoesNotNeed(t *testing.T) {
 		"github.com/go-git/go-git/v5",        // go-git's transports, for review's ReadRef
 		"golang.org/x/crypto/ssh",
 		"github.com/ProtonMail/go-crypto/openpgp/internal/ecc",
+		"github.com/go-git/gcfg",   // go-git's config reader, for the identity: gitstore/gitconfig.go
 		"github.com/yuin/goldmark", // its root and HTML renderer: we only parse
 		"github.com/yuin/goldmark/renderer/html",
 	}
