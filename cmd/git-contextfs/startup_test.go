@@ -15,10 +15,10 @@ import (
 )
 
 // initBudget is what the package initialisers of git-contextfs may
-// allocate in all (docs/DESIGN.md, "Start-up"). Today about 540 KB, nearly
+// allocate in all (docs/DESIGN.md, "Start-up"). Today about 505 KB, nearly
 // all of it third-party (goldmark's tables, gob's wire types, the JSON
 // schema validator); ours allocate almost nothing.
-const initBudget = 640 << 10
+const initBudget = 560 << 10
 
 // TestVersionStartsNothingItDoesNotNeed runs `git-contextfs --version` as
 // a real process with GODEBUG=inittrace=1 and holds it to the start-up
