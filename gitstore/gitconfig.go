@@ -15,12 +15,16 @@ type configEntry struct {
 // (config.c: git_parse_source, get_value, parse_value) and returns its
 // variables in file order. What it does not read exactly like git (the
 // old "[section.subsection]" form, a subsection escape other than \" and
-// \\, a key outside any section) and what git rejects give errNeedGit:
-// git is the judge there. Include sections are returned like any other.
+// \\, a key outside any section, a NUL byte, which git's C strings end
+// at) and what git rejects give errNeedGit: git is the judge there.
+// Include sections are returned like any other.
 //
 // It replaces go-git's reader (gcfg), whose packages, with encoding/gob's
 // registrations, were initialised in every process.
 func parseConfig(raw []byte) ([]configEntry, error) {
+	if bytes.IndexByte(raw, 0) >= 0 {
+		return nil, errNeedGit
+	}
 	p := configParser{src: bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))}
 	var out []configEntry
 	var section, subsection string
@@ -107,10 +111,10 @@ func (p *configParser) header() (section, subsection string, ok bool) {
 // subsection reads ` "name"]` after a section name and a space.
 func (p *configParser) subsection() (string, bool) {
 	c := p.next()
-	for isConfigSpace(c) {
+	for c != '\n' && isConfigSpace(c) {
 		c = p.next()
 	}
-	if c != '"' {
+	if c != '"' { // a line end too: git's "incomplete line"
 		return "", false
 	}
 	var name []byte
