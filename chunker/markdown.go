@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -19,7 +19,12 @@ func (c *Chunker) markdown(li lines) []piece {
 	// "---" as a setext underline and its last line as a heading.
 	body := frontMatterRows(li)
 	if c.md == nil {
-		c.md = goldmark.DefaultParser()
+		// goldmark.DefaultParser, without goldmark's root package and
+		// the HTML renderer it links (their init runs in every process).
+		c.md = parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+			parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+			parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+		)
 	}
 	offset := len(li.src)
 	if body < li.count() {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -15,8 +15,7 @@ import (
 // paragraph that is not the title), each cut to a readable length. Memories
 // saved without a title or summary get these.
 func Derive(body []byte) (title, summary string) {
-	md := goldmark.New()
-	root := md.Parser().Parse(text.NewReader(body))
+	root := newParser().Parse(text.NewReader(body))
 	var firstPara string
 	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -51,6 +50,16 @@ func Derive(body []byte) (title, summary string) {
 		}
 	}
 	return Cut(title, 80), Cut(summary, 200)
+}
+
+// newParser is goldmark's default CommonMark parser, as goldmark.New
+// builds it, made without importing goldmark's root package: that would
+// link its HTML renderer, whose initialisation every process pays.
+func newParser() parser.Parser {
+	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)
 }
 
 // plain returns the text of a block node with inline markup dropped and

@@ -1,15 +1,12 @@
 package gitstore
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing/format/config"
 
 	"github.com/contextfs/contextfs/git"
 )
@@ -98,31 +95,25 @@ func (r *Repo) readConfig(section, subsection string, keys ...string) ([]string,
 		if err != nil {
 			return nil, err
 		}
-		cfg := config.New()
-		if err := config.NewDecoder(bytes.NewReader(raw)).Decode(cfg); err != nil {
-			return nil, errNeedGit // git is the judge of what it accepts
+		entries, err := parseConfig(raw)
+		if err != nil {
+			return nil, err // git is the judge of what it accepts
 		}
-		for _, s := range cfg.Sections {
-			if s.IsName("include") || s.IsName("includeIf") {
+		for _, e := range entries {
+			if e.section == "include" || e.section == "includeif" {
 				return nil, errNeedGit
 			}
-		}
-		if !cfg.HasSection(section) {
-			continue
-		}
-		opts := cfg.Section(section).Options
-		if subsection != "" {
 			// Subsection names are case-sensitive, as git has them.
-			opts = nil
-			for _, ss := range cfg.Section(section).Subsections {
-				if ss.Name == subsection {
-					opts = append(opts, ss.Options...)
-				}
+			if e.section != section || e.subsection != subsection {
+				continue
 			}
-		}
-		for i, k := range keys {
-			if opts.Has(k) {
-				vals[i] = last(opts, k)
+			for i, k := range keys {
+				if e.key == k {
+					if !e.hasValue {
+						return nil, errNeedGit // a bare key: git says what it means here
+					}
+					vals[i] = e.value
+				}
 			}
 		}
 	}
@@ -130,18 +121,6 @@ func (r *Repo) readConfig(section, subsection string, keys ...string) ([]string,
 		vals[i] = strings.TrimSpace(vals[i])
 	}
 	return vals, nil
-}
-
-// last is the last value of key among opts, as `git config --get` gives
-// for a key set more than once.
-func last(opts config.Options, key string) string {
-	var v string
-	for _, o := range opts {
-		if o.IsKey(key) {
-			v = o.Value
-		}
-	}
-	return v
 }
 
 func (r *Repo) config(key string) string {

@@ -27,6 +27,21 @@ func TestAuthorReadsConfigLikeGit(t *testing.T) {
 		{name: "case-insensitive names", local: "[User]\n\tName = Ada\n\tEMAIL = ada@example.com\n", wantFast: true},
 		{name: "neither set", wantFast: true},
 		{name: "include hands over to git", global: "[include]\n\tpath = PEER\n", wantFast: false},
+		{name: "inner white space becomes spaces, outer dropped", local: "[user]\n\tname =  \tAda \t Lovelace \t \n", wantFast: true},
+		{name: "quotes keep white space", local: "[user]\n\tname = \" Ada\t\" Lovelace\n", wantFast: true},
+		{name: "escapes", local: "[user]\n\tname = Ada\\tL\\\\x\\\"\n", wantFast: true},
+		{name: "backslash continues a line", local: "[user]\n\tname = Ada \\\n  Lovelace\n", wantFast: true},
+		{name: "hash and semicolon in quotes are kept", local: "[user]\n\tname = \"Ada #1; the first\" # comment\n", wantFast: true},
+		{name: "CRLF line ends", local: "[user]\r\n\tname = Ada\r\n\temail = ada@example.com\r\n", wantFast: true},
+		{name: "key on the header's line", local: "[user] name = Ada\n", wantFast: true},
+		{name: "comments and blank lines", local: "# top\n\n; other\n[user] ; after header\n\n\tname = Ada # trailing\n", wantFast: true},
+		{name: "byte-order mark", global: "\xef\xbb\xbf[user]\n\tname = Grace\n", wantFast: true},
+		{name: "a section of the same name in another subsection is not read", local: "[user \"x\"]\n\tname = Not Me\n[user]\n\temail = a@example.com\n", wantFast: true},
+		{name: "no space around the equals sign", local: "[user]\nname=Ada\n", wantFast: true},
+		{name: "bare key hands over to git", local: "[user]\n\tname\n", wantFast: false},
+		{name: "old dotted section hands over to git", local: "[user.x]\n\tname = Ada\n", wantFast: false},
+		{name: "unknown escape hands over to git", local: "[user]\n\tname = A\\qda\n", wantFast: false},
+		{name: "unterminated quote hands over to git", local: "[user]\n\tname = \"Grace\n", wantFast: false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,6 +106,9 @@ func TestRemoteURLReadsConfigLikeGit(t *testing.T) {
 		{name: "subsection names are case-sensitive", local: "[remote \"Origin\"]\n\turl = https://example.com/x.git\n", remote: "origin", wantFast: true},
 		{name: "set twice, last wins", local: "[remote \"origin\"]\n\turl = https://a.example/x\n[remote \"origin\"]\n\turl = https://b.example/x\n", remote: "origin", wantFast: true},
 		{name: "include hands over to git", global: "[include]\n\tpath = PEER\n", remote: "origin", wantFast: false},
+		{name: "escaped quote in the subsection", local: "[remote \"a\\\"b\"]\n\turl = https://q.example/x\n", remote: "a\"b", wantFast: true},
+		{name: "spaces before the subsection", local: "[remote   \"origin\"]\n\turl = https://s.example/x\n", remote: "origin", wantFast: true},
+		{name: "remote url in a user section is not read", local: "[user]\n\turl = https://u.example/x\n", remote: "origin", wantFast: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -129,7 +129,7 @@ derived_from and superseding it. Prints the new IDs, one per line.`,
 			})(cmd, args)
 		},
 	}
-	cmd.Flags().StringArrayVar(&parts, "part", nil, "the text of one part (repeat for each)")
+	stringArrayVar(cmd.Flags(), &parts, "part", "", "the text of one part (repeat for each)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the new memories as JSON")
 	return cmd
 }

@@ -83,8 +83,8 @@ written as it goes.`,
 		RunE:    func(cmd *cobra.Command, _ []string) error { return a.runList(cmd.Context(), o) },
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&o.types, "type", "t", nil, "only this `TYPE` (repeatable)")
-	f.StringArrayVar(&o.tags, "tag", nil, "only memories with this tag (repeatable: all must match)")
+	stringArrayVar(f, &o.types, "type", "t", "only this `TYPE` (repeatable)")
+	stringArrayVar(f, &o.tags, "tag", "", "only memories with this tag (repeatable: all must match)")
 	f.IntVarP(&o.limit, "limit", "n", 0, "at most N memories (default 100; --all for every one)")
 	f.StringVar(&o.since, "since", "", "only memories updated since `WHEN`")
 	f.BoolVar(&o.all, "all", false, "everything: superseded memories too, and no count limit")

@@ -110,10 +110,10 @@ missing or broken is reported and skipped.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&o.types, "type", "t", nil, "only this memory `TYPE`, or code / doc / commit (repeatable)")
+	stringArrayVar(f, &o.types, "type", "t", "only this memory `TYPE`, or code / doc / commit (repeatable)")
 	f.StringVar(&o.tests, "tests", "", "test code: include (default, ranked below other code), exclude or only")
 	f.StringVar(&o.group, "group", "", "file: one result per file, its best chunks under it")
-	f.StringArrayVar(&o.tags, "tag", nil, "only memories with this tag (repeatable: all must match)")
+	stringArrayVar(f, &o.tags, "tag", "", "only memories with this tag (repeatable: all must match)")
 	f.IntVarP(&o.limit, "limit", "n", 0, "at most N results (default from config, 10)")
 	f.StringVar(&o.mode, "mode", "", "hybrid, keyword or semantic (default from config, hybrid)")
 	f.StringVar(&o.since, "since", "", "only memories updated since `WHEN` (2024-05-01, or 7d, 2w, 3m ago)")
@@ -121,7 +121,7 @@ missing or broken is reported and skipped.`,
 	f.BoolVar(&o.json, "json", false, "print results as a JSON array")
 	o.attach.flags(f)
 	f.StringVar(&o.scope, "scope", "", scopeUsage+" (default all)")
-	f.StringArrayVar(&o.repos, "repos", nil, "also search registered repositories: all, or `NAME,...`")
+	stringArrayVar(f, &o.repos, "repos", "", "also search registered repositories: all, or `NAME,...`")
 	return cmd
 }
 

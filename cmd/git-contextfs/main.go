@@ -13,6 +13,8 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 )
 
@@ -48,7 +50,11 @@ func main() {
 // run runs the command line args and returns the exit code; an error is
 // reported on the app's standard error. Tests call it in-process.
 func (a *app) run(ctx context.Context, args []string) int {
-	root := a.rootCmd()
+	return a.execute(ctx, a.root(a.commandsFor(args)), args)
+}
+
+// execute runs args on root and returns the exit code.
+func (a *app) execute(ctx context.Context, root *cobra.Command, args []string) int {
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {

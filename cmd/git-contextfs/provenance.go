@@ -29,7 +29,7 @@ type saveAttach struct {
 }
 
 func (s *saveAttach) flags(f *pflag.FlagSet) {
-	f.StringArrayVar(&s.paths, "path", nil, "attach to code: a `GLOB` relative to the repository root, such as auth/** (repeatable)")
+	stringArrayVar(f, &s.paths, "path", "", "attach to code: a `GLOB` relative to the repository root, such as auth/** (repeatable)")
 	f.StringVar(&s.source, "source", "", "the `TOOL` saving this memory (default: $"+envSourceTool+", else the open session's tool)")
 }
 
@@ -51,8 +51,8 @@ func (s *saveAttach) apply(st *contextfs.Store, req *contextfs.SaveRequest) erro
 type updateAttach struct{ add, remove []string }
 
 func (u *updateAttach) flags(f *pflag.FlagSet) {
-	f.StringArrayVar(&u.add, "add-path", nil, "attach to the code matching `GLOB` (repeatable)")
-	f.StringArrayVar(&u.remove, "remove-path", nil, "detach from `GLOB` (repeatable)")
+	stringArrayVar(f, &u.add, "add-path", "", "attach to the code matching `GLOB` (repeatable)")
+	stringArrayVar(f, &u.remove, "remove-path", "", "detach from `GLOB` (repeatable)")
 }
 
 func (u *updateAttach) apply(m *memory.Memory) {
@@ -67,7 +67,7 @@ type filterAttach struct {
 }
 
 func (f *filterAttach) flags(fs *pflag.FlagSet) {
-	fs.StringArrayVar(&f.files, "path", nil, "only memories attached to `FILE` (their paths globs cover it; repeatable)")
+	stringArrayVar(fs, &f.files, "path", "", "only memories attached to `FILE` (their paths globs cover it; repeatable)")
 	fs.StringVar(&f.source, "source", "", "only memories saved by `TOOL`")
 }
 

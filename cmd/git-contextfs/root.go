@@ -11,7 +11,10 @@ import (
 var version = "dev"
 
 // rootCmd is git-contextfs itself, with every subcommand below it.
-func (a *app) rootCmd() *cobra.Command {
+func (a *app) rootCmd() *cobra.Command { return a.root(a.commands()) }
+
+// root is the root command with the subcommands cmds.
+func (a *app) root(cmds []*cobra.Command) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "git-contextfs",
 		Short: "A git-native memory for AI coding assistants",
@@ -60,7 +63,7 @@ page that make install puts where man finds it; -h works everywhere.`,
 		}
 		return nil
 	}
-	root.AddCommand(a.commands()...)
+	root.AddCommand(cmds...)
 	a.addCompletions(root)
 	return root
 }

@@ -129,8 +129,15 @@ func flags(w *bufio.Writer, fs *pflag.FlagSet) {
 		}
 		fmt.Fprintf(w, "\\fB--%s\\fP", f.Name)
 		def := f.DefValue
-		if f.Value.Type() == "string" {
+		switch f.Value.Type() {
+		case "string":
 			def = fmt.Sprintf("%q", def)
+		case "stringArray":
+			// An empty default is "" (see stringArrayVar); pflag's own
+			// string-array flags print it as an empty list.
+			if def == "" {
+				def = "[]"
+			}
 		}
 		if f.NoOptDefVal != "" {
 			fmt.Fprintf(w, "[=%s]", text(def))
