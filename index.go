@@ -75,19 +75,11 @@ func (s *Store) Index(ctx context.Context, o IndexOptions) (*IndexResult, error)
 		}
 	}
 	if o.Summary {
-		by, _, err := s.cache.Counts(ctx, cache.KindCode)
-		if err != nil {
+		if r.Chunks, err = s.cache.DocCount(ctx, cache.KindCode); err != nil {
 			return nil, err
 		}
-		for _, n := range by {
-			r.Chunks += n
-		}
-		cm, _, err := s.cache.Counts(ctx, cache.KindCommit)
-		if err != nil {
+		if r.Commits, err = s.cache.DocCount(ctx, cache.KindCommit); err != nil {
 			return nil, err
-		}
-		for _, n := range cm {
-			r.Commits += n
 		}
 	}
 	r.Duration = time.Since(start)

@@ -318,3 +318,71 @@ func TestChangingLanguagesRebuildsTheCodeIndex(t *testing.T) {
 		t.Fatalf("after allowing every language again: %+v", st.Languages)
 	}
 }
+
+// Commits already stored are named, not logged again, when the branch
+// moves or switches back; the searchable commits and what recall shows of
+// them must be what a fresh index of the same HEAD has.
+func TestCommitsAfterBranchSwitchesAreAFreshIndexs(t *testing.T) {
+	dir, s := setup(t)
+	ctx := context.Background()
+	edit := func(file, line, msg string) {
+		t.Helper()
+		f, err := os.OpenFile(filepath.Join(dir, file), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(line + "\n")
+		f.Close()
+		testgit.Run(t, dir, "commit", "-qam", msg)
+	}
+	edit("README.md", "Uploads resume after a crash.", "Document resumable uploads")
+	index(t, s)
+	testgit.Run(t, dir, "checkout", "-qb", "feature")
+	edit("config/config.go", "// Timeout bounds each request.", "Add a request timeout setting")
+	index(t, s)
+	testgit.Run(t, dir, "checkout", "-q", "-")
+	edit("web/cart.ts", "// Totals are in cents.", "Keep cart totals in cents")
+	index(t, s)
+
+	commits := func(s *contextfs.Store) map[string]string {
+		t.Helper()
+		res, err := s.Search(ctx, contextfs.Query{Text: "uploads config timeout cart totals retries document", Types: []string{"commit"}, Limit: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, r := range res {
+			x, ok, err := s.RecallIndexed(ctx, r.ID)
+			if err != nil || !ok {
+				t.Fatalf("recall %s: %v %v", r.ID, ok, err)
+			}
+			out[r.ID] = x.Text
+		}
+		return out
+	}
+	got := commits(s)
+	// The same HEAD indexed from nothing.
+	if err := os.RemoveAll(filepath.Join(dir, ".git", "contextfs")); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	index(t, s2)
+	want := commits(s2)
+	if len(want) != 3 {
+		t.Fatalf("a fresh index finds %d commits, want 3: %v", len(want), want)
+	}
+	for sha, text := range want {
+		if got[sha] != text {
+			t.Errorf("commit %s after switches:\n%q\nfresh:\n%q", sha[:8], got[sha], text)
+		}
+	}
+	for sha := range got {
+		if _, ok := want[sha]; !ok {
+			t.Errorf("commit %s of another branch is still searchable", sha[:8])
+		}
+	}
+}

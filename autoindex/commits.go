@@ -39,7 +39,7 @@ func (ix *Indexer) IndexCommits(ctx context.Context) (cache.SyncStats, error) {
 	var docs []cache.Doc
 	if head != "" {
 		var err error
-		if docs, err = ix.log(ctx); err != nil {
+		if docs, err = ix.branchCommits(ctx); err != nil {
 			return cache.SyncStats{}, err
 		}
 	}
@@ -50,10 +50,57 @@ func (ix *Indexer) IndexCommits(ctx context.Context) (cache.SyncStats, error) {
 	return st, ix.cache.SetMeta(ctx, "commits:head", mark)
 }
 
-// log reads commits with the git CLI: one process for the whole history,
-// with separators that cannot occur in commit messages.
-func (ix *Indexer) log(ctx context.Context) ([]cache.Doc, error) {
-	out, err := git.Run(ctx, ix.repo.Root, "log", "-n", strconv.Itoa(ix.opts.MaxCommits), "--no-color", "--no-merges",
+// branchCommits lists the branch's last MaxCommits commits, newest first.
+// A commit is the same document on every branch, and the cache keeps the
+// documents of commits that left the current set: only the commits it has
+// never stored are read with their messages and files (git log's
+// --name-only diffs each commit's tree, the whole cost of a log), the
+// others are named by their SHA alone. A new commit on the branch, or a
+// switch back to an indexed branch, then costs a rev-list and a log of
+// what is new, not a log of the last thousand commits.
+func (ix *Indexer) branchCommits(ctx context.Context) ([]cache.Doc, error) {
+	out, err := git.Output(ctx, ix.repo.Root, "rev-list", "-n", strconv.Itoa(ix.opts.MaxCommits), "--no-merges", "HEAD")
+	if err != nil {
+		return nil, fmt.Errorf("index commits: %w", err)
+	}
+	shas := strings.Fields(out)
+	known, err := ix.cache.KnownBlobs(ctx, shas)
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	for _, sha := range shas {
+		if !known[sha] {
+			missing = append(missing, sha)
+		}
+	}
+	read := map[string]cache.Doc{}
+	if len(missing) > 0 {
+		logged, err := ix.log(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range logged {
+			read[d.MID] = d
+		}
+	}
+	docs := make([]cache.Doc, 0, len(shas))
+	for _, sha := range shas {
+		if d, ok := read[sha]; ok {
+			docs = append(docs, d)
+		} else if known[sha] {
+			docs = append(docs, cache.Doc{MID: sha}) // stored: SetCommits needs its name only
+		}
+	}
+	return docs, nil
+}
+
+// log reads the given commits with the git CLI: one process for all of
+// them (on standard input), with separators that cannot occur in commit
+// messages.
+func (ix *Indexer) log(ctx context.Context, shas []string) ([]cache.Doc, error) {
+	out, err := git.Cmd{Dir: ix.repo.Root, Stdin: strings.NewReader(strings.Join(shas, "\n") + "\n")}.Run(ctx,
+		"log", "--stdin", "--no-walk=unsorted", "--no-color",
 		"--format=%x1e%H%x1f%an <%ae>%x1f%aI%x1f%s%x1f%b%x1f", "--name-only")
 	if err != nil {
 		return nil, fmt.Errorf("index commits: %w", err)

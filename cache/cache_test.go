@@ -384,3 +384,44 @@ func TestClearKindsEmptiesOneKindAndKeepsTheOthers(t *testing.T) {
 		t.Fatalf("fts_2 after a delete: %v", err)
 	}
 }
+
+// DocCount, read from paths and blobs, is the sum of Counts' figures,
+// read from the documents, through additions, edits, copies and removals.
+func TestDocCountIsTheSumOfCounts(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	check := func(step string) {
+		t.Helper()
+		by, _, err := f.c.Counts(ctx, KindMemory)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		for _, n := range by {
+			want += n
+		}
+		got, err := f.c.DocCount(ctx, KindMemory)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Fatalf("%s: DocCount = %d, Counts sum to %d", step, got, want)
+		}
+	}
+	check("empty")
+	f.write("a.md", "fact\nthe quick brown fox")
+	f.write("b.md", "decision\nuse a pool")
+	f.sync()
+	check("two files")
+	f.write("c.md", "fact\nthe quick brown fox") // the same content as a.md
+	f.write("d.md", "broken\nno documents")
+	f.sync()
+	check("a copy and a broken file")
+	f.write("b.md", "decision\nuse a bigger pool")
+	os.Remove(filepath.Join(f.root, "a.md"))
+	f.sync()
+	check("an edit and a removal")
+	if n, _ := f.c.DocCount(ctx, KindMemory); n != 2 {
+		t.Fatalf("DocCount = %d, want 2 (b and c)", n)
+	}
+}

@@ -30,7 +30,7 @@ import (
 // SchemaVersion changes whenever the tables change; a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "15"
+const SchemaVersion = "16"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -197,7 +197,11 @@ CREATE TABLE blobs(
 	kind  INTEGER NOT NULL,
 	error TEXT NOT NULL DEFAULT '',
 	line  INTEGER NOT NULL DEFAULT 0,
-	note  TEXT NOT NULL DEFAULT ''
+	note  TEXT NOT NULL DEFAULT '',
+	-- How many documents the blob yielded: the chunks of the current
+	-- files are counted from paths and blobs (DocCount), small rows,
+	-- instead of each file's entries in docs_src.
+	docs  INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 -- The few blobs with a problem, so that listing them (every read warns
 -- about invalid files) does not visit every current file.

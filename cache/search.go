@@ -459,6 +459,18 @@ func (c *Cache) Counts(ctx context.Context, kind Kind) (byType map[string]int, f
 	return byType, files, rs.Err()
 }
 
+// DocCount is the number of documents of kind's current files, as the
+// sum of Counts' figures, read from the paths and blobs tables alone (an
+// index run's summary asks for it after every run).
+func (c *Cache) DocCount(ctx context.Context, kind Kind) (int, error) {
+	var n int
+	err := c.db.QueryRowContext(ctx, `SELECT coalesce(sum(b.docs), 0) FROM paths p CROSS JOIN blobs b ON b.oid=p.oid WHERE p.kind=?`, int(kind)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("cache: %w", err)
+	}
+	return n, nil
+}
+
 // Meta reads a value the caller stored with SetMeta.
 func (c *Cache) Meta(ctx context.Context, key string) string { return c.meta(ctx, c.db, "x:"+key) }
 

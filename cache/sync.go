@@ -169,7 +169,12 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 	if o.Only != nil {
 		known, err = c.pathsFor(ctx, kind, o.Only)
 	} else {
-		known, err = c.paths(ctx, kind)
+		// Sized for the files as they are: the recorded paths are
+		// mostly the same ones, and growing a map of thousands of
+		// entries step by step cost a tenth of an index run that found
+		// little to do.
+		known = make(map[string]pathRow, len(entries))
+		err = c.readPaths(ctx, known, `SELECT path, size, mtime, ino, oid FROM paths WHERE kind=?`, int(kind))
 	}
 	if err != nil {
 		return st, err
@@ -859,6 +864,36 @@ func (c *Cache) hasBlob(ctx context.Context, oid string) (bool, error) {
 	return true, nil
 }
 
+// KnownBlobs reports which of oids the cache has stored content for, of
+// any kind (a commit's blob is keyed by its SHA).
+func (c *Cache) KnownBlobs(ctx context.Context, oids []string) (map[string]bool, error) {
+	known := map[string]bool{}
+	for lo := 0; lo < len(oids); lo += 500 {
+		batch := oids[lo:min(lo+500, len(oids))]
+		args := make([]any, len(batch))
+		for i, o := range batch {
+			args[i] = o
+		}
+		rs, err := c.db.QueryContext(ctx, `SELECT oid FROM blobs WHERE oid IN (`+strings.TrimSuffix(strings.Repeat("?,", len(batch)), ",")+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		for rs.Next() {
+			var o string
+			if err := rs.Scan(&o); err != nil {
+				rs.Close()
+				return nil, fmt.Errorf("cache: %w", err)
+			}
+			known[o] = true
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+	}
+	return known, nil
+}
+
 // blobWriter inserts analysed blobs with statements prepared once per
 // transaction: indexing a repository inserts tens of thousands of rows.
 type blobWriter struct {
@@ -871,8 +906,8 @@ func newBlobWriter(ctx context.Context, tx *sql.Tx) (*blobWriter, error) {
 		dst **sql.Stmt
 		q   string
 	}{
-		{&w.newBlob, `INSERT OR IGNORE INTO blobs(oid, kind, error, line, note) VALUES (?, ?, ?, ?, ?)`},
-		{&w.blob, `UPDATE blobs SET kind=?, error=?, line=?, note=? WHERE oid=?`},
+		{&w.newBlob, `INSERT OR IGNORE INTO blobs(oid, kind, error, line, note, docs) VALUES (?, ?, ?, ?, ?, ?)`},
+		{&w.blob, `UPDATE blobs SET kind=?, error=?, line=?, note=?, docs=? WHERE oid=?`},
 		{&w.delDocs, `DELETE FROM docs WHERE src=? RETURNING rowid`},
 		{&w.delSup, `DELETE FROM supersedes WHERE src=?`},
 		{&w.doc, `INSERT INTO docs(src, kind, mid, type, title, tags, body, summary, created, updated, author, status, symbol, lang, start_line, end_line, vhash)
@@ -902,7 +937,7 @@ func (w *blobWriter) close() {
 // insert stores a blob's analysis, replacing documents stored for it
 // before, whose rows it returns (they are gone from the current set).
 func (w *blobWriter) insert(ctx context.Context, kind Kind, oid string, a Analysis) (dead []int64, err error) {
-	res, err := w.newBlob.ExecContext(ctx, oid, int(kind), a.Err, a.Line, a.Note)
+	res, err := w.newBlob.ExecContext(ctx, oid, int(kind), a.Err, a.Line, a.Note, len(a.Docs))
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
@@ -937,7 +972,7 @@ func (w *blobWriter) insert(ctx context.Context, kind Kind, oid string, a Analys
 // replace updates a stored blob's row and deletes its documents, whose
 // rows it returns.
 func (w *blobWriter) replace(ctx context.Context, kind Kind, oid string, a Analysis) (dead []int64, err error) {
-	if _, err := w.blob.ExecContext(ctx, int(kind), a.Err, a.Line, a.Note, oid); err != nil {
+	if _, err := w.blob.ExecContext(ctx, int(kind), a.Err, a.Line, a.Note, len(a.Docs), oid); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
 	rs, err := w.delDocs.QueryContext(ctx, oid)
