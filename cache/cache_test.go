@@ -425,3 +425,63 @@ func TestDocCountIsTheSumOfCounts(t *testing.T) {
 		t.Fatalf("DocCount = %d, want 2 (b and c)", n)
 	}
 }
+
+// A filter by type alone is answered from the type index, any other
+// filter row by row: both must keep exactly the best matches of the types
+// asked, superseded ones excluded, in rank order.
+func TestKeywordTypeFilterKeepsTheBestOfThoseTypes(t *testing.T) {
+	f := newFixture(t)
+	types := []string{"fact", "decision", "procedural"}
+	for i := 0; i < 90; i++ {
+		f.write(fmt.Sprintf("m%03d.md", i), types[i%3]+"\n"+strings.Repeat("pool ", 1+i%7)+fmt.Sprintf("note %d", i))
+	}
+	f.sync()
+	all := f.keyword("pool", Filter{})
+	typeOf := func(mid string) string {
+		var n int
+		fmt.Sscanf(mid, "m%03d", &n)
+		return types[n%3]
+	}
+	for _, tt := range []struct {
+		name  string
+		types []string
+	}{
+		{"one type", []string{"decision"}},
+		{"two types", []string{"fact", "procedural"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := f.keyword("pool", Filter{Types: tt.types})
+			// The same as ranking with a filter the type index cannot
+			// answer alone (every ID: it keeps every row).
+			var mids []string
+			for i := 0; i < 90; i++ {
+				mids = append(mids, fmt.Sprintf("m%03d", i))
+			}
+			rowByRow := f.keyword("pool", Filter{Types: tt.types, MIDs: mids})
+			if !slices.Equal(got, rowByRow) {
+				t.Fatalf("type index %v, row by row %v", got, rowByRow)
+			}
+			if len(got) != 10 {
+				t.Fatalf("%d results, want 10", len(got))
+			}
+			for _, mid := range got {
+				if !slices.Contains(tt.types, typeOf(mid)) {
+					t.Fatalf("%s is a %s", mid, typeOf(mid))
+				}
+			}
+			// In the unfiltered ranking's order.
+			var want []string
+			for _, mid := range all {
+				if slices.Contains(tt.types, typeOf(mid)) {
+					want = append(want, mid)
+				}
+			}
+			if len(want) > len(got) {
+				want = want[:len(got)]
+			}
+			if !slices.Equal(got[:len(want)], want) {
+				t.Fatalf("order %v, unfiltered ranking gives %v", got, want)
+			}
+		})
+	}
+}

@@ -63,6 +63,17 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 	}
 	fts := FTSTable(kind)
 	cond, cargs := f.where(kind, false)
+	// A filter by memory type alone (a duplicate check, search --type) is
+	// answered from the type index once: the rows of those types, a range
+	// of docs_memtype. Testing each candidate instead reads its row from
+	// the table, where it sits beside its body: hundreds of scattered
+	// pages in a fresh process.
+	var pass map[int64]bool
+	if kind == KindMemory && f.typesOnly() {
+		if pass, err = c.rowsWhere(ctx, cond, cargs); err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+	}
 	for window := max(4*k, 64); ; window *= 8 {
 		var blob []byte
 		err := c.db.QueryRowContext(ctx, `SELECT cfs_topk(`+fts+`, ?, ?, ?, ?, ?) FROM `+fts+` WHERE `+fts+` MATCH ? LIMIT 1`,
@@ -75,8 +86,14 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 			return nil, fmt.Errorf("keyword search: %w", err)
 		}
 		cand := decodeHits(blob)
-		out, err := c.passing(ctx, cand, cond, cargs, k)
-		if err != nil {
+		var out []Hit
+		if pass != nil {
+			for _, h := range cand {
+				if pass[h.Row] && len(out) < k {
+					out = append(out, h)
+				}
+			}
+		} else if out, err = c.passing(ctx, cand, cond, cargs, k); err != nil {
 			return nil, fmt.Errorf("keyword search: %w", err)
 		}
 		if len(out) >= k || len(cand) < window {
@@ -127,6 +144,24 @@ func decodeHits(b []byte) []Hit {
 		}
 	}
 	return out
+}
+
+// rowsWhere returns the rows of the documents (aliased d) that pass cond.
+func (c *Cache) rowsWhere(ctx context.Context, cond string, args []any) (map[int64]bool, error) {
+	rs, err := c.db.QueryContext(ctx, `SELECT d.rowid FROM docs d WHERE `+cond, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	rows := map[int64]bool{}
+	for rs.Next() {
+		var r int64
+		if err := rs.Scan(&r); err != nil {
+			return nil, err
+		}
+		rows[r] = true
+	}
+	return rows, rs.Err()
 }
 
 // passing returns, in order, the first k of cand whose documents pass

@@ -39,6 +39,13 @@ func (f Filter) restrictive() bool {
 		f.Match != "" || f.NotMatch != ""
 }
 
+// typesOnly reports whether the filter is by type and nothing else, which
+// the memories' type index (docs_memtype) answers without the table.
+func (f Filter) typesOnly() bool {
+	return len(f.Types) > 0 && len(f.Tags) == 0 && f.Since.IsZero() && len(f.Attrs) == 0 && f.MIDs == nil &&
+		f.Match == "" && f.NotMatch == ""
+}
+
 // Hit is a document and its score in one ranking.
 type Hit struct {
 	Row   int64
