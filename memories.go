@@ -408,19 +408,7 @@ func (s *Store) listIndexed(ctx context.Context, o ListOptions) iter.Seq2[Entry,
 			yield(Entry{}, err)
 			return
 		}
-		if o.Status != nil {
-			rows, err := s.cache.ListWithStatus(ctx, cache.KindMemory, f, o.Status, o.Limit)
-			if err != nil {
-				yield(Entry{}, err)
-				return
-			}
-			for _, r := range rows {
-				if !yield(entryOf(r), nil) {
-					return
-				}
-			}
-			return
-		}
+		f.Statuses = o.Status
 		for r, err := range s.cache.ListRows(ctx, cache.KindMemory, f, o.Limit) {
 			if err != nil {
 				yield(Entry{}, err)

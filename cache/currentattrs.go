@@ -2,7 +2,6 @@ package cache
 
 import (
 	"context"
-	"fmt"
 )
 
 // CurrentAttrs returns, for each current document of kind (one whose file
@@ -16,21 +15,8 @@ func (c *Cache) CurrentAttrs(ctx context.Context, kind Kind, key string) (map[st
 	// CROSS JOIN keeps attrs the outer table, and the unary + keeps kind
 	// from choosing the listing index over docs_src: without statistics
 	// the planner would otherwise walk every document.
-	rs, err := c.db.QueryContext(ctx, `SELECT d.mid, a.value FROM attrs a CROSS JOIN docs d
+	return c.attrValues(ctx, `SELECT d.mid, a.value FROM attrs a CROSS JOIN docs d
 		WHERE a.key=? AND d.src=a.src AND +d.kind=?
 		AND EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind)
 		ORDER BY d.mid, a.rowid`, key, int(kind))
-	if err != nil {
-		return nil, fmt.Errorf("cache: %w", err)
-	}
-	defer rs.Close()
-	out := map[string][]string{}
-	for rs.Next() {
-		var mid, v string
-		if err := rs.Scan(&mid, &v); err != nil {
-			return nil, fmt.Errorf("cache: %w", err)
-		}
-		out[mid] = append(out[mid], v)
-	}
-	return out, rs.Err()
 }

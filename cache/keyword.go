@@ -70,8 +70,13 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 	// pages in a fresh process.
 	var pass map[int64]bool
 	if kind == KindMemory && f.typesOnly() {
-		if pass, err = c.rowsWhere(ctx, cond, cargs); err != nil {
+		rows, err := c.candidates(ctx, kind, f)
+		if err != nil {
 			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		pass = make(map[int64]bool, len(rows))
+		for _, r := range rows {
+			pass[r] = true
 		}
 	}
 	for window := max(4*k, 64); ; window *= 8 {
@@ -144,24 +149,6 @@ func decodeHits(b []byte) []Hit {
 		}
 	}
 	return out
-}
-
-// rowsWhere returns the rows of the documents (aliased d) that pass cond.
-func (c *Cache) rowsWhere(ctx context.Context, cond string, args []any) (map[int64]bool, error) {
-	rs, err := c.db.QueryContext(ctx, `SELECT d.rowid FROM docs d WHERE `+cond, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rs.Close()
-	rows := map[int64]bool{}
-	for rs.Next() {
-		var r int64
-		if err := rs.Scan(&r); err != nil {
-			return nil, err
-		}
-		rows[r] = true
-	}
-	return rows, rs.Err()
 }
 
 // passing returns, in order, the first k of cand whose documents pass

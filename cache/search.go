@@ -28,6 +28,9 @@ type Filter struct {
 	All   bool      // include superseded memories
 	Attrs []Attr    // all of these attributes
 	MIDs  []string  // any of these IDs (nil: any ID)
+	// Statuses keeps documents whose status is one of these ("" is a
+	// document without one); nil keeps any.
+	Statuses []string
 	// Match and NotMatch are FTS5 expressions over title, tags and body
 	// that a document must and must not satisfy (the query syntax's
 	// phrases, OR groups and exclusions); "" for none.
@@ -36,14 +39,14 @@ type Filter struct {
 
 func (f Filter) restrictive() bool {
 	return len(f.Types) > 0 || len(f.Tags) > 0 || !f.Since.IsZero() || len(f.Attrs) > 0 || f.MIDs != nil ||
-		f.Match != "" || f.NotMatch != ""
+		f.Statuses != nil || f.Match != "" || f.NotMatch != ""
 }
 
 // typesOnly reports whether the filter is by type and nothing else, which
 // the memories' type index (docs_memtype) answers without the table.
 func (f Filter) typesOnly() bool {
 	return len(f.Types) > 0 && len(f.Tags) == 0 && f.Since.IsZero() && len(f.Attrs) == 0 && f.MIDs == nil &&
-		f.Match == "" && f.NotMatch == ""
+		f.Statuses == nil && f.Match == "" && f.NotMatch == ""
 }
 
 // Hit is a document and its score in one ranking.
@@ -78,6 +81,11 @@ func (f Filter) where(kind Kind, current bool) (string, []any) {
 	for _, a := range f.Attrs {
 		conds = append(conds, "EXISTS (SELECT 1 FROM attrs a WHERE a.src=d.src AND a.key=? AND a.value=?)")
 		args = append(args, a.Key, a.Value)
+	}
+	if f.Statuses != nil {
+		conds = append(conds, "d.status IN (SELECT value FROM json_each(?))")
+		b, _ := json.Marshal(f.Statuses)
+		args = append(args, string(b))
 	}
 	if f.MIDs != nil {
 		conds = append(conds, "d.mid IN (SELECT value FROM json_each(?))")
@@ -371,7 +379,13 @@ func (c *Cache) ListRows(ctx context.Context, kind Kind, f Filter, limit int) it
 func (c *Cache) AttrValues(ctx context.Context, kind Kind, key string, f Filter) (map[string][]string, error) {
 	cond, args := f.where(kind, true)
 	q := `SELECT d.mid, a.value FROM attrs a JOIN docs d ON d.src=a.src WHERE a.key=? AND ` + cond + ` ORDER BY d.mid, a.rowid`
-	rs, err := c.db.QueryContext(ctx, q, append([]any{key}, args...)...)
+	return c.attrValues(ctx, q, append([]any{key}, args...)...)
+}
+
+// attrValues runs q, which selects (ID, value) pairs in order, and groups
+// the values by ID.
+func (c *Cache) attrValues(ctx context.Context, q string, args ...any) (map[string][]string, error) {
+	rs, err := c.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}

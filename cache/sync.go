@@ -867,31 +867,38 @@ func (c *Cache) hasBlob(ctx context.Context, oid string) (bool, error) {
 // KnownBlobs reports which of oids the cache has stored content for, of
 // any kind (a commit's blob is keyed by its SHA).
 func (c *Cache) KnownBlobs(ctx context.Context, oids []string) (map[string]bool, error) {
-	known := map[string]bool{}
-	for lo := 0; lo < len(oids); lo += 500 {
-		batch := oids[lo:min(lo+500, len(oids))]
-		args := make([]any, len(batch))
-		for i, o := range batch {
-			args[i] = o
+	return c.present(ctx, `SELECT oid FROM blobs WHERE oid IN `, nil, oids)
+}
+
+// present returns which of keys query finds: query selects one text
+// column and ends with "IN ", and runs with the fixed arguments then up
+// to 500 keys at a time, a few queries rather than one per key.
+func (c *Cache) present(ctx context.Context, query string, fixed []any, keys []string) (map[string]bool, error) {
+	found := map[string]bool{}
+	for lo := 0; lo < len(keys); lo += 500 {
+		batch := keys[lo:min(lo+500, len(keys))]
+		args := append(make([]any, 0, len(fixed)+len(batch)), fixed...)
+		for _, k := range batch {
+			args = append(args, k)
 		}
-		rs, err := c.db.QueryContext(ctx, `SELECT oid FROM blobs WHERE oid IN (`+strings.TrimSuffix(strings.Repeat("?,", len(batch)), ",")+`)`, args...)
+		rs, err := c.db.QueryContext(ctx, query+`(`+strings.TrimSuffix(strings.Repeat("?,", len(batch)), ",")+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("cache: %w", err)
 		}
 		for rs.Next() {
-			var o string
-			if err := rs.Scan(&o); err != nil {
+			var k string
+			if err := rs.Scan(&k); err != nil {
 				rs.Close()
 				return nil, fmt.Errorf("cache: %w", err)
 			}
-			known[o] = true
+			found[k] = true
 		}
 		rs.Close()
 		if err := rs.Err(); err != nil {
 			return nil, fmt.Errorf("cache: %w", err)
 		}
 	}
-	return known, nil
+	return found, nil
 }
 
 // blobWriter inserts analysed blobs with statements prepared once per
@@ -1096,39 +1103,9 @@ func (c *Cache) embedTexts(ctx context.Context, want map[string]string, workers 
 }
 
 // haveVectors returns which of the hashes (the keys of want) have a vector
-// under model, asking in a few queries rather than one per hash.
+// under model.
 func (c *Cache) haveVectors(ctx context.Context, model string, want map[string]string) (map[string]bool, error) {
-	have := map[string]bool{}
-	args := make([]any, 0, 501)
-	flush := func() error {
-		if len(args) <= 1 {
-			return nil
-		}
-		q := `SELECT hash FROM vectors WHERE model=? AND hash IN (` + strings.TrimSuffix(strings.Repeat("?,", len(args)-1), ",") + `)`
-		rows, err := c.db.QueryContext(ctx, q, args...)
-		if err != nil {
-			return fmt.Errorf("cache: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var h string
-			if err := rows.Scan(&h); err != nil {
-				return fmt.Errorf("cache: %w", err)
-			}
-			have[h] = true
-		}
-		args = args[:1]
-		return rows.Err()
-	}
-	args = append(args, model)
-	for h := range want {
-		if args = append(args, h); len(args) == cap(args) {
-			if err := flush(); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return have, flush()
+	return c.present(ctx, `SELECT hash FROM vectors WHERE model=? AND hash IN `, []any{model}, slices.Collect(maps.Keys(want)))
 }
 
 // maxEmbedBytes bounds each piece of text given to the embedder: models
