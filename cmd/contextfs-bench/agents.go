@@ -209,22 +209,11 @@ func agentsRow(ctx context.Context, dir, bin string, runs int, qs []string) (str
 		}
 	}
 
-	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
+	cs, done, err := mcpSession(ctx, dir)
 	if err != nil {
 		return "", err
 	}
-	defer s.Close()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := mcpserver.New(s, mcpserver.Options{Version: "bench"}).Connect(ctx, st, nil)
-	if err != nil {
-		return "", err
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		return "", err
-	}
-	defer cs.Close()
+	defer done()
 	var mcpCtx, mcpTask, mcpSearch []time.Duration
 	timed := func(name string, args map[string]any) (time.Duration, error) {
 		t := time.Now()
@@ -251,6 +240,29 @@ func agentsRow(ctx context.Context, dir, bin string, runs int, qs []string) (str
 	}
 	return fmt.Sprintf("| %s (%s) | %s (%s) | %s | %s | %s |", pp(cliCtx), ms(pct(cpuCtx, 0.5)), pp(cliSearch), ms(pct(cpuSearch, 0.5)),
 		pp(mcpCtx), pp(mcpTask), pp(mcpSearch)), nil
+}
+
+// mcpSession opens the repository at dir in a long-lived MCP server and
+// connects a client to it over the SDK's in-memory transport; done closes
+// them all.
+func mcpSession(ctx context.Context, dir string) (cs *mcp.ClientSession, done func(), err error) {
+	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
+	if err != nil {
+		return nil, nil, err
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := mcpserver.New(s, mcpserver.Options{Version: "bench"}).Connect(ctx, st, nil)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	cs, err = mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		ss.Close()
+		s.Close()
+		return nil, nil, err
+	}
+	return cs, func() { cs.Close(); ss.Close(); s.Close() }, nil
 }
 
 func callTool(ctx context.Context, cs *mcp.ClientSession, name string, args map[string]any) error {

@@ -11,12 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/git"
-	"github.com/contextfs/contextfs/mcpserver"
 )
 
 // benchSave times saves against their two yardsticks, in the same run:
@@ -194,22 +191,11 @@ func saveRow(ctx context.Context, n int, bin, base string, runs int) (cliRows []
 
 // mcpSaveRow times save_memory against search_memory on one server.
 func mcpSaveRow(ctx context.Context, dir string, n int, qs []string, runs int) (string, error) {
-	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
+	cs, done, err := mcpSession(ctx, dir)
 	if err != nil {
 		return "", err
 	}
-	defer s.Close()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := mcpserver.New(s, mcpserver.Options{Version: "bench"}).Connect(ctx, st, nil)
-	if err != nil {
-		return "", err
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		return "", err
-	}
-	defer cs.Close()
+	defer done()
 	calls := max(runs, 50)
 	var save, search []time.Duration
 	for i := -1; i < calls; i++ {
