@@ -1,7 +1,7 @@
 # contextfs — build, install, test and benchmark.
 #
-# kelindar/search needs Go 1.27; the machine's Go downloads it through the
-# module proxy when GOTOOLCHAIN names it.
+# The module needs Go 1.27 (go.mod); the machine's Go downloads it through
+# the module proxy when GOTOOLCHAIN names it.
 export GOTOOLCHAIN := go1.27.1
 export CGO_ENABLED := 1
 

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/contextfs/contextfs/cache"
@@ -57,6 +58,12 @@ type Store struct {
 	now    func() time.Time
 
 	startWatcher func(root string) error
+
+	// bgMu is held by background work on the cache (PrepareSearchLater)
+	// and by whoever closes or replaces the cache, so that such work
+	// never runs on a closed cache; bgClosed says the store is closed.
+	bgMu     sync.Mutex
+	bgClosed bool
 }
 
 // ErrNotFound is returned when no memory has the given ID or prefix.
@@ -124,12 +131,39 @@ func (s *Store) openCache(ctx context.Context) error {
 	return nil
 }
 
-// Close releases the cache.
+// Close releases the cache, after background work on it
+// (PrepareSearchLater) has finished; work not yet started is dropped.
 func (s *Store) Close() error {
+	s.bgMu.Lock()
+	defer s.bgMu.Unlock()
+	s.bgClosed = true
 	if s.cache == nil {
 		return nil
 	}
 	return s.cache.Close()
+}
+
+// PrepareSearchLater brings what searches of the memories read (the
+// rankers' document set) up to the cache's current generation in the
+// background, rather than at the next search. A long-lived process (the
+// watcher, the MCP server) calls it once a command has changed the
+// memories, as the answer goes out: the next command, often a save's
+// duplicate check or a search, then finds it ready instead of building it
+// first (at 100K memories, a few milliseconds after every save). The work
+// is the same; it moves to the time between commands, and a command that
+// comes sooner waits for it as it would have done it.
+func (s *Store) PrepareSearchLater() {
+	c := s.cache
+	go func() {
+		s.bgMu.Lock()
+		defer s.bgMu.Unlock()
+		if s.bgClosed || s.cache != c {
+			return
+		}
+		// An error is the next search's to meet and report, when it does
+		// the same work.
+		_ = c.Prepare(context.Background(), cache.KindMemory)
+	}()
 }
 
 // Embedder returns the embedder in use.
@@ -225,6 +259,8 @@ func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
 }
 
 func (s *Store) resetCache(ctx context.Context) error {
+	s.bgMu.Lock()
+	defer s.bgMu.Unlock()
 	s.cache.Close()
 	if err := cache.Remove(s.CacheDir()); err != nil {
 		return err

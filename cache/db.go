@@ -81,12 +81,12 @@ type Cache struct {
 	// retiredSet caches the hidden memories of generation retiredGen.
 	retiredGen string
 	retiredSet map[int64]bool
-	// docsMu guards sets, each kind's docSet at its latest generation,
-	// and simd, each kind's SIMD index of its base file's vectors, which
-	// outlives generations: a base changes only when compacted.
+	// typeRows holds the rows of each set of memory types asked for (see
+	// Cache.filtered), kept up to date from the change log.
+	typeRows map[string]*typeRows
+	// docsMu guards sets, each kind's docSet at its latest generation.
 	docsMu sync.Mutex
 	sets   map[Kind]*docSet
-	simd   map[Kind]*simdIndex
 	// Notice says why the cache was rebuilt on open ("" if it was not).
 	Notice string
 	// readOnly is set when the cache could not be written and was opened
@@ -302,7 +302,7 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 	// blobs are known) run beside the one writer; SQLite serialises
 	// writers itself (BEGIN IMMEDIATE, busy timeout).
 	db.SetMaxOpenConns(4)
-	c = &Cache{db: db, dir: dir, emb: emb, sets: map[Kind]*docSet{}, simd: map[Kind]*simdIndex{}}
+	c = &Cache{db: db, dir: dir, emb: emb, sets: map[Kind]*docSet{}}
 	var v string
 	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema'`).Scan(&v)
 	switch {
@@ -448,7 +448,7 @@ func openReadOnly(ctx context.Context, dir string, emb Embedder) (*Cache, error)
 		db.Close()
 		return nil, fmt.Errorf("schema %s, want %s", v, SchemaVersion)
 	}
-	return &Cache{db: db, dir: dir, emb: emb, sets: map[Kind]*docSet{}, simd: map[Kind]*simdIndex{}, readOnly: true}, nil
+	return &Cache{db: db, dir: dir, emb: emb, sets: map[Kind]*docSet{}, readOnly: true}, nil
 }
 
 func exists(path string) bool {

@@ -124,6 +124,20 @@ func (c *Cache) docs(ctx context.Context, kind Kind) (*docSet, error) {
 	return ds, nil
 }
 
+// SearchReady reports whether kind's documents are loaded for ranking at
+// the cache's current generation, so that a search would not have to
+// load them first.
+func (c *Cache) SearchReady(ctx context.Context, kind Kind) bool {
+	gen, err := strconv.ParseInt(cmp.Or(c.meta(ctx, c.db, "gen:"+strconv.Itoa(int(kind))), "0"), 10, 64)
+	if err != nil {
+		return false
+	}
+	c.docsMu.Lock()
+	defer c.docsMu.Unlock()
+	ds := c.sets[kind]
+	return ds != nil && ds.gen == gen && ds.model == c.emb.Model()
+}
+
 // Prepare builds (or brings up to date) kind's docSet files now rather
 // than at the next search.
 func (c *Cache) Prepare(ctx context.Context, kind Kind) error {
@@ -823,7 +837,7 @@ func (ds *docSet) finish() error {
 
 // writeBase writes ds's current documents as the base with ID id (and no
 // delta). The ID names the layout (which row is at which position), which
-// the SIMD index depends on.
+// a delta applies to.
 func (c *Cache) writeBase(dbID string, id [16]byte, ds *docSet) error {
 	terms := slices.Sorted(maps.Keys(ds.common))
 	blob := []byte(strings.Join(terms, "\x00"))

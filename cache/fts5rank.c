@@ -12,6 +12,13 @@
 **     returns the best `window` as a blob of (rowid int64, score float64)
 **     pairs in machine byte order, best first, ties by rowid.
 **
+**   cfs_topk(fts, docs, window, w_1..w_C, keep)
+**     The same, counting only the documents whose rowids are in `keep`, a
+**     blob of sorted rowids (int64, machine byte order): the best `window`
+**     of those, in one pass, where filtering the unfiltered ranking would
+**     need a window wide enough to hold enough of them. The statistics are
+**     still the whole set's, so scores are the unfiltered ones.
+**
 ** It scores term at a time: each phrase's matches are read once, in rowid
 ** order, through xQueryPhrase (the call bm25() uses to count them), and
 ** their contributions summed per document in an array. That is one pass
@@ -45,6 +52,8 @@ extern int sqlite3_busy_timeout(sqlite3*, int) __attribute__((weak));
 extern int sqlite3_db_config(sqlite3*, int, ...) __attribute__((weak));
 extern char *sqlite3_mprintf(const char*, ...) __attribute__((weak));
 extern double sqlite3_value_double(sqlite3_value*) __attribute__((weak));
+extern const void *sqlite3_value_blob(sqlite3_value*) __attribute__((weak));
+extern int sqlite3_value_bytes(sqlite3_value*) __attribute__((weak));
 extern sqlite3_int64 sqlite3_value_int64(sqlite3_value*) __attribute__((weak));
 extern void sqlite3_result_blob(sqlite3_context*, const void*, int, void (*)(void*)) __attribute__((weak));
 extern void sqlite3_result_error(sqlite3_context*, const char*, int) __attribute__((weak));
@@ -145,6 +154,10 @@ typedef struct scan {
   const double *weight;
   int ncol;
   long long next; /* the set's position to search from: rows come in order */
+  /* keep, when set, marks the positions whose scores are wanted: the
+  ** others are only counted (in others), for the phrase's idf. */
+  const unsigned char *keep;
+  long long others;
   match *m;
   long long n, cap;
   int oom;
@@ -180,6 +193,12 @@ static int on_match(const Fts5ExtensionApi *api, Fts5Context *fts, void *user) {
   int col, off;
   double f = 0;
   if (at < 0) return CFS_SQLITE_OK; /* an old version, not current */
+  if (s->keep && !s->keep[at]) {
+    /* Every weight is positive (see cfs_topk), so a match scores above
+    ** zero: count it without reading its positions. */
+    s->others++;
+    return CFS_SQLITE_OK;
+  }
   if (api->xPhraseFirst(fts, 0, &it, &col, &off) != CFS_SQLITE_OK) return CFS_SQLITE_OK;
   for (; col >= 0; api->xPhraseNext(fts, &it, &col, &off)) {
     if (col < s->ncol) f += s->weight[col];
@@ -227,11 +246,11 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
   long long window, ntouched = 0, j, k = 0;
   double weight[16], *acc = 0;
   int *touched = 0, *heap = 0;
-  unsigned char *out = 0;
+  unsigned char *out = 0, *keep = 0;
   cfs_docs *docs;
   scan s;
-  if (nVal != 2 + ncol || ncol > 16) {
-    sqlite3_result_error(ctx, "cfs_topk: want the document set, the window and a weight per column", -1);
+  if ((nVal != 2 + ncol && nVal != 3 + ncol) || ncol > 16) {
+    sqlite3_result_error(ctx, "cfs_topk: want the document set, the window, a weight per column and an optional row filter", -1);
     return;
   }
   docs = docs_acquire(sqlite3_value_int64(val[0]));
@@ -242,21 +261,46 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
   window = sqlite3_value_int64(val[1]);
   if (window < 1) window = 1;
   for (i = 0; i < ncol; i++) weight[i] = sqlite3_value_double(val[2 + i]);
+  if (nVal == 3 + ncol) {
+    /* keep[p]: the document at position p is one the caller wants. Both
+    ** lists are sorted, so one merge marks them. */
+    const unsigned char *b = sqlite3_value_blob(val[2 + ncol]);
+    long long nb = sqlite3_value_bytes(val[2 + ncol]) / 8, p = 0;
+    keep = calloc((size_t)(docs->n ? docs->n : 1), 1);
+    if (!keep) goto nomem;
+    for (j = 0; j < nb && p < docs->n; j++) {
+      long long row;
+      memcpy(&row, b + 8 * j, 8);
+      while (p < docs->n && docs->rows[p] < row) p++;
+      if (p < docs->n && docs->rows[p] == row) keep[p] = 1;
+    }
+  }
   memset(&s, 0, sizeof s);
   s.docs = docs;
   s.weight = weight;
   s.ncol = ncol;
+  /* Only the wanted documents are scored, so only they compete for the
+  ** window. Skipping the others' positions needs every match to score
+  ** above zero, as it does when every weight is positive; with another
+  ** weight, each match is read and the others dropped before the window. */
+  s.keep = keep;
+  for (i = 0; i < ncol; i++) {
+    if (!(weight[i] > 0)) s.keep = 0;
+  }
   acc = calloc((size_t)(docs->n ? docs->n : 1), sizeof *acc);
   touched = malloc(sizeof *touched * (size_t)(docs->n ? docs->n : 1));
   if (!acc || !touched) goto nomem;
   for (i = 0; i < nphrase; i++) {
     double idf;
+    double nmatch;
     s.n = 0;
+    s.others = 0;
     s.next = 0;
     rc = api->xQueryPhrase(fts, i, &s, on_match);
     if (s.oom) goto nomem;
     if (rc != CFS_SQLITE_OK) break;
-    idf = log(((double)docs->n - (double)s.n + 0.5) / ((double)s.n + 0.5));
+    nmatch = (double)(s.n + s.others);
+    idf = log(((double)docs->n - nmatch + 0.5) / (nmatch + 0.5));
     if (idf <= 0.0) idf = 1e-6;
     for (j = 0; j < s.n; j++) {
       int p = s.m[j].pos;
@@ -267,6 +311,13 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
   if (rc != CFS_SQLITE_OK) {
     sqlite3_result_error(ctx, "cfs_topk: reading the full-text index failed", -1);
     goto done;
+  }
+  if (keep && !s.keep) {
+    long long w = 0;
+    for (j = 0; j < ntouched; j++) {
+      if (keep[touched[j]]) touched[w++] = touched[j];
+    }
+    ntouched = w;
   }
   /* The best `window`: a heap with the worst document kept on top. */
   if (window > ntouched) window = ntouched;
@@ -306,6 +357,7 @@ done:
   free(touched);
   free(heap);
   free(out);
+  free(keep);
   docs_unref(docs);
 }
 

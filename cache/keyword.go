@@ -36,9 +36,10 @@ const maxQueryWords = 32
 // ranks exactly as the one it replaces.
 //
 // The ranking runs in cfs_topk (fts5rank.c), term at a time over each
-// word's matches, called once per query. The filters (type, tag, date,
-// hidden memories) are applied to the best candidates only; if too few
-// pass, the window widens until it holds every match.
+// word's matches, called once per query. A filter by memory type alone is
+// applied by the ranker; other filters (tag, date, hidden memories) are
+// applied to the best candidates only, and if too few pass, the window
+// widens until it holds every match.
 func (c *Cache) Keyword(ctx context.Context, kind Kind, query string, f Filter, k int) ([]Hit, error) {
 	return c.KeywordPhrases(ctx, kind, query, nil, f, k)
 }
@@ -62,23 +63,33 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 		match = strings.TrimSuffix(match, " OR ")
 	}
 	fts := FTSTable(kind)
-	cond, cargs := f.where(kind, false)
 	// A filter by memory type alone (a duplicate check, search --type) is
-	// answered from the type index once: the rows of those types, a range
-	// of docs_memtype. Testing each candidate instead reads its row from
-	// the table, where it sits beside its body: hundreds of scattered
-	// pages in a fresh process.
-	var pass map[int64]bool
+	// answered from the type index once (Cache.filtered), and the ranker
+	// itself keeps only those rows: the best k of them in one pass.
+	// Testing each candidate instead reads its row from the table, where
+	// it sits beside its body (hundreds of scattered pages in a fresh
+	// process), and ranks again with a wider window when too few pass.
 	if kind == KindMemory && f.typesOnly() {
-		rows, err := c.candidates(ctx, kind, f)
+		pass, err := c.filtered(ctx, ds, f)
 		if err != nil {
 			return nil, fmt.Errorf("keyword search: %w", err)
 		}
-		pass = make(map[int64]bool, len(rows))
-		for _, r := range rows {
-			pass[r] = true
+		if len(pass) == 0 {
+			return nil, nil
 		}
+		var blob []byte
+		err = c.db.QueryRowContext(ctx, `SELECT cfs_topk(`+fts+`, ?, ?, ?, ?, ?, ?) FROM `+fts+` WHERE `+fts+` MATCH ? LIMIT 1`,
+			ds.rank.id, k, bm25Weights[0], bm25Weights[1], bm25Weights[2], bytesOf(pass), match).Scan(&blob)
+		runtime.KeepAlive(ds)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		return decodeHits(blob), nil
 	}
+	cond, cargs := f.where(kind, false)
 	for window := max(4*k, 64); ; window *= 8 {
 		var blob []byte
 		err := c.db.QueryRowContext(ctx, `SELECT cfs_topk(`+fts+`, ?, ?, ?, ?, ?) FROM `+fts+` WHERE `+fts+` MATCH ? LIMIT 1`,
@@ -91,14 +102,8 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 			return nil, fmt.Errorf("keyword search: %w", err)
 		}
 		cand := decodeHits(blob)
-		var out []Hit
-		if pass != nil {
-			for _, h := range cand {
-				if pass[h.Row] && len(out) < k {
-					out = append(out, h)
-				}
-			}
-		} else if out, err = c.passing(ctx, cand, cond, cargs, k); err != nil {
+		out, err := c.passing(ctx, cand, cond, cargs, k)
+		if err != nil {
 			return nil, fmt.Errorf("keyword search: %w", err)
 		}
 		if len(out) >= k || len(cand) < window {

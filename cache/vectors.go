@@ -8,10 +8,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sort"
 	"sync"
-
-	"github.com/kelindar/search"
 )
 
 // Semantic ranks kind's current documents that pass f by cosine
@@ -32,7 +29,7 @@ func (c *Cache) Semantic(ctx context.Context, kind Kind, vec []float32, f Filter
 		return nil, nil
 	}
 	if f.restrictive() {
-		cand, err := c.candidates(ctx, kind, f)
+		cand, err := c.filtered(ctx, ds, f)
 		if err != nil {
 			return nil, err
 		}
@@ -75,67 +72,68 @@ func (c *Cache) Cosine(ctx context.Context, kind Kind, vec []float32, rows []int
 	return out, nil
 }
 
-// score ranks the given rows (those current) by cosine with unit q.
+// score ranks the given rows (those current) by cosine with unit q and
+// returns the best k, best first, ties broken by row. Sorted rows (what
+// candidates returns) are found by one walk of each segment; their
+// vectors are scored in one call (dots) and only the best k kept: a
+// duplicate check scores the 10,000 memories of a type at 100K to keep 30.
 func (ds *docSet) score(q []float32, rows []int64, k int) []Hit {
-	hits := make([]Hit, 0, len(rows))
-	for _, r := range rows {
-		if v := ds.vector(r); v != nil {
-			hits = append(hits, Hit{Row: r, Score: float64(dot(q, v))})
+	if k <= 0 || len(rows) == 0 {
+		return nil
+	}
+	if !slices.IsSorted(rows) {
+		rows = slices.Sorted(slices.Values(rows))
+	}
+	h := make(hitHeap, 0, min(k, len(rows)))
+	var sc []float32
+	for _, seg := range []*segment{&ds.base, &ds.added} {
+		found, pos := seg.positions(rows)
+		if len(pos) == 0 {
+			continue
+		}
+		sc = slices.Grow(sc[:0], len(pos))[:len(pos)]
+		dots(q, seg.vecs, pos, sc)
+		for i, r := range found {
+			h.offer(Hit{Row: r, Score: float64(sc[i])}, k)
 		}
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
-		}
-		return hits[i].Row < hits[j].Row
-	})
-	return hits[:min(k, len(hits))]
+	sortHits(h)
+	return h
 }
 
-// simdIndex is kelindar/search's SIMD index over a base file's vectors.
-// Building it copies and normalises every vector, which costs a one-shot
-// process more than scanning the mapped file once, so it is built on a
-// base's second search; it then serves every generation until the base is
-// compacted.
-type simdIndex struct {
-	baseID   [16]byte
-	searches int
-	index    *search.Index[int32] // values: positions in the base segment
+// positions returns those of rows (sorted) that the segment holds as
+// current documents, and where it holds them.
+func (s *segment) positions(rows []int64) (found, pos []int64) {
+	at := 0
+	for _, r := range rows {
+		// Gallop from where the last row was found, then bisect: the
+		// rows asked for are usually near each other.
+		hi, step := at, 1
+		for hi < len(s.rows) && s.rows[hi] < r {
+			at = hi + 1
+			hi += step
+			step *= 2
+		}
+		i, ok := slices.BinarySearch(s.rows[at:min(hi+1, len(s.rows))], r)
+		at += i
+		if at == len(s.rows) {
+			break
+		}
+		if ok && (s.dead == nil || !s.dead[at]) {
+			found, pos = append(found, r), append(pos, int64(at))
+		}
+	}
+	return found, pos
 }
 
 // nearest returns the k current documents of ds closest to unit q, best
-// first, ties broken by row.
+// first, ties broken by row: an exact scan of both segments (dots), split
+// across the CPUs when large. It used kelindar/search's SIMD index from a
+// process's second search on; the scan now costs the same wall time at
+// 100K without the index's copy of every vector (100 MB at 100K) or the
+// time to build it, and is memory-bound either way.
 func (c *Cache) nearest(ds *docSet, q []float32, k int) []Hit {
-	c.docsMu.Lock()
-	si := c.simd[ds.kind]
-	if si == nil || si.baseID != ds.baseID {
-		si = &simdIndex{baseID: ds.baseID}
-		c.simd[ds.kind] = si
-	}
-	si.searches++
-	if si.index == nil && si.searches >= 2 {
-		si.index = search.NewIndex[int32]()
-		for i := range ds.base.rows {
-			v := ds.base.vecs[i*ds.dim : (i+1)*ds.dim]
-			if slices.ContainsFunc(v, func(x float32) bool { return x != 0 }) {
-				si.index.Add(slices.Clone(v), int32(i))
-			}
-		}
-	}
-	index := si.index
-	c.docsMu.Unlock()
-
-	var hits []Hit
-	if index != nil {
-		for _, r := range index.Search(slices.Clone(q), k+ds.dead) {
-			if ds.base.dead == nil || !ds.base.dead[r.Value] {
-				hits = append(hits, Hit{Row: ds.base.rows[r.Value], Score: r.Relevance})
-			}
-		}
-	} else {
-		hits = scan(&ds.base, ds.dim, q, k)
-	}
-	hits = append(hits, scan(&ds.added, ds.dim, q, k)...)
+	hits := append(scan(&ds.base, ds.dim, q, k), scan(&ds.added, ds.dim, q, k)...)
 	sortHits(hits)
 	return hits[:min(k, len(hits))]
 }
@@ -175,17 +173,15 @@ func scan(seg *segment, dim int, q []float32, k int) []Hit {
 
 func scanRange(seg *segment, dim int, q []float32, k int, from, to int) []Hit {
 	h := make(hitHeap, 0, k)
-	for i := from; i < to; i++ {
-		if seg.dead != nil && seg.dead[i] {
-			continue
-		}
-		sc := float64(dot(q, seg.vecs[i*dim:(i+1)*dim]))
-		switch {
-		case len(h) < k:
-			heap.Push(&h, Hit{Row: seg.rows[i], Score: sc})
-		case sc > h[0].Score:
-			h[0] = Hit{Row: seg.rows[i], Score: sc}
-			heap.Fix(&h, 0)
+	// Scored a block at a time, so the scores stay in the CPU's cache.
+	var sc [1024]float32
+	for lo := from; lo < to; lo += len(sc) {
+		n := min(len(sc), to-lo)
+		dots(q, seg.vecs[lo*dim:], nil, sc[:n])
+		for i, x := range sc[:n] {
+			if seg.dead == nil || !seg.dead[lo+i] {
+				h.offer(Hit{Row: seg.rows[lo+i], Score: float64(x)}, k)
+			}
 		}
 	}
 	return h
@@ -195,37 +191,36 @@ func scanRange(seg *segment, dim int, q []float32, k int, from, to int) []Hit {
 type hitHeap []Hit
 
 // Len, Less, Swap, Push and Pop implement heap.Interface.
-func (h hitHeap) Len() int           { return len(h) }
-func (h hitHeap) Less(i, j int) bool { return h[i].Score < h[j].Score }
-func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *hitHeap) Push(x any)        { *h = append(*h, x.(Hit)) }
+func (h hitHeap) Len() int { return len(h) }
+func (h hitHeap) Less(i, j int) bool {
+	// The worst hit at the root: the lowest score, and of equal scores
+	// the highest row (the ranking breaks ties by row).
+	if h[i].Score != h[j].Score {
+		return h[i].Score < h[j].Score
+	}
+	return h[i].Row > h[j].Row
+}
+func (h hitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)   { *h = append(*h, x.(Hit)) }
+
+// offer keeps x if it is among the best k seen: a higher score, or an
+// equal score and a lower row, than the worst kept.
+func (h *hitHeap) offer(x Hit, k int) {
+	switch {
+	case k <= 0:
+	case len(*h) < k:
+		heap.Push(h, x)
+	case x.Score > (*h)[0].Score || x.Score == (*h)[0].Score && x.Row < (*h)[0].Row:
+		(*h)[0] = x
+		heap.Fix(h, 0)
+	}
+}
+
 func (h *hitHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
-}
-
-// dot is the inner product; eight accumulators keep the loop free of a
-// serial dependency on one sum.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3, s4, s5, s6, s7 float32
-	i := 0
-	for ; i+8 <= len(a); i += 8 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-		s4 += a[i+4] * b[i+4]
-		s5 += a[i+5] * b[i+5]
-		s6 += a[i+6] * b[i+6]
-		s7 += a[i+7] * b[i+7]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }
 
 // normalize scales v to unit length in place; false for a zero or

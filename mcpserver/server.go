@@ -123,7 +123,13 @@ func addTool[In, Out any](sv *server, srv *mcp.Server, t *mcp.Tool, h func(conte
 				res, out, err = nil, zero, fmt.Errorf("%s: internal error: %v", t.Name, r)
 			}
 		}()
+		gen := sv.store.IndexGeneration(ctx)
 		out, text, err := h(ctx, in)
+		// A call that changed the memories leaves the next one the search
+		// state to bring up to date: do it as the answer goes out.
+		if sv.store.IndexGeneration(ctx) != gen {
+			sv.store.PrepareSearchLater()
+		}
 		if err != nil {
 			return nil, out, err
 		}

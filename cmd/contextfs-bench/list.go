@@ -111,7 +111,7 @@ func listRows(ctx context.Context, n int, bin, base string, runs int) ([]string,
 					if err != nil {
 						return nil, err
 					}
-					c.t.daemon += procCPU(sd.watcher) - before
+					c.t.daemon += procCPUSettled(sd.watcher) - before
 					c.t.wall, c.t.cpu = append(c.t.wall, w), append(c.t.cpu, cpu)
 					if len(c.args) == 3 {
 						sd.rss[m] = max(sd.rss[m], rss)

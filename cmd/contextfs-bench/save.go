@@ -169,9 +169,10 @@ func saveRow(ctx context.Context, n int, bin, base string, runs int) (cliRows []
 					if err != nil {
 						return nil, "", err
 					}
+					daemon := procCPUSettled(sd.watcher) - before
 					if i >= 0 {
 						times[b][a][o].add(w, c)
-						times[b][a][o].daemon += procCPU(sd.watcher) - before
+						times[b][a][o].daemon += daemon
 					}
 				}
 			}

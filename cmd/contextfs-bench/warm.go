@@ -95,7 +95,7 @@ func warmRow(ctx context.Context, n int, bin string, runs, nq int) (string, erro
 		if err != nil {
 			return "", err
 		}
-		daemon += procCPU(pid) - before
+		daemon += procCPUSettled(pid) - before
 		ww, wc = append(ww, w), append(wc, c)
 		if w, c, err = run([]string{"CONTEXTFS_WARM=off"}, bin, "search", "--json", q); err != nil {
 			return "", err
@@ -135,6 +135,22 @@ func watcherPID(dir, bin string, env []string) (int, error) {
 	var pid int
 	fmt.Sscanf(strings.TrimSpace(string(out[i+len(`"pid":`):])), "%d", &pid)
 	return pid, nil
+}
+
+// daemonSettle is how long the benchmarks wait after a command before
+// reading the watcher's CPU time: a watcher finishes some of a command's
+// work after answering it (it prepares the next search once the memories
+// have changed), and that work is the command's.
+const daemonSettle = 20 * time.Millisecond
+
+// procCPUSettled is procCPU once the watcher has had daemonSettle to
+// finish what a command left it.
+func procCPUSettled(pid int) time.Duration {
+	if pid == 0 {
+		return 0
+	}
+	time.Sleep(daemonSettle)
+	return procCPU(pid)
 }
 
 // procCPU is the user + system CPU time of process pid so far, from

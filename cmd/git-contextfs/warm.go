@@ -314,8 +314,15 @@ func (w *warmServer) call(ctx context.Context, name string, payload []byte) (out
 	w.notes.set(stderr)
 	defer w.notes.set(io.Discard)
 	a := &app{io: ios, warm: w}
+	repo := w.set.Repo
+	gen := repo.IndexGeneration(ctx)
 	code := a.run(ctx, req.Args)
 	w.used = time.Now()
+	// A command that changed the memories leaves the next one the search
+	// state to bring up to date: do it as the answer goes out.
+	if w.set != nil && w.set.Repo == repo && repo.IndexGeneration(ctx) != gen {
+		repo.PrepareSearchLater()
+	}
 	return json.Marshal(warmAnswer{Code: code, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()})
 }
 

@@ -1,0 +1,68 @@
+/*
+** cfs_dots: inner products of one query vector with many stored ones, for
+** the exact semantic scan (dots.go says why it is in C).
+**
+** The arithmetic is the same as dots.go's portable dot, lane for lane:
+** eight partial sums, lane k adding the products of the elements k, k+8,
+** k+16 and so on, any elements past a multiple of eight added to lane 0,
+** and the lanes combined as ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)); no fused
+** multiply-add. So every build, with or without AVX2, scores alike.
+*/
+#include <stddef.h>
+#include <string.h>
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#include "dots.h"
+
+typedef float v8 __attribute__((vector_size(32)));
+
+/* How many vectors ahead the loop asks the memory system for: the vectors
+** of a filtered scan are scattered over a large mapping, and their load,
+** not the arithmetic, is most of the time. */
+#define AHEAD 4
+
+#define DOTS_BODY                                                           \
+  for (long long i = 0; i < n; i++) {                                       \
+    if (i + AHEAD < n) {                                                    \
+      const char *p = (const char *)(vecs + (size_t)(idx ? idx[i + AHEAD] : i + AHEAD) * (size_t)dim); \
+      for (int o = 0; o < dim * 4; o += 64) __builtin_prefetch(p + o);      \
+    }                                                                       \
+    const float *v = vecs + (size_t)(idx ? idx[i] : i) * (size_t)dim;       \
+    v8 acc = {0, 0, 0, 0, 0, 0, 0, 0};                                      \
+    float s[8];                                                             \
+    int j = 0;                                                              \
+    for (; j + 8 <= dim; j += 8) {                                          \
+      v8 a, b;                                                              \
+      memcpy(&a, q + j, sizeof a);                                          \
+      memcpy(&b, v + j, sizeof b);                                          \
+      acc += a * b;                                                         \
+    }                                                                       \
+    memcpy(s, &acc, sizeof s);                                              \
+    for (; j < dim; j++) s[0] += q[j] * v[j];                               \
+    out[i] = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7])); \
+  }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) static void dots_avx2(const float *q, const float *vecs, int dim,
+                                                      const long long *idx, long long n, float *out) {
+  DOTS_BODY
+}
+#endif
+
+static void dots_generic(const float *q, const float *vecs, int dim, const long long *idx, long long n,
+                         float *out) {
+  DOTS_BODY
+}
+
+void cfs_dots(const float *q, const float *vecs, int dim, const long long *idx, long long n, float *out) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx2")) {
+    dots_avx2(q, vecs, dim, idx, n, out);
+    return;
+  }
+#endif
+  dots_generic(q, vecs, dim, idx, n, out);
+}

@@ -1,0 +1,9 @@
+/* Inner products for the semantic scan; see dots.c. */
+#ifndef CONTEXTFS_DOTS_H
+#define CONTEXTFS_DOTS_H
+
+/* cfs_dots sets out[i] to the inner product of q with the vector at
+** position idx[i] of vecs (position i when idx is NULL), each dim floats. */
+void cfs_dots(const float *q, const float *vecs, int dim, const long long *idx, long long n, float *out);
+
+#endif
