@@ -26,21 +26,33 @@ type lexiconTable struct {
 	entries   []lexEntry
 }
 
-// lexicon returns the table, built on first use rather than at package
-// initialisation: building it costs a few milliseconds and half a megabyte,
-// which every process would pay at start although most commands (a save
-// without checks, status, list, the hooks) never embed text.
-var lexicon = sync.OnceValue(mustBuildLexicon)
+// lexicon returns the table, loaded on first use rather than at package
+// initialisation, since most commands (a save without checks, status,
+// list, the hooks) never embed text. It is loaded from lexicon_table.go,
+// which is generated from the word lists (buildLexicon) by
+// TestLexiconTableIsCurrent: parsing and stemming the lists in every
+// process cost 0.85 ms and 595 KB of allocations (4,610 of them) at each
+// command's first embedding; loading the generated arrays builds two maps.
+var lexicon = sync.OnceValue(loadLexicon)
 
-// mustBuildLexicon builds the table. The lists are compiled in, so an error
-// is a bug that every test run catches at once.
-func mustBuildLexicon() *lexiconTable {
-	t, err := buildLexicon()
-	if err != nil {
-		panic("embed: bad built-in lexicon: " + err.Error())
+// loadLexicon makes the table of the generated arrays: the entries are
+// used in place, and the maps index them.
+func loadLexicon() *lexiconTable {
+	t := &lexiconTable{
+		irregular: make(map[string]string, len(lexIrregular)/2),
+		index:     make(map[string]int32, len(lexStems)),
+		entries:   lexEntries[:],
+	}
+	for i := 0; i+1 < len(lexIrregular); i += 2 {
+		t.irregular[lexIrregular[i]] = lexIrregular[i+1]
+	}
+	for i, s := range lexStems {
+		t.index[s] = int32(i)
 	}
 	return t
 }
+
+//go:generate go test -run TestLexiconTableIsCurrent . -args -update-lexicon
 
 // buildLexicon parses the word lists. Every word is reduced with the same
 // steps as text at embedding time (irregular form, then stem), so that

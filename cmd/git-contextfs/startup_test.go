@@ -76,7 +76,9 @@ func TestVersionStartsNothingItDoesNotNeed(t *testing.T) {
 // built-in embedder's lexicon unbuilt: it runs in a fresh process (this
 // test binary again) so that no other test has built it, and compares
 // what --version allocates with what the first embedding then allocates,
-// which builds the lexicon (half a megabyte).
+// which loads the lexicon: its two maps and the word weights, about 77 KB
+// (parsing the word lists, before lexicon_table.go was generated, was
+// 595 KB).
 func TestVersionDoesNotBuildTheLexicon(t *testing.T) {
 	if os.Getenv("CONTEXTFS_TEST_VERSION_ALLOCS") == "1" {
 		var before, mid, after runtime.MemStats
@@ -107,7 +109,7 @@ func TestVersionDoesNotBuildTheLexicon(t *testing.T) {
 	}
 	version, _ := strconv.Atoi(f[0])
 	embedding, _ := strconv.Atoi(f[1])
-	if embedding < 200<<10 {
+	if embedding < 48<<10 {
 		t.Errorf("the first embedding allocated %d bytes: the lexicon was built before it, by --version or at start", embedding)
 	}
 	if version > embedding/2 {
