@@ -475,6 +475,21 @@ func memoryAttrs(m *memory.Memory) []cache.Attr {
 	if sess != "" {
 		out = append(out, cache.Attr{Key: search.AttrSession, Value: sess})
 	}
+	var sup []string
+	for _, id := range m.Supersedes {
+		sup = append(sup, strings.ToLower(strings.TrimSpace(id)))
+	}
+	for _, l := range m.Links {
+		if l.Rel == "supersedes" && l.IsMemory() {
+			sup = append(sup, strings.ToLower(strings.TrimSpace(l.ID)))
+		}
+	}
+	slices.Sort(sup)
+	for _, id := range slices.Compact(sup) {
+		if id != "" {
+			out = append(out, cache.Attr{Key: search.AttrSupersedes, Value: id})
+		}
+	}
 	return out
 }
 

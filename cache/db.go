@@ -27,10 +27,11 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
-// SchemaVersion changes whenever the tables change; a cache of another
+// SchemaVersion changes whenever the tables, or what is derived into
+// them, change (17: the supersedes attributes); a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "16"
+const SchemaVersion = "17"
 
 // Kind is what a searchable document was derived from.
 type Kind int

@@ -17,8 +17,10 @@ import (
 	"time"
 
 	contextfs "github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/links"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/search"
 )
 
 // ErrReason is a reason outside memory.Reasons.
@@ -268,12 +270,45 @@ func History(ctx context.Context, root, rel string) ([]Commit, error) {
 	return cs, nil
 }
 
-// SupersededBy returns the IDs of the memories that supersede id, for
-// recall to say what replaced an old version.
+// SupersededBy returns the IDs of the current memories that supersede id
+// (in supersedes: or by a link of rel supersedes), sorted, for recall to
+// say what replaced an old version. It reads the cache as the last sync
+// left it (recall resolves the ID, which syncs, first): one indexed
+// look-up, where reading every memory file into a graph cost recall half
+// a second at 10K memories.
 func SupersededBy(ctx context.Context, s *contextfs.Store, id string) ([]string, error) {
-	g, err := links.Load(ctx, s)
+	rows, err := s.Cache().List(ctx, cache.KindMemory, cache.Filter{
+		Attrs: []cache.Attr{{Key: search.AttrSupersedes, Value: strings.ToLower(strings.TrimSpace(id))}},
+		All:   true,
+	}, 0)
 	if err != nil {
 		return nil, err
 	}
-	return g.SupersededBy(id), nil
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.MID)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// Superseders returns, for each memory that current memories supersede,
+// the IDs of those memories, sorted; from the cache as the last sync left
+// it, like SupersededBy.
+func Superseders(ctx context.Context, s *contextfs.Store) (map[string][]string, error) {
+	targets, err := s.Cache().AttrValues(ctx, cache.KindMemory, search.AttrSupersedes, cache.Filter{All: true})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for by, ids := range targets {
+		for _, id := range ids {
+			out[id] = append(out[id], by)
+		}
+	}
+	for id := range out {
+		slices.Sort(out[id])
+		out[id] = slices.Compact(out[id])
+	}
+	return out, nil
 }

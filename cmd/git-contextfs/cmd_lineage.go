@@ -9,8 +9,8 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/lineage"
-	"github.com/contextfs/contextfs/links"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/scope"
 )
 
 // reasonUsage checks --reason and turns a bad one into a usage error.
@@ -184,22 +184,27 @@ func (a *app) noteSuperseded(ctx context.Context, s *contextfs.Store, m *memory.
 	}
 }
 
-// supersededMarks returns what list --all appends to a superseded
-// memory's line; without --all nothing is superseded, so it reads no files.
-func (a *app) supersededMarks(ctx context.Context, s *contextfs.Store, all bool) func(id string) string {
-	none := func(string) string { return "" }
+// supersededMarks returns what list --all appends to the line of a
+// superseded memory of the repository; without --all nothing is
+// superseded, so it looks nothing up. What supersedes what comes from the
+// cache (lineage.Superseders), which the listing has just synced.
+func (a *app) supersededMarks(ctx context.Context, s *contextfs.Store, all bool) func(e scope.Entry) string {
+	none := func(scope.Entry) string { return "" }
 	if !all {
 		return none
 	}
-	g, err := links.Load(ctx, s)
+	by, err := lineage.Superseders(ctx, s)
 	if err != nil {
 		return none
 	}
-	return func(id string) string {
-		if by := g.SupersededBy(id); len(by) > 0 {
-			return "  [superseded by " + strings.Join(by, ", ") + "]"
+	return func(e scope.Entry) string {
+		if e.Scope != scope.Repo {
+			return ""
 		}
-		if m := g.Memory(id); m != nil && m.Superseded() {
+		if ids := by[e.ID]; len(ids) > 0 {
+			return "  [superseded by " + strings.Join(ids, ", ") + "]"
+		}
+		if e.Status == "superseded" {
 			return "  [superseded]"
 		}
 		return ""

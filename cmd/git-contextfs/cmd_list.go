@@ -148,7 +148,7 @@ func (a *app) runList(ctx context.Context, o *listOptions) error {
 // The table is laid out whole before the pager starts, so an error
 // while reading shows on its own, not behind a pager.
 func (a *app) listText(ctx context.Context, s *scope.Set, all bool, entries iter.Seq2[scope.Entry, error]) error {
-	mark := func(string) string { return "" }
+	mark := func(scope.Entry) string { return "" }
 	if s.Repo != nil {
 		mark = a.supersededMarks(ctx, s.Repo, all) // hygiene
 	}
@@ -162,7 +162,7 @@ func (a *app) listText(ctx context.Context, s *scope.Set, all bool, entries iter
 		if e.Scope == scope.User {
 			title += "  (user)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), title, mark(e.ID))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), title, mark(e))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -182,3 +182,30 @@ func TestCLIMergeOfBranchesKeepsLinksAddedOnEach(t *testing.T) {
 		t.Fatalf("merged memory lost a link:\n%s", f)
 	}
 }
+
+// What supersedes a memory is read from the cache, which must know both
+// ways of saying it: supersedes: (above) and a link of rel supersedes; and
+// list --all marks a memory whose status says it is superseded.
+func TestCLISupersedingLinksAndStatusAreMarked(t *testing.T) {
+	dir := hookedRepo(t)
+	old := save(t, dir, "--type", "decision", "--title", "Cache in Redis", "We cache sessions in Redis.")
+	newer := save(t, dir, "--type", "decision", "--title", "Cache in memory", "We cache sessions in process memory.")
+	retired := save(t, dir, "--type", "decision", "--title", "Retired rule", "--data", `{"decision":"none","status":"superseded"}`, "An old rule nobody follows.")
+	if r := cli(t, dir, "", "recall", old); strings.Contains(r.stderr, "superseded") {
+		t.Fatalf("recall before any link: %q", r.stderr)
+	}
+	ok(t, dir, "link", newer, old, "--rel", "supersedes")
+	if r := cli(t, dir, "", "recall", old); r.code != 0 || !strings.Contains(r.stderr, "superseded by "+newer) {
+		t.Fatalf("recall after the link: exit %d, stderr %q", r.code, r.stderr)
+	}
+	all := ok(t, dir, "list", "--all")
+	for _, want := range []string{old + " ", "[superseded by " + newer + "]", retired + " ", "[superseded]"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("list --all lacks %q:\n%s", want, all)
+		}
+	}
+	ok(t, dir, "unlink", newer, old)
+	if r := cli(t, dir, "", "recall", old); strings.Contains(r.stderr, "superseded") {
+		t.Fatalf("recall after unlink: %q", r.stderr)
+	}
+}
