@@ -123,7 +123,7 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 		return nil, err
 	}
 	warn := ScanFile(scanner, rel, raw)
-	if err := gitstore.CreateFileExclusive(s.Repo.Abs(rel), raw); err != nil {
+	if err := s.Repo.CreateMemoryFile(rel, raw); err != nil {
 		return nil, err
 	}
 	if err := s.syncWritten(ctx, rel); err != nil {
@@ -302,7 +302,7 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 	if err != nil || !bytes.Equal(now, raw) {
 		return nil, fmt.Errorf("%s changed on disk while it was being updated; nothing was written, try again", rel)
 	}
-	if err := gitstore.WriteFileAtomic(s.Repo.Abs(rel), out, 0o644); err != nil {
+	if err := s.Repo.WriteMemoryFile(rel, out, 0o644); err != nil {
 		return nil, err
 	}
 	if err := s.syncWritten(ctx, rel); err != nil {

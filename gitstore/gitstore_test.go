@@ -399,3 +399,67 @@ func TestOdditiesReportsTempFilesSymlinksAndControlCharacters(t *testing.T) {
 		t.Fatalf("List() = %v, want only ok-abcd.md", entries)
 	}
 }
+
+// TestMemoryWritesSweepTheirFolderAtMostEverySweepEvery checks that the
+// writes of memory files look for abandoned temporary files on the first
+// write and then only once SweepEvery has passed since the last look, as
+// recorded in the git directory, and every time without one.
+func TestMemoryWritesSweepTheirFolderAtMostEverySweepEvery(t *testing.T) {
+	root := t.TempDir()
+	r := &Repo{Root: root, GitDir: filepath.Join(root, ".git")}
+	mem := filepath.Join(root, Dir, "memories")
+	if err := os.MkdirAll(mem, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	abandon := func(name string) string {
+		p := filepath.Join(mem, TempPrefix+name)
+		if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		past := time.Now().Add(-2 * TempMaxAge)
+		os.Chtimes(p, past, past)
+		return p
+	}
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	first := abandon("1")
+	if err := r.CreateMemoryFile(Dir+"/memories/a.md", []byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if exists(first) {
+		t.Fatal("the first write did not sweep")
+	}
+	second := abandon("2")
+	if err := r.CreateMemoryFile(Dir+"/memories/b.md", []byte("b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteMemoryFile(Dir+"/memories/b.md", []byte("b2"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !exists(second) {
+		t.Fatal("a write within SweepEvery of the last sweep swept again")
+	}
+	stamps, _ := filepath.Glob(filepath.Join(r.GitDir, "contextfs", "swept-*"))
+	if len(stamps) != 1 {
+		t.Fatalf("stamps %v, want one for the folder", stamps)
+	}
+	past := time.Now().Add(-SweepEvery - time.Minute)
+	os.Chtimes(stamps[0], past, past)
+	if err := r.WriteMemoryFile(Dir+"/memories/b.md", []byte("b3"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if exists(second) {
+		t.Fatal("a write after SweepEvery did not sweep")
+	}
+	if b, _ := os.ReadFile(filepath.Join(mem, "b.md")); string(b) != "b3" {
+		t.Fatalf("b.md = %q", b)
+	}
+	// Without a git directory to keep the time in, every write sweeps.
+	bare := &Repo{Root: root}
+	third := abandon("3")
+	if err := bare.CreateMemoryFile(Dir+"/memories/c.md", []byte("c")); err != nil {
+		t.Fatal(err)
+	}
+	if exists(third) {
+		t.Fatal("a write with no git directory did not sweep")
+	}
+}

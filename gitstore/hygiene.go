@@ -3,6 +3,7 @@ package gitstore
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -37,10 +38,46 @@ func IsTempName(base string) bool {
 }
 
 // createTemp creates a temporary file in dir for an atomic write, first
-// removing temporary files there older than TempMaxAge.
-func createTemp(dir string) (*os.File, error) {
-	CleanTemps(dir, TempMaxAge)
+// removing temporary files there older than TempMaxAge when sweep says
+// it is time (nil: every time).
+func createTemp(dir string, sweep func(dir string) bool) (*os.File, error) {
+	if sweep == nil || sweep(dir) {
+		CleanTemps(dir, TempMaxAge)
+	}
 	return os.CreateTemp(dir, TempPrefix+"*")
+}
+
+// SweepEvery is how often the writes of a repository's memory files look
+// for abandoned temporary files in their folder (Repo.sweepDue). Listing
+// a folder costs in proportion to its size: a flat folder of 10,000
+// memories took 9 ms to list and sort on every save, one of 100,000 over
+// 100 ms, for files that exist only when a writer was killed.
+const SweepEvery = TempMaxAge / 4
+
+// sweepDue reports whether the memory folder dir is due for a sweep of
+// abandoned temporary files, and if so marks it swept now. The time of a
+// folder's last sweep is the modification time of a stamp in the cache
+// folder of the git directory, shared by every process that writes there;
+// a stamp that cannot be read or written means a sweep, as before stamps.
+func (r *Repo) sweepDue(dir string) bool {
+	if r.GitDir == "" {
+		return true
+	}
+	h := fnv.New64a()
+	h.Write([]byte(dir))
+	stamp := filepath.Join(r.GitDir, "contextfs", fmt.Sprintf("swept-%016x", h.Sum64()))
+	now := time.Now()
+	if fi, err := os.Stat(stamp); err == nil {
+		if age := now.Sub(fi.ModTime()); age >= 0 && age < SweepEvery {
+			return false
+		}
+	}
+	if err := os.Chtimes(stamp, now, now); errors.Is(err, fs.ErrNotExist) {
+		if os.MkdirAll(filepath.Dir(stamp), 0o755) == nil {
+			os.WriteFile(stamp, nil, 0o644)
+		}
+	}
+	return true
 }
 
 // CleanTemps removes the temporary files in dir older than age and

@@ -221,7 +221,7 @@ func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
 // WriteAtomic is WriteFileAtomic for content produced by write, for files
 // too large to build in memory first (the cache's vector files).
 func WriteAtomic(name string, perm os.FileMode, write func(io.Writer) error) error {
-	return writeAtomic(name, perm, write, true)
+	return writeAtomic(name, perm, write, true, nil)
 }
 
 // WriteAtomicVolatile is WriteAtomic without the two fsyncs: readers and a
@@ -231,10 +231,10 @@ func WriteAtomic(name string, perm os.FileMode, write func(io.Writer) error) err
 // cache's change delta, which carries a checksum), where durability buys
 // nothing and the fsyncs are most of a save's cost.
 func WriteAtomicVolatile(name string, perm os.FileMode, write func(io.Writer) error) error {
-	return writeAtomic(name, perm, write, false)
+	return writeAtomic(name, perm, write, false, nil)
 }
 
-func writeAtomic(name string, perm os.FileMode, write func(io.Writer) error, durable bool) error {
+func writeAtomic(name string, perm os.FileMode, write func(io.Writer) error, durable bool, sweep func(string) bool) error {
 	dir := filepath.Dir(name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
@@ -242,7 +242,7 @@ func writeAtomic(name string, perm os.FileMode, write func(io.Writer) error, dur
 	if fi, err := os.Stat(name); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	f, err := createTemp(dir)
+	f, err := createTemp(dir, sweep)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
@@ -285,11 +285,31 @@ func writeAtomic(name string, perm os.FileMode, write func(io.Writer) error, dur
 // is already taken, so two processes saving at once can never overwrite
 // each other's memory.
 func CreateFileExclusive(name string, data []byte) error {
+	return createFileExclusive(name, data, nil)
+}
+
+// CreateMemoryFile is CreateFileExclusive for the file rel of the work
+// tree, sweeping its folder for abandoned temporary files at most every
+// SweepEvery rather than at every write.
+func (r *Repo) CreateMemoryFile(rel string, data []byte) error {
+	return createFileExclusive(r.Abs(rel), data, r.sweepDue)
+}
+
+// WriteMemoryFile is WriteFileAtomic for the file rel of the work tree,
+// sweeping like CreateMemoryFile.
+func (r *Repo) WriteMemoryFile(rel string, data []byte, perm os.FileMode) error {
+	return writeAtomic(r.Abs(rel), perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, true, r.sweepDue)
+}
+
+func createFileExclusive(name string, data []byte, sweep func(string) bool) error {
 	dir := filepath.Dir(name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", name, err)
 	}
-	f, err := createTemp(dir)
+	f, err := createTemp(dir, sweep)
 	if err != nil {
 		return fmt.Errorf("create %s: %w", name, err)
 	}
