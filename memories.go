@@ -490,6 +490,22 @@ func memoryAttrs(m *memory.Memory) []cache.Attr {
 			out = append(out, cache.Attr{Key: search.AttrSupersedes, Value: id})
 		}
 	}
+	// The edges as links.Graph.Out lists them: the links to memories in
+	// file order, then each superseded ID not already linked so.
+	var edges []string
+	for _, l := range m.Links {
+		if l.IsMemory() {
+			edges = append(edges, l.ID+" "+l.Rel)
+		}
+	}
+	for _, id := range m.Supersedes {
+		if e := id + " supersedes"; !slices.Contains(edges, e) {
+			edges = append(edges, e)
+		}
+	}
+	for _, e := range edges {
+		out = append(out, cache.Attr{Key: search.AttrLink, Value: e})
+	}
 	return out
 }
 

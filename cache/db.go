@@ -28,10 +28,10 @@ import (
 )
 
 // SchemaVersion changes whenever the tables, or what is derived into
-// them, change (17: the supersedes attributes); a cache of another
+// them, change (18: the supersedes and link attributes); a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
-const SchemaVersion = "17"
+const SchemaVersion = "18"
 
 // Kind is what a searchable document was derived from.
 type Kind int

@@ -13,8 +13,10 @@ import (
 	"strings"
 
 	contextfs "github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/search"
 )
 
 // ErrRel is a relation outside the vocabulary.
@@ -248,4 +250,84 @@ func (g *Graph) Walk(start string, depth int, rel string) []Neighbour {
 		frontier = next
 	}
 	return out
+}
+
+// WalkIndexed is Walk over the cache instead of the memory files: the same
+// neighbours in the same order, from the edges each memory keeps as
+// attributes (search.AttrLink), reading only the memories the walk
+// reaches. It reads the cache as the last sync left it; the caller syncs
+// (Store.Resolve does). Load reads every file, seconds at 100K memories,
+// which related, an agent's question, should not cost.
+func WalkIndexed(ctx context.Context, s *contextfs.Store, start string, depth int, rel string) ([]Neighbour, error) {
+	c := s.Cache()
+	depth = max(depth, 1)
+	seen := map[string]bool{start: true}
+	var out []Neighbour
+	frontier := []string{start}
+	for d := 1; d <= depth && len(frontier) > 0; d++ {
+		outs, err := c.AttrValues(ctx, cache.KindMemory, search.AttrLink, cache.Filter{MIDs: frontier, All: true})
+		if err != nil {
+			return nil, err
+		}
+		level := len(out)
+		for _, id := range frontier {
+			var edges []Edge
+			for _, v := range outs[id] {
+				to, r, _ := strings.Cut(v, " ")
+				edges = append(edges, Edge{From: id, To: to, Rel: r})
+			}
+			// "ID " up to "ID!": the values that name id as their target.
+			ins, err := c.AttrPairs(ctx, cache.KindMemory, search.AttrLink, id+" ", id+"!")
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range ins {
+				_, r, _ := strings.Cut(p[1], " ")
+				edges = append(edges, Edge{From: p[0], To: id, Rel: r})
+			}
+			for _, e := range edges {
+				if rel != "" && e.Rel != rel {
+					continue
+				}
+				other := e.To
+				if other == id {
+					other = e.From
+				}
+				if seen[other] {
+					continue
+				}
+				seen[other] = true
+				out = append(out, Neighbour{ID: other, Depth: d, Via: e})
+			}
+		}
+		// What the level reached: its type and title, or missing.
+		if len(out) == level {
+			break
+		}
+		var ids []string
+		for _, n := range out[level:] {
+			ids = append(ids, n.ID)
+		}
+		rows, err := c.List(ctx, cache.KindMemory, cache.Filter{MIDs: ids, All: true}, 0)
+		if err != nil {
+			return nil, err
+		}
+		found := map[string]cache.Row{}
+		for _, r := range rows {
+			if _, ok := found[r.MID]; !ok {
+				found[r.MID] = r
+			}
+		}
+		var next []string
+		for i := level; i < len(out); i++ {
+			if r, ok := found[out[i].ID]; ok {
+				out[i].Type, out[i].Title = r.Type, r.Title
+				next = append(next, out[i].ID)
+			} else {
+				out[i].Missing = true
+			}
+		}
+		frontier = next
+	}
+	return out, nil
 }

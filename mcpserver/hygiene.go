@@ -195,11 +195,10 @@ func (sv *server) related(ctx context.Context, in RelatedInput) (RelatedOutput, 
 	if err != nil {
 		return RelatedOutput{}, "", err
 	}
-	g, err := links.Load(ctx, sv.store)
+	ns, err := links.WalkIndexed(ctx, sv.store, m.ID, max(in.Depth, 1), in.Rel)
 	if err != nil {
 		return RelatedOutput{}, "", err
 	}
-	ns := g.Walk(m.ID, max(in.Depth, 1), in.Rel)
 	if ns == nil {
 		ns = []links.Neighbour{}
 	}

@@ -128,11 +128,10 @@ and title. --rel keeps only links of one relation.`,
 				if err != nil {
 					return err
 				}
-				g, err := links.Load(cmd.Context(), s)
+				ns, err := links.WalkIndexed(cmd.Context(), s, m.ID, depth, rel)
 				if err != nil {
 					return err
 				}
-				ns := g.Walk(m.ID, depth, rel)
 				if asJSON {
 					if ns == nil {
 						ns = []links.Neighbour{}
