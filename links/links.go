@@ -224,30 +224,39 @@ func (g *Graph) Walk(start string, depth int, rel string) []Neighbour {
 	for d := 1; d <= depth && len(frontier) > 0; d++ {
 		var next []string
 		for _, id := range frontier {
-			edges := append(g.Out(id), g.In(id)...)
-			for _, e := range edges {
-				if rel != "" && e.Rel != rel {
-					continue
-				}
-				other := e.To
-				if other == id {
-					other = e.From
-				}
-				if seen[other] {
-					continue
-				}
-				seen[other] = true
-				n := Neighbour{ID: other, Depth: d, Via: e}
-				if m := g.byID[other]; m != nil {
-					n.Type, n.Title = m.Type, m.Title
-					next = append(next, other)
+			level := len(out)
+			out = reach(out, seen, id, append(g.Out(id), g.In(id)...), d, rel)
+			for i := level; i < len(out); i++ {
+				if m := g.byID[out[i].ID]; m != nil {
+					out[i].Type, out[i].Title = m.Type, m.Title
+					next = append(next, out[i].ID)
 				} else {
-					n.Missing = true
+					out[i].Missing = true
 				}
-				out = append(out, n)
 			}
 		}
 		frontier = next
+	}
+	return out
+}
+
+// reach appends to out the neighbours that id's edges lead to at depth d
+// and that are not seen yet (marking them seen), keeping only edges of
+// relation rel when rel is set, in the order of the edges.
+func reach(out []Neighbour, seen map[string]bool, id string, edges []Edge, d int, rel string) []Neighbour {
+	for _, e := range edges {
+		if rel != "" && e.Rel != rel {
+			continue
+		}
+		other := e.To
+		if other == id {
+			other = e.From
+		}
+		if seen[other] {
+			continue
+		}
+		seen[other] = true
+		out = append(out, Neighbour{ID: other, Depth: d, Via: e})
 	}
 	return out
 }
@@ -285,20 +294,7 @@ func WalkIndexed(ctx context.Context, s *contextfs.Store, start string, depth in
 				_, r, _ := strings.Cut(p[1], " ")
 				edges = append(edges, Edge{From: p[0], To: id, Rel: r})
 			}
-			for _, e := range edges {
-				if rel != "" && e.Rel != rel {
-					continue
-				}
-				other := e.To
-				if other == id {
-					other = e.From
-				}
-				if seen[other] {
-					continue
-				}
-				seen[other] = true
-				out = append(out, Neighbour{ID: other, Depth: d, Via: e})
-			}
+			out = reach(out, seen, id, edges, d, rel)
 		}
 		// What the level reached: its type and title, or missing.
 		if len(out) == level {
