@@ -475,21 +475,6 @@ func memoryAttrs(m *memory.Memory) []cache.Attr {
 	if sess != "" {
 		out = append(out, cache.Attr{Key: search.AttrSession, Value: sess})
 	}
-	var sup []string
-	for _, id := range m.Supersedes {
-		sup = append(sup, strings.ToLower(strings.TrimSpace(id)))
-	}
-	for _, l := range m.Links {
-		if l.Rel == "supersedes" && l.IsMemory() {
-			sup = append(sup, strings.ToLower(strings.TrimSpace(l.ID)))
-		}
-	}
-	slices.Sort(sup)
-	for _, id := range slices.Compact(sup) {
-		if id != "" {
-			out = append(out, cache.Attr{Key: search.AttrSupersedes, Value: id})
-		}
-	}
 	// The edges as links.Graph.Out lists them: the links to memories in
 	// file order, then each superseded ID not already linked so.
 	var edges []string

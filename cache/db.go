@@ -28,7 +28,7 @@ import (
 )
 
 // SchemaVersion changes whenever the tables, or what is derived into
-// them, change (18: the supersedes and link attributes); a cache of another
+// them, change (18: the link attributes); a cache of another
 // version is rebuilt, never migrated: it holds nothing that cannot be
 // derived again.
 const SchemaVersion = "18"

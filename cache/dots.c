@@ -2,7 +2,8 @@
 ** cfs_dots: inner products of one query vector with many stored ones, for
 ** the exact semantic scan (dots.go says why it is in C).
 **
-** The arithmetic is the same as dots.go's portable dot, lane for lane:
+** The arithmetic is the same as the Go loop it replaced (dot, kept in
+** dots_test.go as the reference), lane for lane:
 ** eight partial sums, lane k adding the products of the elements k, k+8,
 ** k+16 and so on, any elements past a multiple of eight added to lane 0,
 ** and the lanes combined as ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)); no fused

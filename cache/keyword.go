@@ -62,7 +62,6 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 		match = strings.Join(append(phrases[:len(phrases):len(phrases)], match), " OR ")
 		match = strings.TrimSuffix(match, " OR ")
 	}
-	fts := FTSTable(kind)
 	// A filter by memory type alone (a duplicate check, search --type) is
 	// answered from the type index once (Cache.filtered), and the ranker
 	// itself keeps only those rows: the best k of them in one pass.
@@ -71,37 +70,17 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 	// process), and ranks again with a wider window when too few pass.
 	if kind == KindMemory && f.typesOnly() {
 		pass, err := c.filtered(ctx, ds, f)
-		if err != nil {
-			return nil, fmt.Errorf("keyword search: %w", err)
+		if err != nil || len(pass) == 0 {
+			return nil, err
 		}
-		if len(pass) == 0 {
-			return nil, nil
-		}
-		var blob []byte
-		err = c.db.QueryRowContext(ctx, `SELECT cfs_topk(`+fts+`, ?, ?, ?, ?, ?, ?) FROM `+fts+` WHERE `+fts+` MATCH ? LIMIT 1`,
-			ds.rank.id, k, bm25Weights[0], bm25Weights[1], bm25Weights[2], bytesOf(pass), match).Scan(&blob)
-		runtime.KeepAlive(ds)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("keyword search: %w", err)
-		}
-		return decodeHits(blob), nil
+		return c.topk(ctx, ds, match, k, pass)
 	}
 	cond, cargs := f.where(kind, false)
 	for window := max(4*k, 64); ; window *= 8 {
-		var blob []byte
-		err := c.db.QueryRowContext(ctx, `SELECT cfs_topk(`+fts+`, ?, ?, ?, ?, ?) FROM `+fts+` WHERE `+fts+` MATCH ? LIMIT 1`,
-			ds.rank.id, window, bm25Weights[0], bm25Weights[1], bm25Weights[2], match).Scan(&blob)
-		runtime.KeepAlive(ds)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, nil
+		cand, err := c.topk(ctx, ds, match, window, nil)
+		if err != nil || cand == nil {
+			return nil, err
 		}
-		if err != nil {
-			return nil, fmt.Errorf("keyword search: %w", err)
-		}
-		cand := decodeHits(blob)
 		out, err := c.passing(ctx, cand, cond, cargs, k)
 		if err != nil {
 			return nil, fmt.Errorf("keyword search: %w", err)
@@ -110,6 +89,29 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 			return out, nil
 		}
 	}
+}
+
+// topk runs cfs_topk over ds's full-text table: the best window documents
+// matching match, of those in keep (sorted rowids) when keep is not nil.
+// No match at all is nil, nil.
+func (c *Cache) topk(ctx context.Context, ds *docSet, match string, window int, keep []int64) ([]Hit, error) {
+	fts := FTSTable(ds.kind)
+	args := []any{ds.rank.id, window, bm25Weights[0], bm25Weights[1], bm25Weights[2]}
+	params := "?, ?, ?, ?, ?"
+	if keep != nil {
+		args, params = append(args, bytesOf(keep)), params+", ?"
+	}
+	var blob []byte
+	err := c.db.QueryRowContext(ctx, `SELECT cfs_topk(`+fts+`, `+params+`) FROM `+fts+` WHERE `+fts+` MATCH ? LIMIT 1`,
+		append(args, match)...).Scan(&blob)
+	runtime.KeepAlive(ds)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	return decodeHits(blob), nil
 }
 
 // rankedWords are the words of query that a keyword search of ds ranks

@@ -542,27 +542,14 @@ func (c *Cache) AttrValues(ctx context.Context, kind Kind, key string, f Filter)
 	return c.attrValues(ctx, q, append([]any{key}, args...)...)
 }
 
-// AttrPairs returns the (ID, value) pairs of attribute key whose values
-// lie in [lo, hi), of kind's current documents, ordered by ID and then as
-// stored: a range of the attrs_key index, for finding the documents that
-// name a value (the memories that link to one).
-func (c *Cache) AttrPairs(ctx context.Context, kind Kind, key, lo, hi string) ([][2]string, error) {
-	rs, err := c.db.QueryContext(ctx, `SELECT d.mid, a.value FROM attrs a JOIN docs d ON d.src=a.src AND d.kind=?
+// AttrValuesIn is AttrValues for the values of key in [lo, hi) of kind's
+// current documents, whatever else they are: a range of the attrs_key
+// index, for finding the documents that name a value (the memories that
+// link to one).
+func (c *Cache) AttrValuesIn(ctx context.Context, kind Kind, key, lo, hi string) (map[string][]string, error) {
+	return c.attrValues(ctx, `SELECT d.mid, a.value FROM attrs a JOIN docs d ON d.src=a.src AND d.kind=?
 		WHERE a.key=? AND a.value >= ? AND a.value < ? AND EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind)
 		ORDER BY d.mid, a.rowid`, int(kind), key, lo, hi)
-	if err != nil {
-		return nil, fmt.Errorf("cache: %w", err)
-	}
-	defer rs.Close()
-	var out [][2]string
-	for rs.Next() {
-		var p [2]string
-		if err := rs.Scan(&p[0], &p[1]); err != nil {
-			return nil, fmt.Errorf("cache: %w", err)
-		}
-		out = append(out, p)
-	}
-	return out, rs.Err()
 }
 
 // attrValues runs q, which selects (ID, value) pairs in order, and groups

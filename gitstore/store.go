@@ -212,10 +212,15 @@ func BlobOID(content []byte) string {
 // old content or the new, never a mix: a temporary file in the same folder,
 // fsynced, renamed over the target, and the folder fsynced.
 func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
-	return WriteAtomic(name, perm, func(w io.Writer) error {
+	return WriteAtomic(name, perm, writeBytes(data))
+}
+
+// writeBytes is the write function of an atomic write of data.
+func writeBytes(data []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
-	})
+	}
 }
 
 // WriteAtomic is WriteFileAtomic for content produced by write, for files
@@ -298,10 +303,7 @@ func (r *Repo) CreateMemoryFile(rel string, data []byte) error {
 // WriteMemoryFile is WriteFileAtomic for the file rel of the work tree,
 // sweeping like CreateMemoryFile.
 func (r *Repo) WriteMemoryFile(rel string, data []byte, perm os.FileMode) error {
-	return writeAtomic(r.Abs(rel), perm, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	}, true, r.sweepDue)
+	return writeAtomic(r.Abs(rel), perm, writeBytes(data), true, r.sweepDue)
 }
 
 func createFileExclusive(name string, data []byte, sweep func(string) bool) error {

@@ -278,7 +278,7 @@ func History(ctx context.Context, root, rel string) ([]Commit, error) {
 // a second at 10K memories.
 func SupersededBy(ctx context.Context, s *contextfs.Store, id string) ([]string, error) {
 	rows, err := s.Cache().List(ctx, cache.KindMemory, cache.Filter{
-		Attrs: []cache.Attr{{Key: search.AttrSupersedes, Value: strings.ToLower(strings.TrimSpace(id))}},
+		Attrs: []cache.Attr{{Key: search.AttrLink, Value: id + " supersedes"}},
 		All:   true,
 	}, 0)
 	if err != nil {
@@ -296,14 +296,16 @@ func SupersededBy(ctx context.Context, s *contextfs.Store, id string) ([]string,
 // the IDs of those memories, sorted; from the cache as the last sync left
 // it, like SupersededBy.
 func Superseders(ctx context.Context, s *contextfs.Store) (map[string][]string, error) {
-	targets, err := s.Cache().AttrValues(ctx, cache.KindMemory, search.AttrSupersedes, cache.Filter{All: true})
+	edges, err := s.Cache().AttrValues(ctx, cache.KindMemory, search.AttrLink, cache.Filter{All: true})
 	if err != nil {
 		return nil, err
 	}
 	out := map[string][]string{}
-	for by, ids := range targets {
-		for _, id := range ids {
-			out[id] = append(out[id], by)
+	for by, es := range edges {
+		for _, e := range es {
+			if id, ok := strings.CutSuffix(e, " supersedes"); ok {
+				out[id] = append(out[id], by)
+			}
 		}
 	}
 	for id := range out {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -285,14 +286,17 @@ func WalkIndexed(ctx context.Context, s *contextfs.Store, start string, depth in
 				to, r, _ := strings.Cut(v, " ")
 				edges = append(edges, Edge{From: id, To: to, Rel: r})
 			}
-			// "ID " up to "ID!": the values that name id as their target.
-			ins, err := c.AttrPairs(ctx, cache.KindMemory, search.AttrLink, id+" ", id+"!")
+			// "ID " up to "ID!": the values that name id as their target,
+			// by source in ID order as Graph.In gives them.
+			ins, err := c.AttrValuesIn(ctx, cache.KindMemory, search.AttrLink, id+" ", id+"!")
 			if err != nil {
 				return nil, err
 			}
-			for _, p := range ins {
-				_, r, _ := strings.Cut(p[1], " ")
-				edges = append(edges, Edge{From: p[0], To: id, Rel: r})
+			for _, from := range slices.Sorted(maps.Keys(ins)) {
+				for _, v := range ins[from] {
+					_, r, _ := strings.Cut(v, " ")
+					edges = append(edges, Edge{From: from, To: id, Rel: r})
+				}
 			}
 			out = reach(out, seen, id, edges, d, rel)
 		}

@@ -9,18 +9,16 @@ import (
 )
 
 // Attribute keys the cache keeps for memories (see cache.Attr): the globs
-// of the code a memory bears on, the tool that wrote it, its session, the
-// IDs it supersedes (in supersedes: or by a link of rel supersedes,
-// lower-cased), and its edges to other memories ("TARGET REL", in the
-// order links.Graph.Out gives them), so that what supersedes a memory and
-// what links to it are indexed look-ups rather than a read of every
-// memory file.
+// of the code a memory bears on, the tool that wrote it, its session, and
+// its edges to other memories ("TARGET REL", in the order links.Graph.Out
+// gives them, supersedes: entries as REL supersedes), so that what links
+// to a memory, and what supersedes it, are indexed look-ups rather than a
+// read of every memory file.
 const (
-	AttrPath       = "path"
-	AttrSource     = "source"
-	AttrSession    = "session"
-	AttrSupersedes = "supersedes"
-	AttrLink       = "link"
+	AttrPath    = "path"
+	AttrSource  = "source"
+	AttrSession = "session"
+	AttrLink    = "link"
 )
 
 // Narrow restricts f to memories attached to any of files, written by the
