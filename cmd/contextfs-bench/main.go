@@ -34,7 +34,7 @@ func main() {
 	runs := flag.Int("runs", 30, "CLI runs per row")
 	queries := flag.Int("queries", 200, "in-process queries per mode")
 	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
-	only := flag.String("only", "", "run only: startup, search, warm, list, agents, sick, index, save, hooks, repos or quality (quality is never run by default)")
+	only := flag.String("only", "", "run only: startup, search, warm, list, agents, sick, index, save, hooks, repos, lookup or quality (quality is never run by default)")
 	reposN := flag.Int("repos-size", 10000, "memories per repository in the repos row")
 	reposK := flag.Int("repos", 5, "repositories in the repos row")
 	extract := flag.String("quality-extract", "", "derive the quality sets from the mirrors under this folder (owner+name/repo git dirs) into "+qualityDir+", and exit")
@@ -44,6 +44,7 @@ func main() {
 	agentsKeep := flag.String("agents-repos", "", "agents: keep the benchmark's repositories in `DIR`/N and reuse them on later runs (a 100K corpus takes long to write)")
 	listBase := flag.String("list-base", "", "a second git-contextfs binary for the list rows, run interleaved with -bin on its own corpus (before/after in one run)")
 	saveBase := flag.String("save-base", "", "a second git-contextfs binary for the save rows, run interleaved with -bin (before/after in one run)")
+	lookupBase := flag.String("lookup-base", "", "a second git-contextfs binary for the lookup rows, run interleaved with -bin on its own copy of the corpus")
 	qualitySets := flag.String("quality-sets", "", "quality: run only these comma-separated sets (go-git, requests, ky, proposal, sick; default all)")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
@@ -146,6 +147,17 @@ func main() {
 	}
 	if *only == "" || *only == "hooks" {
 		if err := benchHooks(binAbs, *runs); err != nil {
+			fatal(err)
+		}
+	}
+	if *only == "" || *only == "lookup" {
+		base := *lookupBase
+		if base != "" {
+			if base, err = filepath.Abs(base); err != nil {
+				fatal(err)
+			}
+		}
+		if err := benchLookup(ctx, sizeList(*sizes), binAbs, base, *runs); err != nil {
 			fatal(err)
 		}
 	}
