@@ -150,8 +150,8 @@ func Decode(path string, raw []byte) (*memory.Memory, *frontmatter.Document, err
 		}
 		m.Data = memory.NormalizeData(data)
 	}
-	if t, ok := memory.LookupType(m.Type); ok {
-		m.Type = t.Name
+	if name, ok := memory.TypeName(m.Type); ok {
+		m.Type = name
 	}
 	return m, doc, nil
 }

@@ -78,12 +78,14 @@ var typeDefs = []typeDef{
 	{name: "learned-pattern", aliases: []string{"pattern", "lesson"}},
 }
 
-// registry is the table of types, built once from typeDefs and the embedded
-// schema files and never modified afterwards; callers get copies.
+// registry is the table of types, built once from typeDefs and never
+// modified afterwards; callers get copies. It holds names only: the
+// schemas are read and decoded when something needs them (described,
+// compiled), because a save or a search only looks a type's name up, and
+// decoding all 40 schemas cost each such process about a millisecond.
 type registry struct {
-	types []Type         // sorted by Name
+	types []Type         // sorted by Name; Name, Aliases and Indexed only
 	index map[string]int // typeKey of every name and alias → index in types
-	docs  []any          // each type's schema, decoded, for compiling
 }
 
 // types returns the registry, building it on first use so that programs
@@ -93,23 +95,7 @@ var types = sync.OnceValue(func() *registry {
 	defs := slices.Clone(typeDefs)
 	slices.SortFunc(defs, func(a, b typeDef) int { return strings.Compare(a.name, b.name) })
 	for i, d := range defs {
-		raw, err := schemaFiles.ReadFile("schemas/" + d.name + ".json")
-		if err != nil {
-			panic(fmt.Sprintf("memory: type %s has no schema: %v", d.name, err))
-		}
-		doc, err := decodeSchema(raw)
-		if err != nil {
-			panic(fmt.Sprintf("memory: schema of %s: %v", d.name, err))
-		}
-		obj, _ := doc.(map[string]any)
-		desc, _ := obj["description"].(string)
-		r.types = append(r.types, Type{
-			Name:        d.name,
-			Description: desc,
-			Aliases:     d.aliases,
-			Indexed:     d.indexed,
-			Schema:      raw,
-		})
+		r.types = append(r.types, Type{Name: d.name, Aliases: d.aliases, Indexed: d.indexed})
 		for _, n := range append([]string{d.name}, d.aliases...) {
 			k := typeKey(n)
 			if j, dup := r.index[k]; dup {
@@ -117,9 +103,38 @@ var types = sync.OnceValue(func() *registry {
 			}
 			r.index[k] = i
 		}
-		r.docs = append(r.docs, doc)
 	}
 	return r
+})
+
+// schemaOf reads and decodes the schema of the i'th type of the registry.
+// The schemas are part of the program (tests read each), so a missing or
+// broken one is a bug, not an input error.
+func schemaOf(i int) (raw []byte, doc any) {
+	name := types().types[i].Name
+	raw, err := schemaFiles.ReadFile("schemas/" + name + ".json")
+	if err != nil {
+		panic(fmt.Sprintf("memory: type %s has no schema: %v", name, err))
+	}
+	if doc, err = decodeSchema(raw); err != nil {
+		panic(fmt.Sprintf("memory: schema of %s: %v", name, err))
+	}
+	return raw, doc
+}
+
+// described returns every type whole: with its schema and the schema's
+// description, for the commands and tools that list or show types.
+var described = sync.OnceValue(func() []Type {
+	r := types()
+	out := make([]Type, len(r.types))
+	for i, t := range r.types {
+		raw, doc := schemaOf(i)
+		obj, _ := doc.(map[string]any)
+		t.Description, _ = obj["description"].(string)
+		t.Schema = raw
+		out[i] = t
+	}
+	return out
 })
 
 // clone returns a copy of t that shares no memory with the registry.
@@ -132,9 +147,9 @@ func (t Type) clone() Type {
 // Types returns every memory type, sorted by name. The slice and everything
 // in it are fresh copies: changing them changes nothing here.
 func Types() []Type {
-	r := types()
-	out := make([]Type, len(r.types))
-	for i, t := range r.types {
+	all := described()
+	out := make([]Type, len(all))
+	for i, t := range all {
 		out[i] = t.clone()
 	}
 	return out
@@ -149,7 +164,17 @@ func LookupType(name string) (Type, bool) {
 	if !ok {
 		return Type{}, false
 	}
-	return types().types[i].clone(), true
+	return described()[i].clone(), true
+}
+
+// TypeName returns the canonical name of the type called name (see
+// LookupType), without reading its schema, and whether there is one.
+func TypeName(name string) (string, bool) {
+	i, ok := lookup(name)
+	if !ok {
+		return "", false
+	}
+	return types().types[i].Name, true
 }
 
 // lookup returns the index of the type called name in the registry.

@@ -289,3 +289,21 @@ func TestDistanceCountsSwapsAsOneEdit(t *testing.T) {
 		}
 	}
 }
+
+// TypeName answers what LookupType answers, for every name and alias in
+// every spelling LookupType accepts, and for names that are no type.
+func TestTypeNameAgreesWithLookupType(t *testing.T) {
+	names := []string{"", "  ", "nope", "decisions", "code-reviews"}
+	for _, ty := range Types() {
+		for _, n := range append([]string{ty.Name}, ty.Aliases...) {
+			names = append(names, n, strings.ToUpper(n), " "+strings.ReplaceAll(n, "-", "_")+" ")
+		}
+	}
+	for _, n := range names {
+		got, ok := TypeName(n)
+		want, wantOK := LookupType(n)
+		if ok != wantOK || got != want.Name {
+			t.Errorf("TypeName(%q) = %q, %v; LookupType says %q, %v", n, got, ok, want.Name, wantOK)
+		}
+	}
+}

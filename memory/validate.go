@@ -243,22 +243,30 @@ func validateData(i int, data map[string]any) []Issue {
 	if v == nil {
 		v = map[string]any{}
 	}
-	return compiled()[i].check(v)
+	return compiled(i).check(v)
 }
 
-// compiled returns every type's compiled schema, indexed as types().types.
-// Compiling them all takes tens of microseconds, paid on the first
-// validation only.
-var compiled = sync.OnceValue(func() []*schema {
+// compiled returns the compiled schema of the i'th type of the registry,
+// compiling it on first use: a save validates one type, and compiling
+// all of them cost it the decoding of every schema.
+func compiled(i int) *schema {
+	return compilers()[i]()
+}
+
+// compilers holds one compile-once function per type.
+var compilers = sync.OnceValue(func() []func() *schema {
 	r := types()
-	out := make([]*schema, len(r.types))
+	out := make([]func() *schema, len(r.types))
 	for i, t := range r.types {
-		s, err := compileSchema(r.docs[i])
-		if err != nil {
-			// The schemas are part of the program; tests compile each.
-			panic(fmt.Sprintf("memory: schema of %s: %v", t.Name, err))
-		}
-		out[i] = s
+		out[i] = sync.OnceValue(func() *schema {
+			_, doc := schemaOf(i)
+			s, err := compileSchema(doc)
+			if err != nil {
+				// The schemas are part of the program; tests compile each.
+				panic(fmt.Sprintf("memory: schema of %s: %v", t.Name, err))
+			}
+			return s
+		})
 	}
 	return out
 })
