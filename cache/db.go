@@ -85,6 +85,8 @@ type Cache struct {
 	// typeRows holds the rows of each set of memory types asked for (see
 	// Cache.filtered), kept up to date from the change log.
 	typeRows map[string]*typeRows
+	// slabbed are the typeRows holding a slab, oldest first (maxSlabs).
+	slabbed []*typeRows
 	// docsMu guards sets, each kind's docSet at its latest generation.
 	docsMu sync.Mutex
 	sets   map[Kind]*docSet

@@ -410,6 +410,63 @@ func TestKeywordStatisticsIgnoreOldVersions(t *testing.T) {
 	}
 }
 
+// The keyword ranker finds each matching row's position by an index of
+// rowids where they are dense and by search where they are not (most
+// documents deleted): both must rank alike, with and without a type
+// filter, query after query (the working arrays are reused).
+func TestKeywordRanksAlikeWithSparseRowids(t *testing.T) {
+	f := newFixture(t)
+	corpus(f, rand.New(rand.NewPCG(6, 6)), 2600, 0)
+	f.sync()
+	for i := 0; i < 2600; i++ {
+		if i%13 != 0 {
+			os.Remove(filepath.Join(f.root, fmt.Sprintf("m%04d.md", i)))
+		}
+	}
+	f.sync()
+	fresh := newFixture(t)
+	fresh.root = f.root
+	fresh.sync()
+	ctx := context.Background()
+	ranked := func(f *fixture, q string, flt Filter) []string {
+		hits, err := f.c.Keyword(ctx, KindMemory, q, flt, 300)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []int64
+		for _, h := range hits {
+			rows = append(rows, h.Row)
+		}
+		byRow, _ := f.c.Rows(ctx, rows)
+		var out []string
+		for _, h := range hits {
+			out = append(out, fmt.Sprintf("%.12f %s", h.Score, byRow[h.Row].MID))
+		}
+		slices.SortFunc(out, func(a, b string) int { return -strings.Compare(a, b) })
+		return out
+	}
+	for _, q := range []string{"alpha", "retry pool", "omega beta", "cache token upload", "alpha"} {
+		for _, flt := range []Filter{{}, {Types: []string{"decision"}}, {Types: []string{"fact", "error"}}} {
+			a, b := ranked(f, q, flt), ranked(fresh, q, flt)
+			if len(a) == 0 || !slices.Equal(a, b) {
+				t.Fatalf("%q %v: sparse rowids rank (%d)\n%v\ndense ones (%d)\n%v", q, flt.Types, len(a), a, len(b), b)
+			}
+		}
+	}
+	for _, tt := range []struct {
+		f    *fixture
+		want string
+	}{{f, "search"}, {fresh, "index"}} {
+		ds, err := tt.f.c.docs(ctx, KindMemory)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ds.rank.lookup(); got != tt.want {
+			t.Errorf("rows found by %q, want %q", got, tt.want)
+		}
+	}
+}
+
 // cosineTop is the exact semantic ranking by brute force over the tables.
 func cosineTop(t *testing.T, c *Cache, q []float32, k int, skip map[int64]bool) []int64 {
 	t.Helper()

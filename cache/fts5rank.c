@@ -68,6 +68,14 @@ struct cfs_docs {
   double avgdl;
   int refs;            /* the owner (until released) and running queries */
   cfs_docs *next;
+  /* at[row - lo] is the position of rowid row, or -1, for the span of
+  ** rowids from rows[0]; made on first use (guarded by reg_mu), and only
+  ** where rowids are dense enough (at_state 1; 2: not made). A phrase of
+  ** a common word matches tens of thousands of rows, and finding each in
+  ** rows by search was a fifth of a filtered query. */
+  int *at;
+  long long lo, span;
+  int at_state;
 };
 
 static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -77,7 +85,128 @@ static long long reg_next = 1;
 static void docs_free(cfs_docs *d) {
   free(d->rows);
   free(d->lens);
+  free(d->at);
   free(d);
+}
+
+/* docs_index makes d->at if it is not made and rowids are dense enough
+** for it (at most four slots per document); a failed allocation leaves
+** the search to seek. */
+static void docs_index(cfs_docs *d) {
+  long long i, span;
+  int *at;
+  pthread_mutex_lock(&reg_mu);
+  if (d->at_state) {
+    pthread_mutex_unlock(&reg_mu);
+    return;
+  }
+  span = d->n ? d->rows[d->n - 1] - d->rows[0] + 1 : 0;
+  at = span > 0 && span <= 4 * d->n + 1024 ? malloc(sizeof *at * (size_t)span) : 0;
+  if (at) {
+    memset(at, 0xff, sizeof *at * (size_t)span); /* -1 */
+    for (i = 0; i < d->n; i++) at[d->rows[i] - d->rows[0]] = (int)i;
+    d->at = at;
+    d->lo = d->rows[0];
+    d->span = span;
+  }
+  d->at_state = at ? 1 : 2;
+  pthread_mutex_unlock(&reg_mu);
+}
+
+/* position returns the position of row in d, or -1, when d->at is made
+** (else -2: search for it). */
+static inline long long position(const cfs_docs *d, long long row) {
+  long long i;
+  if (!d->at) return -2;
+  i = row - d->lo;
+  return i >= 0 && i < d->span ? d->at[i] : -1;
+}
+
+/*
+** A query's working arrays, sized by the document set: scores and the
+** documents touched (acc, touched), the filter's marks (keep), and a
+** phrase's matches (m). Allocated fresh, the first two alone are 1.2 MB
+** at 100K documents, and every page of them faulted in again, with the
+** zero page mapped on the first read of acc and replaced on the first
+** write (a TLB flush on each CPU the process runs on), on every query; a
+** long-lived process keeps a few and hands them back cleared: acc and
+** keep all zero.
+*/
+typedef struct scratch scratch;
+struct scratch {
+  double *acc;
+  int *touched;
+  unsigned char *keep;
+  long long cap; /* documents acc, touched and keep hold */
+  struct match *m;
+  long long mcap;
+  scratch *next;
+};
+
+static scratch *pool; /* guarded by reg_mu */
+static int pooled;
+enum { POOL_MAX = 2 }; /* queries run at once: a hybrid search runs one */
+
+static void scratch_free(scratch *s) {
+  if (!s) return;
+  free(s->acc);
+  free(s->touched);
+  free(s->keep);
+  free(s->m);
+  free(s);
+}
+
+/* scratch_get returns cleared scratch for n documents, or 0. */
+static scratch *scratch_get(long long n) {
+  scratch *s, **p;
+  if (n < 1) n = 1;
+  pthread_mutex_lock(&reg_mu);
+  for (p = &pool; *p && (*p)->cap < n; p = &(*p)->next) {
+  }
+  s = *p;
+  if (s) {
+    *p = s->next;
+    pooled--;
+  }
+  pthread_mutex_unlock(&reg_mu);
+  if (s) return s;
+  s = calloc(1, sizeof *s);
+  if (!s) return 0;
+  s->cap = n;
+  s->acc = malloc(sizeof *s->acc * (size_t)n);
+  s->touched = malloc(sizeof *s->touched * (size_t)n);
+  s->keep = malloc((size_t)n);
+  if (!s->acc || !s->touched || !s->keep) {
+    scratch_free(s);
+    return 0;
+  }
+  /* Cleared by writing, not calloc: calloc's fresh pages are first read
+  ** (acc[p] == 0), which maps the zero page, and then written, which
+  ** replaces it and flushes the TLB of every CPU the process runs on. */
+  memset(s->acc, 0, sizeof *s->acc * (size_t)n);
+  memset(s->keep, 0, (size_t)n);
+  return s;
+}
+
+/* scratch_put takes back cleared scratch, keeping at most POOL_MAX (the
+** largest ones). */
+static void scratch_put(scratch *s) {
+  scratch *drop = 0;
+  if (!s) return;
+  pthread_mutex_lock(&reg_mu);
+  s->next = pool;
+  pool = s;
+  if (++pooled > POOL_MAX) {
+    scratch **p, **small = &pool;
+    for (p = &pool; *p; p = &(*p)->next) {
+      if ((*p)->cap < (*small)->cap) small = p;
+    }
+    drop = *small;
+    *small = drop->next;
+    pooled--;
+  }
+  pthread_mutex_unlock(&reg_mu);
+  scratch_free(drop);
 }
 
 long long cfs_docs_new(const long long *rows, const unsigned int *lens, long long n, double avgdl) {
@@ -129,6 +258,19 @@ static cfs_docs *docs_acquire(long long id) {
   if (d) d->refs++;
   pthread_mutex_unlock(&reg_mu);
   return d;
+}
+
+/* cfs_docs_indexed says whether set id finds rows by its rowid index (1),
+** by search (2), or has not been queried (0); -1 if unknown. For tests. */
+int cfs_docs_indexed(long long id) {
+  cfs_docs *d;
+  int st = -1;
+  pthread_mutex_lock(&reg_mu);
+  for (d = reg_head; d && d->id != id; d = d->next) {
+  }
+  if (d) st = d->at_state;
+  pthread_mutex_unlock(&reg_mu);
+  return st;
 }
 
 static void docs_unref(cfs_docs *d) {
@@ -188,7 +330,8 @@ static long long seek(scan *s, long long row) {
 
 static int on_match(const Fts5ExtensionApi *api, Fts5Context *fts, void *user) {
   scan *s = user;
-  long long at = seek(s, api->xRowid(fts));
+  long long row = api->xRowid(fts), at = position(s->docs, row);
+  if (at == -2) at = seek(s, row);
   Fts5PhraseIter it;
   int col, off;
   double f = 0;
@@ -243,11 +386,13 @@ static void sift(int *h, long long n, long long i, const double *acc, const long
 static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int nVal,
                      sqlite3_value **val) {
   int ncol = api->xColumnCount(fts), nphrase = api->xPhraseCount(fts), i, rc = CFS_SQLITE_OK;
-  long long window, ntouched = 0, j, k = 0;
-  double weight[16], *acc = 0;
-  int *touched = 0, *heap = 0;
+  long long window, ntouched = 0, j, k = 0, nb = 0;
+  double weight[16], *acc;
+  int *touched, *heap = 0;
   unsigned char *out = 0, *keep = 0;
+  const unsigned char *b = 0;
   cfs_docs *docs;
+  scratch *sc;
   scan s;
   if ((nVal != 2 + ncol && nVal != 3 + ncol) || ncol > 16) {
     sqlite3_result_error(ctx, "cfs_topk: want the document set, the window, a weight per column and an optional row filter", -1);
@@ -258,27 +403,42 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
     sqlite3_result_error(ctx, "cfs_topk: unknown document set", -1);
     return;
   }
+  docs_index(docs);
+  sc = scratch_get(docs->n);
+  if (!sc) {
+    sqlite3_result_error_nomem(ctx);
+    docs_unref(docs);
+    return;
+  }
+  acc = sc->acc;
+  touched = sc->touched;
   window = sqlite3_value_int64(val[1]);
   if (window < 1) window = 1;
   for (i = 0; i < ncol; i++) weight[i] = sqlite3_value_double(val[2 + i]);
   if (nVal == 3 + ncol) {
     /* keep[p]: the document at position p is one the caller wants. Both
-    ** lists are sorted, so one merge marks them. */
-    const unsigned char *b = sqlite3_value_blob(val[2 + ncol]);
-    long long nb = sqlite3_value_bytes(val[2 + ncol]) / 8, p = 0;
-    keep = calloc((size_t)(docs->n ? docs->n : 1), 1);
-    if (!keep) goto nomem;
+    ** lists are sorted, so without the rowid index one merge marks them. */
+    long long p = 0;
+    b = sqlite3_value_blob(val[2 + ncol]);
+    nb = sqlite3_value_bytes(val[2 + ncol]) / 8;
+    keep = sc->keep;
     for (j = 0; j < nb && p < docs->n; j++) {
-      long long row;
+      long long row, at;
       memcpy(&row, b + 8 * j, 8);
-      while (p < docs->n && docs->rows[p] < row) p++;
-      if (p < docs->n && docs->rows[p] == row) keep[p] = 1;
+      at = position(docs, row);
+      if (at == -2) {
+        while (p < docs->n && docs->rows[p] < row) p++;
+        at = p < docs->n && docs->rows[p] == row ? p : -1;
+      }
+      if (at >= 0) keep[at] = 1;
     }
   }
   memset(&s, 0, sizeof s);
   s.docs = docs;
   s.weight = weight;
   s.ncol = ncol;
+  s.m = sc->m;
+  s.cap = sc->mcap;
   /* Only the wanted documents are scored, so only they compete for the
   ** window. Skipping the others' positions needs every match to score
   ** above zero, as it does when every weight is positive; with another
@@ -287,9 +447,6 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
   for (i = 0; i < ncol; i++) {
     if (!(weight[i] > 0)) s.keep = 0;
   }
-  acc = calloc((size_t)(docs->n ? docs->n : 1), sizeof *acc);
-  touched = malloc(sizeof *touched * (size_t)(docs->n ? docs->n : 1));
-  if (!acc || !touched) goto nomem;
   for (i = 0; i < nphrase; i++) {
     double idf;
     double nmatch;
@@ -297,7 +454,7 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
     s.others = 0;
     s.next = 0;
     rc = api->xQueryPhrase(fts, i, &s, on_match);
-    if (s.oom) goto nomem;
+    if (s.oom) break;
     if (rc != CFS_SQLITE_OK) break;
     nmatch = (double)(s.n + s.others);
     idf = log(((double)docs->n - nmatch + 0.5) / (nmatch + 0.5));
@@ -308,16 +465,10 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
       acc[p] += idf * s.m[j].part;
     }
   }
+  if (s.oom) goto nomem;
   if (rc != CFS_SQLITE_OK) {
     sqlite3_result_error(ctx, "cfs_topk: reading the full-text index failed", -1);
     goto done;
-  }
-  if (keep && !s.keep) {
-    long long w = 0;
-    for (j = 0; j < ntouched; j++) {
-      if (keep[touched[j]]) touched[w++] = touched[j];
-    }
-    ntouched = w;
   }
   /* The best `window`: a heap with the worst document kept on top. */
   if (window > ntouched) window = ntouched;
@@ -326,6 +477,7 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
   if (!heap || !out) goto nomem;
   for (j = 0; j < ntouched; j++) {
     int p = touched[j];
+    if (keep && !keep[p]) continue; /* read for a non-positive weight only */
     if (k < window) {
       heap[k++] = p;
       if (k == window) {
@@ -336,13 +488,18 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
       sift(heap, window, 0, acc, docs->rows);
     }
   }
+  /* Fewer wanted documents than the window: heapify what there is. */
+  if (k < window) {
+    window = k;
+    for (i = (int)(window / 2) - 1; i >= 0; i--) sift(heap, window, i, acc, docs->rows);
+  }
   /* Pop the worst first into the back of the output. */
   for (j = window; j > 0; j--) {
     int p = heap[0];
     long long row = docs->rows[p];
-    double sc = acc[p];
+    double score = acc[p];
     memcpy(out + 16 * (j - 1), &row, 8);
-    memcpy(out + 16 * (j - 1) + 8, &sc, 8);
+    memcpy(out + 16 * (j - 1) + 8, &score, 8);
     heap[0] = heap[j - 1];
     sift(heap, j - 1, 0, acc, docs->rows);
   }
@@ -352,12 +509,24 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
 nomem:
   sqlite3_result_error_nomem(ctx);
 done:
-  free(s.m);
-  free(acc);
-  free(touched);
+  /* Hand the scratch back cleared: the scores touched, the marks set. */
+  for (j = 0; j < ntouched; j++) acc[touched[j]] = 0;
+  if (keep) {
+    if (docs->at) {
+      for (j = 0; j < nb; j++) {
+        long long row, at;
+        memcpy(&row, b + 8 * j, 8);
+        if ((at = position(docs, row)) >= 0) keep[at] = 0;
+      }
+    } else {
+      memset(keep, 0, (size_t)docs->n);
+    }
+  }
+  sc->m = s.m;
+  sc->mcap = s.cap;
+  scratch_put(sc);
   free(heap);
   free(out);
-  free(keep);
   docs_unref(docs);
 }
 

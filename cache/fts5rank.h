@@ -66,5 +66,6 @@ struct fts5_api {
 int cfs_register(void);
 long long cfs_docs_new(const long long *rows, const unsigned int *lens, long long n, double avgdl);
 void cfs_docs_release(long long id);
+int cfs_docs_indexed(long long id);
 
 #endif

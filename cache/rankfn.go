@@ -57,3 +57,15 @@ func newRankDocs(rows []int64, lens []uint32, avgdl float64) (*rankDocs, error) 
 	runtime.AddCleanup(r, func(id int64) { C.cfs_docs_release(C.longlong(id)) }, id)
 	return r, nil
 }
+
+// lookup says how the C side finds a row's position in r: "index" (by
+// its rowid index), "search", or "" before r's first query. For tests.
+func (r *rankDocs) lookup() string {
+	switch C.cfs_docs_indexed(C.longlong(r.id)) {
+	case 1:
+		return "index"
+	case 2:
+		return "search"
+	}
+	return ""
+}

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -242,6 +243,12 @@ type typeRows struct {
 	gen, passGen  int64
 	rows, pass    []int64 // sorted
 	known, filled bool
+
+	// slab is these types' vectors packed out of the base file (see
+	// slab); uses counts the filtered scans of base slabBase so far.
+	slab     atomic.Pointer[slab]
+	slabBase [16]byte
+	uses     int
 }
 
 // filtered returns candidates(ds.kind, f), sorted. The rows of a filter by
@@ -252,8 +259,16 @@ type typeRows struct {
 // memories then costs a look at one row, not 10,000. The caller must not
 // modify the result.
 func (c *Cache) filtered(ctx context.Context, ds *docSet, f Filter) ([]int64, error) {
+	rows, _, err := c.filteredBy(ctx, ds, f)
+	return rows, err
+}
+
+// filteredBy is filtered, also returning the typeRows that answered (nil
+// for a filter that is not by type alone).
+func (c *Cache) filteredBy(ctx context.Context, ds *docSet, f Filter) ([]int64, *typeRows, error) {
 	if ds.kind != KindMemory || !f.typesOnly() {
-		return c.candidates(ctx, ds.kind, f)
+		rows, err := c.candidates(ctx, ds.kind, f)
+		return rows, nil, err
 	}
 	types := slices.Clone(f.Types)
 	slices.Sort(types)
@@ -269,7 +284,13 @@ func (c *Cache) filtered(ctx context.Context, ds *docSet, f Filter) ([]int64, er
 		c.typeRows[key] = t
 	}
 	c.mu.Unlock()
+	rows, err := c.typeRowsPass(ctx, ds, f, t, types)
+	return rows, t, err
+}
 
+// typeRowsPass brings t to ds's generation and returns the rows that f
+// passes.
+func (c *Cache) typeRowsPass(ctx context.Context, ds *docSet, f Filter, t *typeRows, types []string) ([]int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.filled && t.passGen == ds.gen {

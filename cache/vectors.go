@@ -29,9 +29,12 @@ func (c *Cache) Semantic(ctx context.Context, kind Kind, vec []float32, f Filter
 		return nil, nil
 	}
 	if f.restrictive() {
-		cand, err := c.filtered(ctx, ds, f)
+		cand, t, err := c.filteredBy(ctx, ds, f)
 		if err != nil {
 			return nil, err
+		}
+		if sl := c.slabFor(ds, t); sl != nil {
+			return ds.scoreSlab(q, cand, sl, k), nil
 		}
 		return ds.score(q, cand, k), nil
 	}
@@ -104,6 +107,8 @@ func (ds *docSet) score(q []float32, rows []int64, k int) []Hit {
 // positions returns those of rows (sorted) that the segment holds as
 // current documents, and where it holds them.
 func (s *segment) positions(rows []int64) (found, pos []int64) {
+	n := min(len(rows), len(s.rows))
+	found, pos = make([]int64, 0, n), make([]int64, 0, n)
 	at := 0
 	for _, r := range rows {
 		// Gallop from where the last row was found, then bisect: the

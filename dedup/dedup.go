@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	contextfs "github.com/contextfs/contextfs"
@@ -136,18 +137,28 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 	// The hits' files, then every text compared in one call to the
 	// embedder: the new text once, each candidate once, not a pair per
 	// candidate.
-	var found []*memory.Memory
-	texts := []string{text}
-	for _, h := range hits {
+	// The candidates' files are read at once: each is a read and a parse,
+	// and a check waits for all of them.
+	read := make([]*memory.Memory, len(hits))
+	var wg sync.WaitGroup
+	for i, h := range hits {
 		if h.Kind != "memory" || h.Type != typ {
 			continue
 		}
-		m, err := s.Read(h.Path)
-		if err != nil {
-			continue // a broken file is validate's to report
+		wg.Go(func() {
+			if m, err := s.Read(h.Path); err == nil {
+				read[i] = m
+			} // a broken file is validate's to report
+		})
+	}
+	wg.Wait()
+	var found []*memory.Memory
+	texts := []string{text}
+	for _, m := range read {
+		if m != nil {
+			found = append(found, m)
+			texts = append(texts, Text(m.Title, m.Body))
 		}
-		found = append(found, m)
-		texts = append(texts, Text(m.Title, m.Body))
 	}
 	if len(found) == 0 {
 		return rep, nil
