@@ -20,36 +20,38 @@ const module = "github.com/contextfs/contextfs"
 // imports only packages of a lower layer. So leaves (layer 0) import none
 // of ours, nothing below the root imports the root, and the adapters (MCP,
 // CLI) sit on top. A new package goes here, one line, in the lowest layer
-// its imports allow; until then it is taken for a capability (layer 4).
+// its imports allow; until then it is taken for a capability (layer 5).
 var layers = map[string]int{
 	// 0 leaves: the model and self-contained mechanisms.
-	"memory": 0, "frontmatter": 0, "chunker": 0, "secrets": 0, "watch": 0, "git": 0, "internal/porter": 0,
+	"memory": 0, "markdown": 0, "secrets": 0, "watch": 0, "git": 0, "internal/porter": 0,
 	"pathglob": 0, "query": 0,
 	"cmd/git-contextfs/iostreams": 0, "cmd/git-contextfs/manpage": 0,
-	// 1 storage and building blocks over the leaves.
-	"gitstore": 1, "embed": 1, "hooks": 1, "internal/testgit": 1, "internal/sick": 1,
-	"branchdiff": 1, "agentsetup": 2,
-	// 2 what the repository holds: its config, its cache, its merges.
-	"config": 2, "cache": 2, "memmerge": 2,
-	// 3 the jobs: checking, searching, indexing code and history.
-	"check": 3, "search": 3, "autoindex": 3,
-	// 4 capabilities built from jobs.
-	"commitflow": 4,
-	// 5 the front door.
-	"": 5,
-	// 6–8 capabilities over the front door: what agents use (the context
+	// 1 readers of Markdown files, over package markdown.
+	"frontmatter": 1, "chunker": 1,
+	// 2 storage and building blocks over the leaves.
+	"gitstore": 2, "embed": 2, "hooks": 2, "internal/testgit": 2, "internal/sick": 2,
+	"branchdiff": 2, "agentsetup": 3,
+	// 3 what the repository holds: its config, its cache, its merges.
+	"config": 3, "cache": 3, "memmerge": 3,
+	// 4 the jobs: checking, searching, indexing code and history.
+	"check": 4, "search": 4, "autoindex": 4,
+	// 5 capabilities built from jobs.
+	"commitflow": 5,
+	// 6 the front door.
+	"": 6,
+	// 7–9 capabilities over the front door: what agents use (the context
 	// block, sessions), knowledge hygiene (links, duplicates, lineage,
 	// aging, the graph) and the pull-request report that shows it.
 	// Several stores behind one API (the user's, other repositories) too.
-	"contextblock": 6, "session": 6, "links": 6, "dedup": 6, "scope": 6,
-	"lineage": 7, "aging": 7, "graph": 7,
-	"review": 8,
-	// 9 adapters over the front door; 10 programs.
-	"mcpserver": 9, "cmd/git-contextfs": 10, "cmd/contextfs-bench": 10,
+	"contextblock": 7, "session": 7, "links": 7, "dedup": 7, "scope": 7,
+	"lineage": 8, "aging": 8, "graph": 8,
+	"review": 9,
+	// 10 adapters over the front door; 11 programs.
+	"mcpserver": 10, "cmd/git-contextfs": 11, "cmd/contextfs-bench": 11,
 }
 
 // unplaced is the layer of a package not yet in layers.
-const unplaced = 4
+const unplaced = 5
 
 // moduleImports returns, for each package directory of the module under
 // root, the module packages its non-test files import. It parses import

@@ -36,15 +36,15 @@
 //
 // # Markdown
 //
-// Markdown is parsed with goldmark rather than scanned line by line,
-// because headings are easy to get wrong by hand: '#' lines inside fenced
-// or indented code, HTML blocks, block quotes and list items are not
-// headings, and setext headings have no '#' at all. Every heading starts a
-// chunk of Kind "section" whose Symbol is the heading text and whose Parent
-// is the text of the nearest enclosing heading. A section larger than
-// MaxChunkBytes is split between its blocks (paragraphs, lists, code
-// blocks). Text before the first heading, including YAML front matter, is a
-// "block" chunk.
+// Markdown is parsed by package markdown, as CommonMark reads it, rather
+// than scanned line by line, because headings are easy to get wrong by
+// hand: '#' lines inside fenced or indented code, HTML blocks, block
+// quotes and list items are not headings, and setext headings have no '#'
+// at all. Every heading starts a chunk of Kind "section" whose Symbol is
+// the heading text and whose Parent is the text of the nearest enclosing
+// heading. A section larger than MaxChunkBytes is split between its blocks
+// (paragraphs, lists, code blocks). Text before the first heading,
+// including YAML front matter, is a "block" chunk.
 //
 // # Other text
 //
@@ -68,7 +68,6 @@ import (
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
-	"github.com/yuin/goldmark/parser"
 )
 
 // Chunk is one searchable piece of a file: a whole number of its lines.
@@ -157,7 +156,6 @@ func (e *SkipError) Error() string { return "skip " + e.Path + ": " + e.Reason }
 type Chunker struct {
 	opts    Options
 	parsers map[string]*sitter.Parser
-	md      parser.Parser
 	parses  int
 }
 

@@ -1,13 +1,10 @@
 package chunker
 
 import (
-	"bytes"
 	"sort"
 	"strings"
 
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
+	"github.com/contextfs/contextfs/markdown"
 )
 
 // markdown chunks a Markdown file into sections, one per heading.
@@ -15,23 +12,15 @@ func (c *Chunker) markdown(li lines) []piece {
 	if li.count() == 0 {
 		return nil
 	}
-	// YAML front matter is not Markdown: goldmark would read its closing
-	// "---" as a setext underline and its last line as a heading.
+	// YAML front matter is not Markdown: its closing "---" would read as
+	// a setext underline and its last line as a heading.
 	body := frontMatterRows(li)
-	if c.md == nil {
-		// goldmark.DefaultParser, without goldmark's root package and
-		// the HTML renderer it links (their init runs in every process).
-		c.md = parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-			parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-			parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-		)
-	}
 	offset := len(li.src)
 	if body < li.count() {
 		offset = li.starts[body]
 	}
 	src := li.src[offset:]
-	doc := c.md.Parse(text.NewReader(src))
+	doc := markdown.Parse(src)
 
 	row := func(pos int) int { // byte offset in src to row
 		return sort.SearchInts(li.starts, offset+pos+1) - 1
@@ -44,14 +33,14 @@ func (c *Chunker) markdown(li lines) []piece {
 	}
 	var heads []heading
 	blocks := map[int]bool{}
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		if n.Pos() < 0 {
+	for i, b := range doc.Blocks {
+		if b.Depth != 0 || b.Pos < 0 {
 			continue
 		}
-		r := row(n.Pos())
+		r := row(b.Pos)
 		blocks[r] = true
-		if h, ok := n.(*ast.Heading); ok {
-			heads = append(heads, heading{r, h.Level, headingText(h, src)})
+		if b.Kind == markdown.Heading {
+			heads = append(heads, heading{r, b.Level, doc.Text(i)})
 		}
 	}
 	prefer := func(r int) bool { return blocks[r] }
@@ -102,28 +91,4 @@ func frontMatterRows(li lines) int {
 		}
 	}
 	return 0
-}
-
-// headingText returns a heading's plain text: the text of its inline
-// children without Markdown syntax, so "`Chunk` *API*" is "Chunk API".
-func headingText(h *ast.Heading, src []byte) string {
-	var buf bytes.Buffer
-	var walk func(n ast.Node)
-	walk = func(n ast.Node) {
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			switch t := c.(type) {
-			case *ast.Text:
-				buf.Write(t.Segment.Value(src))
-				if t.SoftLineBreak() || t.HardLineBreak() {
-					buf.WriteByte(' ')
-				}
-			case *ast.String:
-				buf.Write(t.Value)
-			default:
-				walk(c)
-			}
-		}
-	}
-	walk(h)
-	return clean(buf.String())
 }

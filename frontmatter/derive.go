@@ -1,13 +1,10 @@
 package frontmatter
 
 import (
-	"bytes"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
+	"github.com/contextfs/contextfs/markdown"
 )
 
 // Derive reads a Markdown body and returns a title (the first heading, or
@@ -15,20 +12,19 @@ import (
 // paragraph that is not the title), each cut to a readable length. Memories
 // saved without a title or summary get these.
 func Derive(body []byte) (title, summary string) {
-	root := newParser().Parse(text.NewReader(body))
+	doc := markdown.Parse(body)
 	var firstPara string
-	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
+	for i, b := range doc.Blocks {
+		if title != "" && summary != "" {
+			break // nothing later changes either
 		}
-		switch n := n.(type) {
-		case *ast.Heading:
+		switch {
+		case b.Kind == markdown.Heading:
 			if title == "" {
-				title = plain(n, body)
+				title = doc.Text(i)
 			}
-			return ast.WalkSkipChildren, nil
-		case *ast.Paragraph:
-			p := plain(n, body)
+		case b.Kind == markdown.Paragraph && !b.Tight:
+			p := doc.Text(i)
 			if firstPara == "" {
 				firstPara = p
 			} else if summary == "" && title == "" {
@@ -37,12 +33,8 @@ func Derive(body []byte) (title, summary string) {
 			if summary == "" && title != "" {
 				summary = p
 			}
-			return ast.WalkSkipChildren, nil
-		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
-			return ast.WalkSkipChildren, nil
 		}
-		return ast.WalkContinue, nil
-	})
+	}
 	if title == "" && firstPara != "" {
 		title = firstSentence(firstPara)
 		if summary == "" && title != firstPara {
@@ -50,45 +42,6 @@ func Derive(body []byte) (title, summary string) {
 		}
 	}
 	return Cut(title, 80), Cut(summary, 200)
-}
-
-// newParser is goldmark's default CommonMark parser, as goldmark.New
-// builds it, made without importing goldmark's root package: that would
-// link its HTML renderer, whose initialisation every process pays.
-func newParser() parser.Parser {
-	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-	)
-}
-
-// plain returns the text of a block node with inline markup dropped and
-// white space folded.
-func plain(n ast.Node, src []byte) string {
-	var b bytes.Buffer
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch c := c.(type) {
-		case *ast.Text:
-			b.Write(c.Segment.Value(src))
-			if c.SoftLineBreak() || c.HardLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		case *ast.CodeSpan:
-			for k := c.FirstChild(); k != nil; k = k.NextSibling() {
-				if t, ok := k.(*ast.Text); ok {
-					b.Write(t.Segment.Value(src))
-				}
-			}
-			return ast.WalkSkipChildren, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 func firstSentence(s string) string {
