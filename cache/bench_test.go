@@ -64,3 +64,56 @@ func BenchmarkSemantic(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKeywordOneType is Keyword filtered by one memory type (a third
+// of the documents), as a save's duplicate check asks: cfs_topk with its
+// row filter, rowid index and reused working arrays.
+func BenchmarkKeywordOneType(b *testing.B) {
+	f := benchFixture(b)
+	ctx := context.Background()
+	flt := Filter{Types: []string{"decision"}}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if _, err := f.c.Keyword(ctx, KindMemory, benchQueries[i%len(benchQueries)], flt, 30); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkScoreOneType scores the vectors of one memory type (a third of
+// the documents) in place, scattered over the base, and from a slab, as a
+// long-lived process does from its second scan (slab.go).
+func BenchmarkScoreOneType(b *testing.B) {
+	f := benchFixture(b)
+	ctx := context.Background()
+	ds, err := f.c.docs(ctx, KindMemory)
+	if err != nil {
+		b.Fatal(err)
+	}
+	flt := Filter{Types: []string{"decision"}}
+	rows, t, err := f.c.filteredBy(ctx, ds, flt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sl *slab
+	for range 2 {
+		sl = f.c.slabFor(ds, t)
+	}
+	if sl == nil {
+		b.Fatal("no slab on the second scan")
+	}
+	v, _ := embed.NewBuiltin().Embed(ctx, benchQueries)
+	for i := range v {
+		normalize(v[i])
+	}
+	b.Run("in-place", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			ds.score(v[i%len(v)], rows, 30)
+		}
+	})
+	b.Run("slab", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			ds.scoreSlab(v[i%len(v)], rows, sl, 30)
+		}
+	})
+}
