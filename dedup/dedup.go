@@ -134,11 +134,10 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 	if err != nil {
 		return nil, fmt.Errorf("dedup: search: %w", err)
 	}
-	// The hits' files, then every text compared in one call to the
-	// embedder: the new text once, each candidate once, not a pair per
-	// candidate.
-	// The candidates' files are read at once: each is a read and a parse,
-	// and a check waits for all of them.
+	// The hits' files, read at once (each is a read and a parse, and the
+	// check waits for all of them), then every text compared in one call
+	// to the embedder: the new text once, each candidate once, not a pair
+	// per candidate.
 	read := make([]*memory.Memory, len(hits))
 	var wg sync.WaitGroup
 	for i, h := range hits {
