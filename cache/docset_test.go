@@ -568,6 +568,66 @@ func TestConcurrentSearchesWhileSyncing(t *testing.T) {
 	checkDocSet(t, f.c, KindMemory)
 }
 
+// The keyword ranker's working arrays are kept per process and shared by
+// every cache and query (cfs_topk's scratch pool): queries running at
+// once, on two caches of different sizes, with and without a type filter,
+// must each rank as they do alone.
+func TestConcurrentKeywordQueriesRankAsAlone(t *testing.T) {
+	ctx := context.Background()
+	small, large := newFixture(t), newFixture(t)
+	corpus(small, rand.New(rand.NewPCG(10, 10)), 300, 0)
+	corpus(large, rand.New(rand.NewPCG(11, 11)), 1500, 0)
+	small.sync()
+	large.sync()
+	type query struct {
+		f   *fixture
+		q   string
+		flt Filter
+	}
+	var qs []query
+	for _, f := range []*fixture{small, large} {
+		for _, q := range []string{"alpha", "retry pool", "omega beta", "cache token upload", "lock queue shard"} {
+			for _, flt := range []Filter{{}, {Types: []string{"decision"}}, {Types: []string{"fact", "error"}}} {
+				qs = append(qs, query{f, q, flt})
+			}
+		}
+	}
+	want := make([][]Hit, len(qs))
+	for i, q := range qs {
+		hits, err := q.f.c.Keyword(ctx, KindMemory, q.q, q.flt, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) == 0 {
+			t.Fatalf("%q %v: no hits", q.q, q.flt.Types)
+		}
+		want[i] = hits
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 6 {
+		wg.Go(func() {
+			for round := range 20 {
+				i := (g*7 + round*5) % len(qs)
+				got, err := qs[i].f.c.Keyword(ctx, KindMemory, qs[i].q, qs[i].flt, 50)
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				if !slices.Equal(got, want[i]) {
+					errs <- fmt.Sprintf("%q %v at once with others: %v, alone: %v", qs[i].q, qs[i].flt.Types, got, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+}
+
 // FuzzDocSetFiles feeds damaged base and delta files to a cache: loading
 // must never panic, and whatever it accepts must be a consistent set.
 func FuzzDocSetFiles(f *testing.F) {
