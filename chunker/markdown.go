@@ -12,24 +12,11 @@ func (c *Chunker) markdown(li lines) []piece {
 	if li.count() == 0 {
 		return nil
 	}
-	// YAML front matter is not Markdown: its closing "---" would read as
-	// a setext underline and its last line as a heading.
-	body := frontMatterRows(li)
-	offset := len(li.src)
-	if body < li.count() {
-		offset = li.starts[body]
-	}
-	src := li.src[offset:]
+	src, offset := markdownBody(li)
 	doc := markdown.Parse(src)
 
 	row := func(pos int) int { // byte offset in src to row
 		return sort.SearchInts(li.starts, offset+pos+1) - 1
-	}
-	// Sections start at headings; any top-level block start is a good
-	// place to split a section too large for one chunk.
-	type heading struct {
-		row, level int
-		text       string
 	}
 	var heads []heading
 	blocks := map[int]bool{}
@@ -43,8 +30,33 @@ func (c *Chunker) markdown(li lines) []piece {
 			heads = append(heads, heading{r, b.Level, doc.Text(i)})
 		}
 	}
-	prefer := func(r int) bool { return blocks[r] }
+	return c.sections(li, heads, blocks)
+}
 
+// markdownBody returns the Markdown of li and its offset in li.src: all
+// of it but YAML front matter, which is not Markdown (its closing "---"
+// would read as a setext underline and its last line as a heading).
+func markdownBody(li lines) (src []byte, offset int) {
+	offset = len(li.src)
+	if body := frontMatterRows(li); body < li.count() {
+		offset = li.starts[body]
+	}
+	return li.src[offset:], offset
+}
+
+// heading is a top-level heading of a Markdown file: its row, level and
+// plain text.
+type heading struct {
+	row, level int
+	text       string
+}
+
+// sections cuts li into a block before the first heading and a section
+// per heading, nested by level. Sections start at headings; any top-level
+// block start (a row in blocks) is a good place to split a section too
+// large for one chunk.
+func (c *Chunker) sections(li lines, heads []heading, blocks map[int]bool) []piece {
+	prefer := func(r int) bool { return blocks[r] }
 	var ps []piece
 	add := func(id ident, s, e int) {
 		for _, w := range li.split(s, e, c.opts.MaxChunkBytes, 0, prefer) {

@@ -1,105 +1,38 @@
 package chunker
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
+
+	"github.com/contextfs/contextfs/internal/goldmarkref"
 )
 
 // markdownGoldmark is the Markdown chunking as it was before package
-// markdown replaced goldmark: Chunker.markdown must cut every file as it
-// did, so that files indexed before keep their chunks.
+// markdown replaced goldmark: goldmark's top-level blocks and headings,
+// cut into sections the same way. Chunker.markdown must cut every file as
+// it did, so that files indexed before keep their chunks.
 func (c *Chunker) markdownGoldmark(li lines) []piece {
 	if li.count() == 0 {
 		return nil
 	}
-	body := frontMatterRows(li)
-	md := parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-	)
-	offset := len(li.src)
-	if body < li.count() {
-		offset = li.starts[body]
-	}
-	src := li.src[offset:]
-	doc := md.Parse(text.NewReader(src))
-	row := func(pos int) int {
-		return sort.SearchInts(li.starts, offset+pos+1) - 1
-	}
-	type heading struct {
-		row, level int
-		text       string
-	}
+	src, offset := markdownBody(li)
 	var heads []heading
 	blocks := map[int]bool{}
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+	for n := goldmarkref.Parse(src).FirstChild(); n != nil; n = n.NextSibling() {
 		if n.Pos() < 0 {
 			continue
 		}
-		r := row(n.Pos())
+		r := sort.SearchInts(li.starts, offset+n.Pos()+1) - 1
 		blocks[r] = true
 		if h, ok := n.(*ast.Heading); ok {
-			heads = append(heads, heading{r, h.Level, goldmarkHeadingText(h, src)})
+			heads = append(heads, heading{r, h.Level, goldmarkref.Plain(h, src)})
 		}
 	}
-	prefer := func(r int) bool { return blocks[r] }
-	var ps []piece
-	add := func(id ident, s, e int) {
-		for _, w := range li.split(s, e, c.opts.MaxChunkBytes, 0, prefer) {
-			ps = append(ps, piece{id, w[0], w[1]})
-		}
-	}
-	first := li.count()
-	if len(heads) > 0 {
-		first = heads[0].row
-	}
-	add(ident{kind: "block"}, 0, first-1)
-	var stack []heading
-	for i, h := range heads {
-		for len(stack) > 0 && stack[len(stack)-1].level >= h.level {
-			stack = stack[:len(stack)-1]
-		}
-		id := ident{kind: "section", symbol: h.text}
-		if len(stack) > 0 {
-			id.parent = stack[len(stack)-1].text
-		}
-		stack = append(stack, h)
-		end := li.count() - 1
-		if i+1 < len(heads) {
-			end = heads[i+1].row - 1
-		}
-		add(id, h.row, end)
-	}
-	return ps
-}
-
-func goldmarkHeadingText(h *ast.Heading, src []byte) string {
-	var buf bytes.Buffer
-	var walk func(n ast.Node)
-	walk = func(n ast.Node) {
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			switch t := c.(type) {
-			case *ast.Text:
-				buf.Write(t.Segment.Value(src))
-				if t.SoftLineBreak() || t.HardLineBreak() {
-					buf.WriteByte(' ')
-				}
-			case *ast.String:
-				buf.Write(t.Value)
-			default:
-				walk(c)
-			}
-		}
-	}
-	walk(h)
-	return clean(buf.String())
+	return c.sections(li, heads, blocks)
 }
 
 // markdownDocs are cut by Chunker.markdown and by markdownGoldmark, which

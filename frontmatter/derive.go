@@ -13,32 +13,53 @@ import (
 // saved without a title or summary get these.
 func Derive(body []byte) (title, summary string) {
 	doc := markdown.Parse(body)
-	var firstPara string
+	var d deriver
 	for i, b := range doc.Blocks {
-		if title != "" && summary != "" {
-			break // nothing later changes either
+		if d.done() {
+			break
 		}
 		switch {
 		case b.Kind == markdown.Heading:
-			if title == "" {
-				title = doc.Text(i)
-			}
+			d.heading(doc.Text(i))
 		case b.Kind == markdown.Paragraph && !b.Tight:
-			p := doc.Text(i)
-			if firstPara == "" {
-				firstPara = p
-			} else if summary == "" && title == "" {
-				summary = p
-			}
-			if summary == "" && title != "" {
-				summary = p
-			}
+			d.paragraph(doc.Text(i))
 		}
 	}
-	if title == "" && firstPara != "" {
-		title = firstSentence(firstPara)
-		if summary == "" && title != firstPara {
-			summary = firstPara
+	return d.result()
+}
+
+// deriver takes a document's headings and paragraphs (those of tight
+// list items excepted) in order, and makes the title and summary of them.
+type deriver struct {
+	title, summary, firstPara string
+}
+
+func (d *deriver) heading(text string) {
+	if d.title == "" {
+		d.title = text
+	}
+}
+
+func (d *deriver) paragraph(p string) {
+	if d.firstPara == "" {
+		d.firstPara = p
+	} else if d.summary == "" && d.title == "" {
+		d.summary = p
+	}
+	if d.summary == "" && d.title != "" {
+		d.summary = p
+	}
+}
+
+// done reports that no later block changes the result.
+func (d *deriver) done() bool { return d.title != "" && d.summary != "" }
+
+func (d *deriver) result() (title, summary string) {
+	title, summary = d.title, d.summary
+	if title == "" && d.firstPara != "" {
+		title = firstSentence(d.firstPara)
+		if summary == "" && title != d.firstPara {
+			summary = d.firstPara
 		}
 	}
 	return Cut(title, 80), Cut(summary, 200)

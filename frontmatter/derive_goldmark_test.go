@@ -1,84 +1,37 @@
 package frontmatter
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
+
+	"github.com/contextfs/contextfs/internal/goldmarkref"
 )
 
 // deriveGoldmark is Derive as it was before package markdown replaced
-// goldmark: Derive must give every body the title and summary it gave.
+// goldmark: goldmark's headings and paragraphs, in the order its walk
+// met them, given to the same deriver. Derive must give every body the
+// title and summary it gave.
 func deriveGoldmark(body []byte) (title, summary string) {
-	p := parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-	)
-	root := p.Parse(text.NewReader(body))
-	var firstPara string
-	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	var d deriver
+	_ = ast.Walk(goldmarkref.Parse(body), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch n := n.(type) {
 		case *ast.Heading:
-			if title == "" {
-				title = goldmarkPlain(n, body)
-			}
+			d.heading(goldmarkref.Plain(n, body))
 			return ast.WalkSkipChildren, nil
 		case *ast.Paragraph:
-			p := goldmarkPlain(n, body)
-			if firstPara == "" {
-				firstPara = p
-			} else if summary == "" && title == "" {
-				summary = p
-			}
-			if summary == "" && title != "" {
-				summary = p
-			}
+			d.paragraph(goldmarkref.Plain(n, body))
 			return ast.WalkSkipChildren, nil
 		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
 			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
 	})
-	if title == "" && firstPara != "" {
-		title = firstSentence(firstPara)
-		if summary == "" && title != firstPara {
-			summary = firstPara
-		}
-	}
-	return Cut(title, 80), Cut(summary, 200)
-}
-
-func goldmarkPlain(n ast.Node, src []byte) string {
-	var b bytes.Buffer
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch c := c.(type) {
-		case *ast.Text:
-			b.Write(c.Segment.Value(src))
-			if c.SoftLineBreak() || c.HardLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		case *ast.CodeSpan:
-			for k := c.FirstChild(); k != nil; k = k.NextSibling() {
-				if t, ok := k.(*ast.Text); ok {
-					b.Write(t.Segment.Value(src))
-				}
-			}
-			return ast.WalkSkipChildren, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	return strings.Join(strings.Fields(b.String()), " ")
+	return d.result()
 }
 
 // deriveBodies are read by Derive and deriveGoldmark, which must agree.

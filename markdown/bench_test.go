@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/yuin/goldmark/text"
+
+	"github.com/contextfs/contextfs/internal/goldmarkref"
 )
 
 // benchDoc is a README of a few KB with the usual mix: headings, prose with
@@ -120,7 +122,7 @@ func BenchmarkParse(b *testing.B) {
 		}
 	})
 	b.Run("goldmark", func(b *testing.B) {
-		p := newGoldmarkParser()
+		p := goldmarkref.NewParser()
 		b.SetBytes(int64(len(benchDoc)))
 		b.ReportAllocs()
 		for b.Loop() {

@@ -1,23 +1,13 @@
 package markdown
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
-)
 
-// newGoldmarkParser builds goldmark's default CommonMark parser as
-// contextfs built it before this package replaced it.
-func newGoldmarkParser() parser.Parser {
-	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-	)
-}
+	"github.com/contextfs/contextfs/internal/goldmarkref"
+)
 
 // view is what a document's blocks look like to the chunker and to
 // Derive: one line per block in pre-order with its kind, depth, offset
@@ -79,7 +69,7 @@ func ours(src []byte) view {
 // theirs is goldmark's view of src, its plain text taken as Derive and the
 // chunker took it.
 func theirs(src []byte) view {
-	doc := newGoldmarkParser().Parse(text.NewReader(src))
+	doc := goldmarkref.Parse(src)
 	var v view
 	var walk func(n ast.Node, depth int)
 	walk = func(n ast.Node, depth int) {
@@ -112,7 +102,7 @@ func theirs(src []byte) view {
 			}
 			txt := ""
 			if kind == Heading || kind == Paragraph {
-				txt = goldmarkPlain(c, src)
+				txt = goldmarkref.Plain(c, src)
 			}
 			v = append(v, blockLine(kind, depth, c.Pos(), level, tight, txt))
 			if kind == BlockQuote || kind == List || kind == ListItem {
@@ -122,33 +112,4 @@ func theirs(src []byte) view {
 	}
 	walk(doc, 0)
 	return v
-}
-
-// goldmarkPlain is the plain text of a goldmark block as Derive took it
-// (the chunker's headingText read the same).
-func goldmarkPlain(n ast.Node, src []byte) string {
-	var b bytes.Buffer
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch c := c.(type) {
-		case *ast.Text:
-			b.Write(c.Segment.Value(src))
-			if c.SoftLineBreak() || c.HardLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		case *ast.CodeSpan:
-			for k := c.FirstChild(); k != nil; k = k.NextSibling() {
-				if t, ok := k.(*ast.Text); ok {
-					b.Write(t.Segment.Value(src))
-				}
-			}
-			return ast.WalkSkipChildren, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	return strings.Join(strings.Fields(b.String()), " ")
 }
