@@ -32,11 +32,16 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// String is "path:line: rule: message".
+// String is "path:line: rule: message". A message that already starts
+// with its rule's name (a type issue reads "type: unknown type ...") is not
+// given it twice.
 func (p Problem) String() string {
 	loc := p.Path
 	if p.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", p.Path, p.Line)
+	}
+	if strings.HasPrefix(p.Message, p.Rule+": ") {
+		return loc + ": " + p.Message
 	}
 	return fmt.Sprintf("%s: %s: %s", loc, p.Rule, p.Message)
 }
