@@ -192,15 +192,21 @@ func (e *AmbiguousError) Error() string {
 // Resolve finds the memory whose ID is id or starts with it, and reads it
 // from its file (never from the cache).
 func (s *Store) Resolve(ctx context.Context, id string) (*memory.Memory, error) {
+	// A blank ID is no prefix of every ID: it names nothing, and must
+	// never select a memory to update or delete.
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return nil, fmt.Errorf("%w: the ID is empty", ErrNotFound)
+	}
 	if _, err := s.Sync(ctx); err != nil {
 		return nil, err
 	}
-	rows, err := s.cache.ResolveID(ctx, cache.KindMemory, strings.TrimSpace(id))
+	rows, err := s.cache.ResolveID(ctx, cache.KindMemory, id)
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case id == "" || len(rows) == 0:
+	case len(rows) == 0:
 		if err := s.brokenMatch(ctx, id); err != nil {
 			return nil, err
 		}

@@ -22,6 +22,9 @@ type (
 	ChunkResult = search.ChunkResult
 )
 
+// MaxSearchLimit is the largest Query.Limit; see search.MaxLimit.
+const MaxSearchLimit = search.MaxLimit
+
 // GroupFile is Query.Group for one result per file; see search.GroupFile.
 const GroupFile = search.GroupFile
 

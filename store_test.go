@@ -444,3 +444,31 @@ func TestASecretNeverReachesAFileName(t *testing.T) {
 		t.Fatalf("path finding: %+v", fs)
 	}
 }
+
+func TestABlankIDNamesNoMemory(t *testing.T) {
+	dir := testgit.Init(t)
+	s := open(t, dir)
+	ctx := context.Background()
+	// One memory: a blank "prefix" would match it alone, and delete it.
+	r, err := s.Save(ctx, contextfs.SaveRequest{Type: "fact", Body: "The API listens on port 8080."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"", " ", "   ", "\t", " \n "} {
+		t.Run(fmt.Sprintf("%q", id), func(t *testing.T) {
+			if m, err := s.Resolve(ctx, id); !errors.Is(err, contextfs.ErrNotFound) {
+				t.Errorf("Resolve(%q) = %v, %v; want ErrNotFound", id, m, err)
+			}
+			if _, err := s.Delete(ctx, id); !errors.Is(err, contextfs.ErrNotFound) {
+				t.Errorf("Delete(%q): %v; want ErrNotFound", id, err)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, r.Memory.Path)); err != nil {
+		t.Fatalf("the memory is gone: %v", err)
+	}
+	// Surrounding blanks still resolve the ID they hold.
+	if m, err := s.Resolve(ctx, "  "+r.Memory.ID[:5]+" "); err != nil || m.ID != r.Memory.ID {
+		t.Errorf("padded prefix: %v, %v", m, err)
+	}
+}

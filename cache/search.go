@@ -596,6 +596,9 @@ func (c *Cache) attrValues(ctx context.Context, q string, args ...any) (map[stri
 // the way git resolves abbreviated hashes. An exact match wins.
 func (c *Cache) ResolveID(ctx context.Context, kind Kind, prefix string) ([]Row, error) {
 	p := strings.ToLower(prefix)
+	if p == "" {
+		return nil, nil // the empty prefix of every ID names none of them
+	}
 	rs, err := c.db.QueryContext(ctx, `SELECT `+rowCols+` FROM docs d WHERE d.kind=? AND d.mid >= ? AND d.mid < ?
 		AND EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind) ORDER BY d.mid LIMIT 50`, int(kind), p, p+"\uffff")
 	if err != nil {

@@ -198,6 +198,11 @@ func TestTools(t *testing.T) {
 			{"search_memory", map[string]any{"query": "x", "tests": "some"}, "unknown tests option"},
 			{"search_memory", map[string]any{"query": "x", "group": "folder"}, "unknown grouping"},
 			{"save_memory", map[string]any{"content": "no type"}, "type"},
+			// A huge limit is refused before any ranker sizes its arrays by
+			// it (it used to end the server: out of memory).
+			{"search_memory", map[string]any{"query": "x", "limit": 1000000000}, "at most 1000"},
+			{"delete_memory", map[string]any{"id": "   "}, "no memory with that ID"},
+			{"recall_memory", map[string]any{"id": " "}, "no memory with that ID"},
 		} {
 			res := callRaw(t, cs, c.tool, c.args)
 			if !res.IsError || !strings.Contains(text(res), c.want) {

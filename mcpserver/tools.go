@@ -53,7 +53,7 @@ type SearchInput struct {
 	Query string   `json:"query" jsonschema:"what to look for, in words: matched by keyword and by meaning"`
 	Type  string   `json:"type,omitempty" jsonschema:"only this memory type; or code, doc or commit for indexed source code, documentation files (and doc memories) and commits (default: all of them, memories ranked first)"`
 	Tags  []string `json:"tags,omitempty" jsonschema:"only memories with all of these tags"`
-	Limit int      `json:"limit,omitempty" jsonschema:"at most this many results (default 10)"`
+	Limit int      `json:"limit,omitempty" jsonschema:"at most this many results (default 10, at most 1000)"`
 	Mode  string   `json:"mode,omitempty" jsonschema:"hybrid (default), keyword or semantic"`
 	Scope string   `json:"scope,omitempty" jsonschema:"repo, user or all (default): the repository's memories, the person's own, or both"`
 	Repos []string `json:"repos,omitempty" jsonschema:"also search these registered repositories (names from list_repos), or all"`

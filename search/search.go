@@ -37,7 +37,7 @@ type Query struct {
 	Since time.Time
 	All   bool   // include superseded memories
 	Mode  string // hybrid (default), keyword or semantic
-	Limit int    // default 10
+	Limit int    // default 10, at most MaxLimit
 	// SemanticWeight overrides the configured fusion weight when non-nil.
 	SemanticWeight *float64
 	// Attached keeps memories whose paths cover any of these files.
@@ -155,6 +155,11 @@ type settings struct {
 	codeRules bool
 }
 
+// MaxLimit is the most results one search returns. Each ranker keeps a
+// few times the limit in memory, so an unbounded limit from a script or an
+// agent could exhaust it; a thousand is more than anyone reads.
+const MaxLimit = 1000
+
 // settings applies the defaults to q: the query's own value, else the
 // config's, else the built-in one.
 func (e *Engine) settings(q Query) (settings, error) {
@@ -163,10 +168,12 @@ func (e *Engine) settings(q Query) (settings, error) {
 		return st, fmt.Errorf("unknown search mode %q (want hybrid, keyword or semantic)", st.mode)
 	}
 	switch {
+	case q.Limit > MaxLimit:
+		return st, fmt.Errorf("limit %d is more than a search returns: at most %d", q.Limit, MaxLimit)
 	case q.Limit > 0:
 		st.limit = q.Limit
 	case e.Defaults.Limit > 0:
-		st.limit = e.Defaults.Limit
+		st.limit = min(e.Defaults.Limit, MaxLimit)
 	}
 	if w := cmp.Or(q.SemanticWeight, e.Defaults.SemanticWeight); w != nil {
 		st.weight, st.codeWeight = *w, *w

@@ -27,6 +27,9 @@ func TestSettingsApplyTheQueryThenTheConfigThenTheDefaults(t *testing.T) {
 			Query{Mode: ModeSemantic, Limit: 2, SemanticWeight: &qw}, settings{ModeSemantic, 2, 0.9, 0.9, false}, false},
 		{"a zero or negative limit falls back", config.SearchConfig{}, Query{Limit: -1}, settings{ModeHybrid, 10, DefaultSemanticWeight, codeSemanticWeight, false}, false},
 		{"an unknown mode is an error", config.SearchConfig{}, Query{Mode: "fuzzy"}, settings{}, true},
+		{"the largest limit is taken", config.SearchConfig{}, Query{Limit: MaxLimit}, settings{ModeHybrid, MaxLimit, DefaultSemanticWeight, codeSemanticWeight, false}, false},
+		{"a limit above the largest is an error, not an allocation", config.SearchConfig{}, Query{Limit: 1_000_000_000}, settings{}, true},
+		{"a config limit above the largest is capped", config.SearchConfig{Limit: 1 << 40}, Query{}, settings{ModeHybrid, MaxLimit, DefaultSemanticWeight, codeSemanticWeight, false}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

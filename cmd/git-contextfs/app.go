@@ -202,6 +202,15 @@ func checkLimit(n int) error {
 	return nil
 }
 
+// checkSearchLimit is checkLimit for search, which returns at most
+// contextfs.MaxSearchLimit results.
+func checkSearchLimit(n int) error {
+	if n > contextfs.MaxSearchLimit {
+		return &usageError{fmt.Errorf("--limit must be at most %d, not %d", contextfs.MaxSearchLimit, n)}
+	}
+	return checkLimit(n)
+}
+
 // parseData reads --data, which must be a JSON object. Any other JSON
 // value is named in words (an array, a string), not as a Go type.
 func parseData(s string) (map[string]any, error) {

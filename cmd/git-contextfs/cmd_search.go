@@ -39,7 +39,7 @@ func (o *searchOptions) query() (contextfs.Query, error) {
 	if err := checkTypes(o.types, true); err != nil {
 		return q, err
 	}
-	if err := checkLimit(o.limit); err != nil {
+	if err := checkSearchLimit(o.limit); err != nil {
 		return q, err
 	}
 	if o.since != "" {
@@ -114,7 +114,7 @@ missing or broken is reported and skipped.`,
 	f.StringVar(&o.tests, "tests", "", "test code: include (default, ranked below other code), exclude or only")
 	f.StringVar(&o.group, "group", "", "file: one result per file, its best chunks under it")
 	stringArrayVar(f, &o.tags, "tag", "", "only memories with this tag (repeatable: all must match)")
-	f.IntVarP(&o.limit, "limit", "n", 0, "at most N results (default from config, 10)")
+	f.IntVarP(&o.limit, "limit", "n", 0, "at most N results (default from config, 10; at most 1000)")
 	f.StringVar(&o.mode, "mode", "", "hybrid, keyword or semantic (default from config, hybrid)")
 	f.StringVar(&o.since, "since", "", "only memories updated since `WHEN` (2024-05-01, or 7d, 2w, 3m ago)")
 	f.BoolVar(&o.all, "all", false, "include superseded memories")

@@ -116,6 +116,7 @@ func TestCLICommandLineMistakesExit2(t *testing.T) {
 		{"an unknown --type in update", []string{"update", "--type", "nope", "pool"}, "--type"},
 		{"a negative --limit in search", []string{"search", "--limit", "-1", "x"}, "--limit must be 0 or more"},
 		{"a negative --limit in list", []string{"list", "-n", "-3"}, "--limit must be 0 or more"},
+		{"a search --limit above the most a search returns", []string{"search", "--limit", "1000000000", "x"}, "--limit must be at most 1000"},
 		{"an unknown flag", []string{"list", "--nope"}, "unknown flag"},
 	}
 	for _, tt := range tests {
