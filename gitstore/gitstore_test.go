@@ -334,6 +334,39 @@ func TestReadFileReportsOverSizeFilesWithoutReadingThem(t *testing.T) {
 	}
 }
 
+func TestMemoryWritesOverTheSizeLimitWriteNothing(t *testing.T) {
+	dir := t.TempDir()
+	r := &Repo{Root: dir, MaxFileBytes: 100}
+	writers := []struct {
+		name  string
+		write func(rel string, data []byte) error
+	}{
+		{"create", r.CreateMemoryFile},
+		{"rewrite", func(rel string, data []byte) error { return r.WriteMemoryFile(rel, data, 0o644) }},
+	}
+	for _, w := range writers {
+		for _, c := range []struct {
+			size int
+			ok   bool
+		}{{100, true}, {101, false}} {
+			t.Run(fmt.Sprintf("%s of %d bytes", w.name, c.size), func(t *testing.T) {
+				rel := fmt.Sprintf("%s-%d.md", w.name, c.size)
+				err := w.write(rel, make([]byte, c.size))
+				_, statErr := os.Stat(filepath.Join(dir, rel))
+				var tl *memory.TooLargeError
+				switch {
+				case c.ok && (err != nil || statErr != nil):
+					t.Fatalf("write: %v; stat: %v", err, statErr)
+				case !c.ok && (!errors.As(err, &tl) || tl.Path != rel || tl.Size != int64(c.size) || tl.Limit != 100):
+					t.Fatalf("write: %v; want a TooLargeError for %s", err, rel)
+				case !c.ok && !errors.Is(statErr, os.ErrNotExist):
+					t.Fatalf("a file over the limit was written: %v", statErr)
+				}
+			})
+		}
+	}
+}
+
 // TestAtomicWritesNameTempFilesApartAndCleanThemByAge checks that an
 // abandoned temporary file is never a memory path, and that the next
 // write in its folder removes it once it is old, but not a fresh one.

@@ -297,13 +297,33 @@ func CreateFileExclusive(name string, data []byte) error {
 // tree, sweeping its folder for abandoned temporary files at most every
 // SweepEvery rather than at every write.
 func (r *Repo) CreateMemoryFile(rel string, data []byte) error {
+	if err := r.fits(rel, data); err != nil {
+		return err
+	}
 	return createFileExclusive(r.Abs(rel), data, r.sweepDue)
 }
 
 // WriteMemoryFile is WriteFileAtomic for the file rel of the work tree,
 // sweeping like CreateMemoryFile.
 func (r *Repo) WriteMemoryFile(rel string, data []byte, perm os.FileMode) error {
+	if err := r.fits(rel, data); err != nil {
+		return err
+	}
 	return writeAtomic(r.Abs(rel), perm, writeBytes(data), true, r.sweepDue)
+}
+
+// fits refuses a memory file over r.MaxFileBytes before it is written:
+// ReadFile would not read it back, so the memory would be saved and then
+// be nowhere (not listed, not found, not updatable).
+func (r *Repo) fits(rel string, data []byte) error {
+	limit := r.MaxFileBytes
+	if limit <= 0 {
+		limit = memory.DefaultMaxFileBytes
+	}
+	if n := int64(len(data)); n > limit {
+		return &memory.TooLargeError{Path: rel, Size: n, Limit: limit}
+	}
+	return nil
 }
 
 func createFileExclusive(name string, data []byte, sweep func(string) bool) error {
