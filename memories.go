@@ -271,6 +271,13 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 	if err != nil {
 		return nil, err
 	}
+	// From the read to the write: two processes adding a tag each must
+	// both be kept, not both edit the same old file.
+	ctx, unlock, err := s.LockWrites(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	rel := cur.Path
 	raw, err := s.Repo.ReadFile(rel)
 	if err != nil {

@@ -379,6 +379,49 @@ func TestConcurrentSavesLoseNothing(t *testing.T) {
 	}
 }
 
+func TestConcurrentUpdatesOfOneMemoryLoseNothing(t *testing.T) {
+	dir := testgit.Init(t)
+	r, err := open(t, dir).Save(context.Background(), contextfs.SaveRequest{Type: "fact", Body: "The API listens on port 8080."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const writers, each = 4, 5
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*each)
+	for w := range writers {
+		// A store each, as separate processes would have: their own
+		// SQLite connections and their own open lock file.
+		s, err := contextfs.Open(context.Background(), contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		wg.Go(func() {
+			for i := range each {
+				tag := fmt.Sprintf("w%d-%d", w, i)
+				if _, err := s.Update(context.Background(), r.Memory.ID, func(m *memory.Memory) error {
+					m.Tags = append(m.Tags, tag)
+					return nil
+				}); err != nil {
+					errs <- fmt.Errorf("%s: %w", tag, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	m, err := open(t, dir).Resolve(context.Background(), r.Memory.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Tags) != writers*each {
+		t.Fatalf("%d tags kept of %d added: %v", len(m.Tags), writers*each, m.Tags)
+	}
+}
+
 func TestChangingTheEmbedderReembeds(t *testing.T) {
 	dir := testgit.Init(t)
 	s := open(t, dir)

@@ -1,0 +1,49 @@
+package gitstore
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// WriteLockFile is the lock file, in the git directory's contextfs folder,
+// that LockWrites holds.
+const WriteLockFile = "write.lock"
+
+// LockWrites takes the repository's write lock, waiting for it until ctx
+// ends, and returns the function that releases it. Commands that read a
+// memory, decide, and then write (an update's check that the file has not
+// changed, a save's duplicate check, an evolve's check that the memory is
+// current) hold it from the decision to the write, so that two processes
+// cannot both decide on the same old state and lose one's change. It is
+// an advisory lock between contextfs processes: people editing files by
+// hand are caught by the re-read before each rewrite instead.
+func (r *Repo) LockWrites(ctx context.Context) (unlock func(), err error) {
+	dir := filepath.Join(r.GitDir, "contextfs")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("write lock: %w", err)
+	}
+	name := filepath.Join(dir, WriteLockFile)
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("write lock: %w", err)
+	}
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		ok, err := tryLock(f)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("write lock %s: %w", name, err)
+		}
+		if ok {
+			return func() { unlockFile(f); f.Close() }, nil
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, fmt.Errorf("write lock %s: %w", name, context.Cause(ctx))
+		case <-time.After(wait):
+		}
+	}
+}
