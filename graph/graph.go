@@ -154,14 +154,24 @@ func short(s string) string {
 	return s
 }
 
-// safeID keeps the characters Mermaid allows in a node ID.
+// safeID turns a memory ID into a Mermaid node ID.
 func safeID(id string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
-			return r
+	// Injective, so that two IDs are never drawn as one node: letters and
+	// digits stand for themselves, '_' is doubled, and anything else is
+	// '_', its code point in hex, '_' ("dash-id" m_dash_2d_id, "dash_id"
+	// m_dash__id).
+	var b strings.Builder
+	for _, r := range id {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r == '_':
+			b.WriteString("__")
+		default:
+			fmt.Fprintf(&b, "_%x_", r)
 		}
-		return '_'
-	}, id)
+	}
+	return b.String()
 }
 
 // mermaidText escapes a label for a quoted Mermaid string: quotes and the

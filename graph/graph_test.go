@@ -62,3 +62,41 @@ func TestWholeGraphHasEveryMemory(t *testing.T) {
 		t.Errorf("nodes %d, edges %d; want 4 and 2 (edges to missing memories only around a start)", len(gr.Nodes), len(gr.Edges))
 	}
 }
+
+func TestMermaidNodeIDsNeverCollide(t *testing.T) {
+	tests := []struct{ a, b string }{
+		{"dash-id", "dash_id"},
+		{"a_2d_b", "a-b"},
+		{"a__b", "a_b"},
+		{"ab_", "ab-"},
+		{"x_5f_y", "x__y"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.a+" and "+tt.b, func(t *testing.T) {
+			if x, y := safeID(tt.a), safeID(tt.b); x == y {
+				t.Errorf("safeID(%q) = safeID(%q) = %q", tt.a, tt.b, x)
+			}
+		})
+	}
+	// Every ID of a-z, 0-9, '-' and '_' up to four characters: no two alike.
+	seen := map[string]string{}
+	var walk func(prefix string)
+	walk = func(prefix string) {
+		if len(prefix) == 4 {
+			return
+		}
+		for _, r := range "ab09-_" {
+			id := prefix + string(r)
+			s := safeID(id)
+			if prev, ok := seen[s]; ok {
+				t.Fatalf("safeID(%q) = safeID(%q) = %q", id, prev, s)
+			}
+			if strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != "" {
+				t.Fatalf("safeID(%q) = %q: not a Mermaid node ID", id, s)
+			}
+			seen[s] = id
+			walk(id)
+		}
+	}
+	walk("")
+}

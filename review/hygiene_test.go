@@ -32,3 +32,33 @@ func TestCompareFlagsAddedNearDuplicatesAndDrawsLinks(t *testing.T) {
 		t.Errorf("the diagram draws an unlinked, unchanged memory:\n%s", r.Diagram)
 	}
 }
+
+func TestAMemoryThatSupersedesAnotherIsNoNearDuplicateOfIt(t *testing.T) {
+	pool := mem("pool000001", "decision", "Pool Postgres connections with pgxpool", "", "We pool Postgres connections with pgxpool, 20 per instance.\n")
+	tests := []struct {
+		name, front string
+	}{
+		{"supersedes: in the frontmatter (evolve)", "supersedes:\n  - pool000001\n"},
+		{"a link with rel supersedes", "links:\n  - {id: pool000001, rel: supersedes}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			next := mem("pool000002", "decision", "Pool Postgres connections with pgxpool", tt.front, "We pool Postgres connections with pgxpool, 40 per instance.\n")
+			base := []gitstore.RefFile{file(dir+"pool.md", pool)}
+			head := []gitstore.RefFile{file(dir+"pool.md", pool), file(dir+"pool2.md", next)}
+			r := Compare(base, head, nil)
+			for _, c := range r.Changes {
+				if len(c.NearDuplicates) > 0 {
+					t.Errorf("%s flagged as a near-duplicate of %+v, which it supersedes", c.ID, c.NearDuplicates)
+				}
+			}
+		})
+	}
+	t.Run("the same text without supersedes is flagged", func(t *testing.T) {
+		next := mem("pool000002", "decision", "Pool Postgres connections with pgxpool", "", "We pool Postgres connections with pgxpool, 40 per instance.\n")
+		r := Compare([]gitstore.RefFile{file(dir+"pool.md", pool)}, []gitstore.RefFile{file(dir+"pool.md", pool), file(dir+"pool2.md", next)}, nil)
+		if len(r.Changes) != 1 || len(r.Changes[0].NearDuplicates) != 1 {
+			t.Errorf("changes = %+v; want pool000002 flagged", r.Changes)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/contextfs/contextfs/dedup"
 	"github.com/contextfs/contextfs/embed"
@@ -35,8 +36,23 @@ func flagNearDuplicates(head []gitstore.RefFile, changes []Change) {
 	}
 	var ms []*memory.Memory
 	var texts []string
+	// A memory that something in head supersedes is not current: an
+	// added memory replacing it (an evolve, a merge) is no duplicate of it.
+	superseded := map[string]bool{}
 	for _, f := range head {
-		if m, _, err := gitstore.Decode(f.Path, f.Content); err == nil && types[m.Type] {
+		m, _, err := gitstore.Decode(f.Path, f.Content)
+		if err != nil {
+			continue
+		}
+		for _, id := range m.Supersedes {
+			superseded[strings.ToLower(id)] = true
+		}
+		for _, l := range m.Links {
+			if l.Rel == "supersedes" {
+				superseded[strings.ToLower(l.ID)] = true
+			}
+		}
+		if types[m.Type] {
 			ms = append(ms, m)
 			texts = append(texts, dedup.Text(m.Title, m.Body))
 		}
@@ -56,7 +72,7 @@ func flagNearDuplicates(head []gitstore.RefFile, changes []Change) {
 		}
 		th := dedup.DefaultThresholds.For(c.Type)
 		for j, m := range ms {
-			if j == at || m.Type != c.Type {
+			if j == at || m.Type != c.Type || superseded[strings.ToLower(m.ID)] {
 				continue
 			}
 			if sim := dedup.Cosine(vecs[at], vecs[j]); sim >= th {
