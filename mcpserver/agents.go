@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs"
@@ -335,14 +336,19 @@ func (sv *server) memoryResource(ctx context.Context, req *mcp.ReadResourceReque
 	id := strings.Trim(u.Path, "/")
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
-	m, err := sv.store.Resolve(ctx, id)
+	// Either store, as recall_memory finds it.
+	m, _, st, err := sv.set.Resolve(ctx, scope.All, id)
 	if errors.Is(err, contextfs.ErrNotFound) {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	if amb, ok := errors.AsType[*contextfs.AmbiguousError](err); ok {
+		// A request the client can mend: say so with the protocol's code.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: amb.Error()}
 	}
 	if err != nil {
 		return nil, err
 	}
-	raw, err := sv.store.Repo.ReadFile(m.Path)
+	raw, err := st.Repo.ReadFile(m.Path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", m.Path, err)
 	}

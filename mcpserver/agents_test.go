@@ -2,12 +2,14 @@ package mcpserver_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs/internal/testgit"
@@ -157,7 +159,7 @@ func TestRecallOpensCodeChunksAndCommits(t *testing.T) {
 }
 
 func TestPromptAndResources(t *testing.T) {
-	cs, _, _ := connect(t)
+	cs, _, dir := connect(t)
 	ctx := context.Background()
 	var saved struct{ ID string }
 	call(t, cs, "save_memory", map[string]any{"type": "project-brief", "content": "# Billing\nBilling turns usage into invoices."}, &saved)
@@ -187,6 +189,21 @@ func TestPromptAndResources(t *testing.T) {
 	}
 	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "contextfs://memory/nosuch"}); err == nil {
 		t.Error("reading a missing memory succeeded")
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "contextfs://memory/"}); err == nil {
+		t.Error("reading the empty ID succeeded")
+	}
+	// An ambiguous prefix is the client's to mend: invalid params, with
+	// the candidates, not a code the protocol does not define.
+	for _, id := range []string{"amb1aaaa", "amb1bbbb"} {
+		f := "---\nid: " + id + "\ntype: fact\ntitle: T " + id + "\ncreated: 2024-05-01T00:00:00Z\nupdated: 2024-05-01T00:00:00Z\n---\nBody.\n"
+		if err := os.WriteFile(filepath.Join(dir, ".contextfs", "memories", id+".md"), []byte(f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "contextfs://memory/amb1"})
+	if je, ok := errors.AsType[*jsonrpc.Error](err); !ok || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "amb1bbbb") {
+		t.Errorf("an ambiguous prefix: %v; want invalid params naming both", err)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/contextfs/contextfs/internal/testgit"
 	"github.com/contextfs/contextfs/mcpserver"
 )
@@ -63,6 +65,11 @@ func TestMCPAUserPreferenceGoesToTheUserStoreAndIsSearched(t *testing.T) {
 	}
 	if txt := call(t, cs, "recall_memory", map[string]any{"id": saved.ID, "scope": "user"}, nil); !strings.Contains(txt, "Prefers terse answers") {
 		t.Errorf("recall: %s", txt)
+	}
+	// The memory resource finds it in the user store, as recall does.
+	r, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "contextfs://memory/" + saved.ID})
+	if err != nil || !strings.Contains(r.Contents[0].Text, "Prefers terse answers") {
+		t.Errorf("contextfs://memory/%s (user store): %+v %v", saved.ID, r, err)
 	}
 	if res := callRaw(t, cs, "search_memory", map[string]any{"query": "x", "scope": "team"}); !res.IsError {
 		t.Error("scope team was accepted")

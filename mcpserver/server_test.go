@@ -221,6 +221,17 @@ func TestTools(t *testing.T) {
 		if len(out.Warnings) == 0 {
 			t.Errorf("save_memory: no secret warning for a GitHub token: %+v", out)
 		}
+		// An edit can bring a secret in as a save can.
+		var up mcpserver.UpdateOutput
+		call(t, cs, "update_memory", map[string]any{"id": saved.ID, "body": "Deploys use " + token + " now."}, &up)
+		if len(up.Warnings) == 0 {
+			t.Errorf("update_memory: no secret warning for a GitHub token: %+v", up)
+		}
+		var clean mcpserver.UpdateOutput
+		call(t, cs, "update_memory", map[string]any{"id": saved.ID, "body": "Deploys read the token from the CI secret store."}, &clean)
+		if len(clean.Warnings) != 0 {
+			t.Errorf("update_memory without a secret warned: %+v", clean.Warnings)
+		}
 	})
 
 	t.Run("delete removes the file", func(t *testing.T) {

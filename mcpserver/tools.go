@@ -103,6 +103,9 @@ type UpdateInput struct {
 type UpdateOutput struct {
 	MemoryRef
 	Changed bool `json:"changed" jsonschema:"false when the update asked for nothing new and the file was left alone"`
+	// Warnings are possible secrets in the file as written, as save_memory
+	// reports them.
+	Warnings []string `json:"warnings,omitempty" jsonschema:"possible secrets found in the memory: remove them with update_memory, the pre-commit hook will refuse the file"`
 }
 
 // DeleteOutput is the result of delete_memory.
@@ -361,7 +364,7 @@ func (sv *server) update(ctx context.Context, in UpdateInput) (UpdateOutput, str
 	if err != nil {
 		return UpdateOutput{}, "", err
 	}
-	m, where, err := sv.set.Update(ctx, sc, in.ID, func(m *memory.Memory) error {
+	m, where, warnings, err := sv.set.Update(ctx, sc, in.ID, func(m *memory.Memory) error {
 		before := *m
 		before.Tags, before.Paths, before.Data = slices.Clone(m.Tags), slices.Clone(m.Paths), maps.Clone(m.Data)
 		if in.Title != nil {
@@ -403,6 +406,9 @@ func (sv *server) update(ctx context.Context, in UpdateInput) (UpdateOutput, str
 		return UpdateOutput{}, "", err
 	}
 	out := UpdateOutput{MemoryRef: refOf(m, where), Changed: true}
+	for _, w := range warnings {
+		out.Warnings = append(out.Warnings, w.String())
+	}
 	return out, fmt.Sprintf("updated %s %s (%s)", out.ID, out.Path, where), nil
 }
 

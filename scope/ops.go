@@ -12,6 +12,7 @@ import (
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/secrets"
 )
 
 // Result is a search hit and where it came from.
@@ -148,19 +149,27 @@ func (s *Set) Resolve(ctx context.Context, sc Scope, id string) (*memory.Memory,
 
 // Update applies edit to the memory id of sc (All finds it in either
 // store), and commits it when it is in the user store.
-func (s *Set) Update(ctx context.Context, sc Scope, id string, edit func(*memory.Memory) error) (*memory.Memory, Scope, error) {
+//
+// warnings are the possible secrets in the file as written, as Save
+// reports them: an edit can bring one in as a save can.
+func (s *Set) Update(ctx context.Context, sc Scope, id string, edit func(*memory.Memory) error) (m *memory.Memory, where Scope, warnings []secrets.Finding, err error) {
 	m, where, st, err := s.Resolve(ctx, sc, id)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	m, err = st.Update(ctx, m.ID, edit)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
+	}
+	if scan, err := st.SecretScanner(); err == nil {
+		if raw, err := st.Repo.ReadFile(m.Path); err == nil {
+			warnings = contextfs.ScanFile(scan, m.Path, raw)
+		}
 	}
 	if where == User {
 		s.CommitUser(ctx, st)
 	}
-	return m, where, nil
+	return m, where, warnings, nil
 }
 
 // Delete deletes the memory id of sc (All finds it in either store), and

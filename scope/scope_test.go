@@ -134,7 +134,7 @@ func TestUpdateAndDeleteInTheUserStoreAreCommitted(t *testing.T) {
 	ctx := context.Background()
 	s, _ := open(t, testgit.Init(t))
 	res := save(t, s, scope.User, "fact", "I use fish")
-	m, where, err := s.Update(ctx, scope.All, res.Memory.ID[:6], func(m *memory.Memory) error {
+	m, where, _, err := s.Update(ctx, scope.All, res.Memory.ID[:6], func(m *memory.Memory) error {
 		m.Tags = append(m.Tags, "shell")
 		return nil
 	})

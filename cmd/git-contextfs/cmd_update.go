@@ -93,7 +93,7 @@ func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
 		return err
 	}
 	defer s.Close()
-	m, where, err := s.Update(ctx, sc, o.args[0], func(m *memory.Memory) error {
+	m, where, warnings, err := s.Update(ctx, sc, o.args[0], func(m *memory.Memory) error {
 		if o.changed("type") {
 			m.Type = o.typ
 		}
@@ -140,6 +140,9 @@ func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
 	})
 	if err != nil {
 		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(a.io.ErrOut, "warning: possible secret: %s\n  The pre-commit hook will refuse this file. Remove it, or allow it (see docs/SECRETS.md).\n", w)
 	}
 	if o.json {
 		return a.printJSON(updatedJSON{Memory: m, Scope: where})
