@@ -56,8 +56,9 @@ func (c *StagedCheck) All() []Problem {
 // .contextfs/, and no config read, no cache opened. Otherwise it reads
 // every memory blob of the index in one `git cat-file --batch` process:
 // the staged ones to check, the others for their IDs, which must stay
-// unique. Deleted files are not checked. Formatting is never a problem
-// here: `fmt` exists for that.
+// unique, and for the supersedes a staged file's lead to, which must not
+// come back to it. Deleted files are not checked. Formatting is never a
+// problem here: `fmt` exists for that.
 //
 // The work tree's config supplies the secret allow lists. A config that
 // cannot be read does not stop the check: the secrets are scanned with no
@@ -91,6 +92,7 @@ func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error)
 	}
 	var files []File
 	others := map[string]string{}
+	otherContent := map[string][]byte{}
 	for _, e := range entries {
 		content, ok := blobs[e.oid]
 		if !ok {
@@ -102,13 +104,24 @@ func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error)
 		}
 		if id := QuickID(e.path, content); id != "" {
 			others[strings.ToLower(id)] = e.path
+			otherContent[e.path] = content
 		}
 	}
 	res.Files = len(files)
 	if len(files) == 0 {
 		return res, nil
 	}
-	res.Problems = append(res.Problems, CheckFilesWith(files, others, repoLimits(repo))...)
+	// A staged file may close a supersedes cycle through committed
+	// memories. Only the memories its supersedes lead to are decoded, so a
+	// commit that supersedes nothing still reads no other file's YAML.
+	othersSupersede := func(path string) []string {
+		m, _, err := gitstore.Decode(path, otherContent[path])
+		if err != nil {
+			return nil
+		}
+		return m.Supersedes
+	}
+	res.Problems = append(res.Problems, checkFiles(files, others, othersSupersede, repoLimits(repo))...)
 
 	sc, warn := stagedScanner(repo)
 	if warn != "" {

@@ -28,7 +28,7 @@ import (
 type Problem struct {
 	Path    string `json:"path"`
 	Line    int    `json:"line,omitempty"`
-	Rule    string `json:"rule"` // syntax, type, field, schema, duplicate-id, conflict, secret, link
+	Rule    string `json:"rule"` // syntax, type, field, schema, duplicate-id, conflict, secret, link, cycle
 	Message string `json:"message"`
 }
 
@@ -63,8 +63,18 @@ func CheckFiles(files []File, others map[string]string) []Problem {
 
 // CheckFilesWith is CheckFiles under a repository's limits (config
 // limits:; zero fields are the defaults): a file over the size limit is
-// reported and not parsed.
+// reported and not parsed. A supersedes cycle is found among files only;
+// the callers that know the others' supersedes use checkFiles.
 func CheckFilesWith(files []File, others map[string]string, limits memory.Limits) []Problem {
+	return checkFiles(files, others, nil, limits)
+}
+
+// checkFiles is CheckFilesWith that, with othersSupersede, also follows
+// the supersedes of memories not among files (it is given their path, from
+// others, and is asked only about memories a checked file's supersedes
+// lead to), so that a file closing a cycle through committed memories is
+// caught too.
+func checkFiles(files []File, others map[string]string, othersSupersede func(path string) []string, limits memory.Limits) []Problem {
 	limits = limits.WithDefaults()
 	var out []Problem
 	type decoded struct {
@@ -105,6 +115,9 @@ func CheckFilesWith(files []File, others map[string]string, limits memory.Limits
 			}
 			out = append(out, Problem{Path: f.Path, Line: fieldLine(doc, is.Field), Rule: rule, Message: is.String()})
 		}
+		if _, _, is := Expires(doc); is != nil {
+			out = append(out, Problem{Path: f.Path, Line: fieldLine(doc, is.Field), Rule: "field", Message: is.String()})
+		}
 		linked = append(linked, decoded{m, doc})
 		if m.ID != "" {
 			id := strings.ToLower(m.ID)
@@ -118,10 +131,18 @@ func CheckFilesWith(files []File, others map[string]string, limits memory.Limits
 	}
 	known := func(id string) bool { _, ok := ids[strings.ToLower(id)]; return ok }
 	for _, d := range linked {
+		// A supersedes entry naming no memory is not reported: it is the
+		// history of a version deleted since (a natural clean-up), and it
+		// hides nothing. save --supersedes checks that the ID exists.
 		for _, is := range memory.DanglingLinks(d.m, known) {
 			out = append(out, Problem{Path: d.m.Path, Line: fieldLine(d.doc, is.Field), Rule: "link", Message: is.String()})
 		}
 	}
+	checked := make([]cycleMember, len(linked))
+	for i, d := range linked {
+		checked[i] = cycleMember{d.m, d.doc}
+	}
+	out = append(out, supersedesCycles(checked, others, othersSupersede)...)
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Path != out[j].Path {
 			return out[i].Path < out[j].Path
@@ -234,8 +255,10 @@ func validate(repo *gitstore.Repo, paths []string, sc *secrets.Scanner) ([]Probl
 		}
 		files = append(files, File{Path: repo.Rel(abs), Content: b})
 	}
-	// IDs must also be unique against the memories not named.
+	// IDs must also be unique against the memories not named, and a named
+	// file's supersedes may close a cycle through them.
 	others := map[string]string{}
+	supersedes := map[string][]string{}
 	if entries, err := repo.List(); err == nil {
 		named := map[string]bool{}
 		for _, f := range files {
@@ -248,11 +271,13 @@ func validate(repo *gitstore.Repo, paths []string, sc *secrets.Scanner) ([]Probl
 			if b, err := repo.ReadFile(e.Path); err == nil {
 				if m, _, err := gitstore.Decode(e.Path, b); err == nil && m.ID != "" {
 					others[strings.ToLower(m.ID)] = e.Path
+					supersedes[e.Path] = m.Supersedes
 				}
 			}
 		}
 	}
-	return withSecrets(CheckFilesWith(files, others, limits), files, sc), len(files), nil
+	probs := checkFiles(files, others, func(path string) []string { return supersedes[path] }, limits)
+	return withSecrets(probs, files, sc), len(files), nil
 }
 
 // withSecrets adds what sc finds in files to probs, sorted by file and

@@ -41,9 +41,10 @@ func (i Issue) String() string {
 
 // Validate checks everything about m that can be checked without looking at
 // other memories: a well-formed ID, a known type, a title, well-formed tags,
-// links and supersedes, sensible times, and data that matches the type's
-// schema. It returns nil if m is valid. Issues come in a stable order, so
-// that output is reproducible and diffable.
+// links and supersedes (neither naming the memory itself), sensible times,
+// and data that matches the type's schema. It returns nil if m is valid.
+// Issues come in a stable order, so that output is reproducible and
+// diffable.
 //
 // Validate accepts a type given by alias; files hold the canonical name, but
 // a memory being built from user input may not yet.
@@ -116,6 +117,10 @@ func ValidateWith(m *Memory, limits Limits) []Issue {
 			add(f, "must not start or end with spaces; got %s", quote(l.ID))
 		case !ValidRel(l.Rel):
 			add(f, "relation must be one of %s; got %s", strings.Join(relations, ", "), quote(l.Rel))
+		case l.ID == m.ID:
+			// link refuses it too: an edge to itself says nothing, and
+			// the graph would draw it as a loop.
+			add(f, "must not be the memory's own ID")
 		default:
 			if j, dup := seenLink[l]; dup {
 				add(f, "repeats links[%d]", j)

@@ -65,7 +65,7 @@ func TestCLIProgressSupersedesAndPrune(t *testing.T) {
 	}
 	before := snapshot(t, path)
 	out := ok(t, dir, "prune", "--dry-run")
-	for _, want := range []string{"would: remove " + gone, "would: " + p2 + ", the latest progress, supersedes progress99", "propose: 1 session summaries beyond the cap of 3"} {
+	for _, want := range []string{"would: remove " + gone, "would: " + p2 + ", the latest progress, supersedes progress99", "propose: 1 session summary beyond the cap of 3"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("prune --dry-run lacks %q:\n%s", want, out)
 		}

@@ -25,8 +25,10 @@ func (a *app) validateCmd() *cobra.Command {
 		Use:   "validate [PATH...]",
 		Short: "Check memory files; exit 1 if any is invalid",
 		Long: `Checks every memory file (or the ones named): YAML syntax, known type,
-required fields, the type's data schema, unique IDs and leftover merge
-conflict markers, and scans them for secrets (rule "secret"; the allow
+required fields, the type's data schema, expires: dates, unique IDs, links
+and supersedes naming a memory that exists (and not the memory itself),
+supersedes cycles (rule "cycle") and leftover merge conflict markers,
+and scans them for secrets (rule "secret"; the allow
 lists of .contextfs/config.yaml apply; --no-secrets skips the scan).
 Problems are printed as FILE:LINE: RULE: MESSAGE.
 Exit status: 0 all valid, 1 something is invalid.`,
