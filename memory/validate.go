@@ -87,6 +87,15 @@ func ValidateWith(m *Memory, limits Limits) []Issue {
 		// Titles are listed one per line and become file names.
 		add("title", "must be a single line")
 	}
+	// Control characters make git take the file for binary and reach the
+	// terminal of whoever lists it (an escape sequence can rewrite what
+	// the screen shows): only tab and the line ends are text.
+	for _, f := range []struct{ name, text string }{{"title", m.Title}, {"summary", m.Summary}, {"body", m.Body}} {
+		if i := strings.IndexFunc(f.text, isControl); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(f.text[i:])
+			add(f.name, "must not contain control characters; found U+%04X on line %d", r, 1+strings.Count(f.text[:i], "\n"))
+		}
+	}
 
 	// Tags compare case-insensitively (see HasTag), so "Go" repeats "go".
 	seen := make(map[string]int, len(m.Tags))
@@ -541,4 +550,10 @@ func formatDataTime(t time.Time) string {
 		return t.Format(time.DateOnly)
 	}
 	return t.Format(time.RFC3339Nano)
+}
+
+// isControl reports a C0 control character other than tab, line feed and
+// carriage return, DEL, or a C1 control character.
+func isControl(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r >= 0x7f && r < 0xa0
 }

@@ -101,6 +101,14 @@ func TestValidateReportsStructuralProblems(t *testing.T) {
 			Issue{"title", "is required"}},
 		{"multi-line title", func(m *Memory) { m.Title = "one\ntwo" },
 			Issue{"title", "must be a single line"}},
+		{"an escape sequence in the title", func(m *Memory) { m.Title = "Red \x1b[31malert" },
+			Issue{"title", "must not contain control characters; found U+001B on line 1"}},
+		{"a NUL in the body", func(m *Memory) { m.Body = "line one\nline\x00two\n" },
+			Issue{"body", "must not contain control characters; found U+0000 on line 2"}},
+		{"a bell in the summary", func(m *Memory) { m.Summary = "ding\a" },
+			Issue{"summary", "must not contain control characters; found U+0007 on line 1"}},
+		{"a C1 control in the body", func(m *Memory) { m.Body = "a\u009bb\n" },
+			Issue{"body", "must not contain control characters; found U+009B on line 1"}},
 		{"empty tag", func(m *Memory) { m.Tags = []string{"go", ""} },
 			Issue{"tags[1]", "must not be empty"}},
 		{"tag with a space", func(m *Memory) { m.Tags = []string{"go lang"} },
@@ -599,4 +607,13 @@ func TestValidateIsSafeForConcurrentUse(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+func TestTabsAndLineEndsAreText(t *testing.T) {
+	m := validMemory()
+	m.Summary = "a\tb"
+	m.Body = "col\tcol\r\nnext line\n\u00e9t\u00e9 \u2014 \U0001F600\n"
+	if issues := Validate(m); len(issues) != 0 {
+		t.Errorf("Validate = %v, want none", issues)
+	}
 }
