@@ -27,7 +27,7 @@ type SaveRequest struct {
 	Title      string
 	Summary    string
 	Tags       []string
-	Links      []string // "ID", "rel:ID" (see memory.ParseLink) or a URL
+	Links      []string // "ID", "rel:ID" (see memory.ParseLink) or a URL; an ID names a memory, or a unique prefix of one
 	Supersedes []string
 	Reason     string // why it supersedes them: one of memory.Reasons()
 	Data       map[string]any
@@ -69,7 +69,10 @@ func (e *InvalidError) Error() string {
 const MemoryFolder = "memories"
 
 // Save writes a new memory file and indexes it. The file name is a slug of
-// the title plus the random ID; it never changes afterwards.
+// the title plus the random ID; it never changes afterwards. The memory is
+// validated first, its links included: each ID is resolved to the one
+// memory it names, and one that names none or several is refused, as
+// validate would refuse the file.
 func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 	typ, err := memory.CanonicalType(req.Type)
 	if err != nil {
@@ -103,6 +106,9 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 		}
 		m.Supersedes[i] = r.ID
 	}
+	if m.Links, err = s.resolveLinks(ctx, m.Links); err != nil {
+		return nil, err
+	}
 	scanner, err := s.SecretScanner()
 	if err != nil {
 		return nil, err
@@ -130,6 +136,115 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 		return &SaveResult{Memory: m, Warnings: warn}, fmt.Errorf("saved %s, but indexing failed: %w", rel, err)
 	}
 	return &SaveResult{Memory: m, Warnings: warn}, nil
+}
+
+// resolveLinks gives each link that names a memory (memory.Link.IsMemory)
+// the full ID of the one memory its ID or prefix matches, as `link` does,
+// and refuses one that matches none or several: validate would reject the
+// file. URLs and other links are kept as they are.
+func (s *Store) resolveLinks(ctx context.Context, ls []memory.Link) ([]memory.Link, error) {
+	for i, l := range ls {
+		if !l.IsMemory() {
+			continue
+		}
+		r, err := s.Resolve(ctx, l.ID)
+		if err != nil {
+			return nil, fmt.Errorf("link %s: %w", l, err)
+		}
+		ls[i].ID = r.ID
+	}
+	// A prefix and the full ID are now one link.
+	return memory.CleanLinks(ls), nil
+}
+
+// SupersededError is a memory that newer versions already replace:
+// evolving, merging, splitting or superseding it again would fork its
+// chain into several current versions. It names what replaces it and, in
+// Advice, what to do instead.
+type SupersededError struct {
+	ID string
+	// By are the memories that supersede it; Heads, the current versions
+	// its chain leads to (none when the chain is a cycle).
+	By, Heads []string
+	// Advice is what the caller should do instead ("evolve Y instead").
+	Advice string
+}
+
+// Error names what supersedes the memory and what to do instead.
+func (e *SupersededError) Error() string {
+	msg := e.ID + " is superseded by " + strings.Join(e.By, ", ")
+	if len(e.Heads) > 0 && !slices.Equal(e.Heads, e.By) {
+		if len(e.Heads) == 1 {
+			msg += ", whose current version is " + e.Heads[0]
+		} else {
+			msg += ", whose current versions are " + strings.Join(e.Heads, ", ")
+		}
+	}
+	if e.Advice == "" {
+		return msg
+	}
+	return msg + "; " + e.Advice
+}
+
+// Current returns the versions to change instead of the memory: its
+// chain's heads, or, in a cycle, which has none, what supersedes it.
+func (e *SupersededError) Current() []string {
+	if len(e.Heads) == 0 {
+		return e.By
+	}
+	return e.Heads
+}
+
+// Superseded returns a *SupersededError, without advice, when other
+// memories supersede the memory id (a full ID, as Resolve gives it), and
+// nil when none does. Both ways of saying so count: a supersedes: entry and
+// a link of rel supersedes. It reads the cache as the last sync left it
+// (Resolve syncs).
+func (s *Store) Superseded(ctx context.Context, id string) (*SupersededError, error) {
+	by, err := s.SupersededBy(ctx, id)
+	if err != nil || len(by) == 0 {
+		return nil, err
+	}
+	e := &SupersededError{ID: id, By: by}
+	seen := map[string]bool{id: true}
+	for queue := slices.Clone(by); len(queue) > 0; queue = queue[1:] {
+		cur := queue[0]
+		if seen[cur] {
+			continue // a cycle, which only hand edits make
+		}
+		seen[cur] = true
+		next, err := s.SupersededBy(ctx, cur)
+		if err != nil {
+			return nil, err
+		}
+		if len(next) == 0 {
+			e.Heads = append(e.Heads, cur)
+		}
+		queue = append(queue, next...)
+	}
+	slices.Sort(e.Heads)
+	return e, nil
+}
+
+// SupersededBy returns the IDs of the memories, superseded or not, that
+// supersede id (in supersedes: or by a link of rel supersedes), sorted. It
+// reads the cache as the last sync left it: one indexed look-up, where
+// reading every memory file into a graph cost recall half a second at 10K
+// memories.
+func (s *Store) SupersededBy(ctx context.Context, id string) ([]string, error) {
+	rows, err := s.cache.List(ctx, cache.KindMemory, cache.Filter{
+		Attrs: []cache.Attr{{Key: search.AttrLink, Value: id + " supersedes"}},
+		All:   true,
+	}, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.MID)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }
 
 // DerivedTitle is the title Save gives a memory saved without one, taken

@@ -3,6 +3,8 @@ package dedup_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	contextfs "github.com/contextfs/contextfs"
@@ -83,6 +85,7 @@ func TestSavePolicies(t *testing.T) {
 		{"error refuses", para, dedup.Error, "", 1, true},
 		{"allow writes a second memory", para, dedup.Allow, dedup.Saved, 2, false},
 		{"identical content is never written twice, even with allow", pool, dedup.Allow, dedup.Skipped, 1, false},
+		{"off does no check: identical content is written again", pool, dedup.Off, dedup.Saved, 2, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,6 +114,64 @@ func TestSavePolicies(t *testing.T) {
 				if m.Body != para.Body+"\n" {
 					t.Errorf("updated body %q", m.Body)
 				}
+			}
+		})
+	}
+}
+
+// A save that supersedes a memory a newer version already replaces, and
+// not that version too, would fork its chain into two current versions:
+// it is refused, naming the current version to supersede instead,
+// whatever the duplicate policy (except off, which checks nothing).
+func TestSaveRefusesToSupersedeASupersededMemory(t *testing.T) {
+	ctx := context.Background()
+	// Each case gets the chain v[0] <- v[1] <- v[2] in a store of its own.
+	tests := []struct {
+		name       string
+		supersedes func(v []string) []string
+		policy     dedup.Policy
+		want       func(v []string) string // in the refusal; nil when it saves
+	}{
+		{"a superseded memory", func(v []string) []string { return v[1:2] }, dedup.Skip,
+			func(v []string) string {
+				return v[1] + " is superseded by " + v[2] + "; supersede " + v[2] + " instead"
+			}},
+		{"a superseded memory, by prefix", func(v []string) []string { return []string{v[0][:6]} }, dedup.Skip,
+			func(v []string) string {
+				return v[0] + " is superseded by " + v[1] + ", whose current version is " + v[2] + "; supersede " + v[2] + " instead"
+			}},
+		{"a superseded memory, with allow", func(v []string) []string { return v[1:2] }, dedup.Allow,
+			func(v []string) string { return "supersede " + v[2] + " instead" }},
+		{"a superseded memory with its current version", func(v []string) []string { return []string{v[0], v[2]} }, dedup.Skip, nil},
+		{"the current version", func(v []string) []string { return v[2:] }, dedup.Skip, nil},
+		{"a superseded memory with off, which checks nothing", func(v []string) []string { return v[:1] }, dedup.Off, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := open(t)
+			var v []string
+			for i, ttl := range []int{60, 120, 300} {
+				res, err := s.Save(ctx, contextfs.SaveRequest{Type: "fact", Body: fmt.Sprintf("Cache TTL is %d seconds.", ttl), Supersedes: v[max(i-1, 0):]})
+				if err != nil {
+					t.Fatal(err)
+				}
+				v = append(v, res.Memory.ID)
+			}
+			req := contextfs.SaveRequest{Type: "fact", Body: "Sessions expire after a day.", Supersedes: tt.supersedes(v)}
+			out, err := dedup.Save(ctx, s, req, tt.policy, dedup.DefaultThresholds)
+			files, _ := s.Repo.List()
+			if tt.want == nil {
+				if err != nil || out.Action != dedup.Saved || len(files) != 4 {
+					t.Fatalf("save: %v, %+v; %d files, want 4", err, out, len(files))
+				}
+				return
+			}
+			var se *contextfs.SupersededError
+			if want := tt.want(v); !errors.As(err, &se) || !strings.Contains(err.Error(), want) {
+				t.Fatalf("err = %v, want a *SupersededError saying %q", err, want)
+			}
+			if len(files) != 3 {
+				t.Errorf("%d files after a refused save, want 3", len(files))
 			}
 		})
 	}

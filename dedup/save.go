@@ -45,9 +45,13 @@ func (e *DuplicateError) Error() string {
 	return "not saved: it repeats " + strings.Join(ids, ", ")
 }
 
-// Save checks req against the memories of its type and then applies
-// policy when it repeats one: identical content is never written twice,
-// whatever the policy. Memories req already supersedes are not reported.
+// Save checks req and then writes it. A memory it supersedes that a newer
+// version already replaces, when req does not supersede that version too,
+// is refused (*contextfs.SupersededError): both would be current. Then req
+// is compared with the memories of its type, and policy decides when it
+// repeats one; identical content is never written twice, whatever the
+// policy but Off. Memories req already supersedes are not reported. Off
+// skips every check: it is for bulk imports and benchmarks.
 func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, policy Policy, th Thresholds) (*Outcome, error) {
 	if policy == Off {
 		res, err := s.Save(ctx, req)
@@ -56,15 +60,19 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 		}
 		return &Outcome{Action: Saved, Memory: res.Memory, Saved: res, Report: Report{Similar: []Match{}, MaySupersede: []Match{}}}, nil
 	}
-	rep, err := Check(ctx, s, Candidate{Type: req.Type, Title: req.Title, Body: req.Body, Data: req.Data}, th)
-	if err != nil {
-		return nil, err
-	}
 	var superseded []string
 	for _, id := range req.Supersedes {
+		// One that does not resolve is left to s.Save, which says why.
 		if m, err := s.Resolve(ctx, id); err == nil {
 			superseded = append(superseded, m.ID)
 		}
+	}
+	if err := checkCurrent(ctx, s, superseded); err != nil {
+		return nil, err
+	}
+	rep, err := Check(ctx, s, Candidate{Type: req.Type, Title: req.Title, Body: req.Body, Data: req.Data}, th)
+	if err != nil {
+		return nil, err
 	}
 	drop := func(m Match) bool { return slices.Contains(superseded, m.ID) }
 	rep.Similar = slices.DeleteFunc(rep.Similar, drop)
@@ -107,4 +115,22 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 	}
 	out.Action, out.Memory, out.Saved = Saved, res.Memory, res
 	return out, nil
+}
+
+// checkCurrent refuses to supersede a memory that newer versions replace
+// unless every current version of its chain is superseded too: the new
+// memory would be a second current version beside them.
+func checkCurrent(ctx context.Context, s *contextfs.Store, ids []string) error {
+	for _, id := range ids {
+		e, err := s.Superseded(ctx, id)
+		if err != nil {
+			return err
+		}
+		if e == nil || !slices.ContainsFunc(e.Current(), func(h string) bool { return !slices.Contains(ids, h) }) {
+			continue
+		}
+		e.Advice = "supersede " + strings.Join(e.Current(), " or ") + " instead"
+		return e
+	}
+	return nil
 }

@@ -34,36 +34,81 @@ func CheckReason(r string) error {
 	return fmt.Errorf("%w %q: use one of %s", ErrReason, r, strings.Join(memory.Reasons(), ", "))
 }
 
-// Change is what a new version changes: its body (blank keeps the old
-// one), its title (blank keeps the old one) and why it replaces the old
-// version (one of memory.Reasons, or blank).
+// ErrNoContent is a new version or a merge given blank content: a memory
+// needs content, and quietly keeping the old body would write a copy.
+var ErrNoContent = errors.New("a memory needs content")
+
+// RequestError is a request that is wrong in itself, whatever the store
+// holds: fewer than two memories or parts, a memory named twice, a blank
+// or repeated part. The CLI reports it as a usage mistake (exit 2).
+type RequestError struct{ msg string }
+
+// Error says what is wrong with the request.
+func (e *RequestError) Error() string { return e.msg }
+
+func requestErrorf(format string, args ...any) error {
+	return &RequestError{fmt.Sprintf(format, args...)}
+}
+
+// checkCurrent returns a *contextfs.SupersededError when other memories
+// supersede the memory id (a full ID, as Resolve gives it), advising to
+// verb its current version instead ("evolve Y instead"). It reads the
+// cache as the last sync left it; Resolve syncs.
+func checkCurrent(ctx context.Context, s *contextfs.Store, id, verb string) error {
+	e, err := s.Superseded(ctx, id)
+	if e == nil || err != nil {
+		return err
+	}
+	e.Advice = fmt.Sprintf("%s %s instead", verb, strings.Join(e.Current(), " or "))
+	return e
+}
+
+// Change is what a new version changes: its body (required), its title
+// and why it replaces the old version (one of memory.Reasons, or blank).
+// A blank title keeps the old one, unless the old one was derived from the
+// old body (contextfs.DerivedTitle): then the new title is derived from
+// the new body, so that title and body agree.
 type Change struct {
 	Body, Title, Reason string
 }
 
 // Evolve writes a new version of the memory id, superseding it. The new
 // version keeps the old one's type, tags, links and data, and records the
-// reason.
+// reason. A memory that is already superseded is refused
+// (*contextfs.SupersededError): its current version is the one to evolve.
 func Evolve(ctx context.Context, s *contextfs.Store, id string, c Change) (*contextfs.SaveResult, error) {
 	if err := CheckReason(c.Reason); err != nil {
 		return nil, err
+	}
+	if strings.TrimSpace(c.Body) == "" {
+		return nil, fmt.Errorf("evolve: %w: give the new version's text", ErrNoContent)
 	}
 	old, err := s.Resolve(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	body, title := cmp.Or(strings.TrimSpace(c.Body), old.Body), cmp.Or(strings.TrimSpace(c.Title), old.Title)
+	if err := checkCurrent(ctx, s, old.ID, "evolve"); err != nil {
+		return nil, err
+	}
+	title := strings.TrimSpace(c.Title)
+	if title == "" && old.Title != contextfs.DerivedTitle(old.Body) {
+		title = old.Title // written by hand, so it still holds
+	}
 	return s.Save(ctx, contextfs.SaveRequest{Type: old.Type, Title: title, Tags: old.Tags, Links: linkArgs(old.Links),
-		Supersedes: []string{old.ID}, Reason: c.Reason, Data: old.Data, Body: body})
+		Supersedes: []string{old.ID}, Reason: c.Reason, Data: old.Data, Body: strings.TrimSpace(c.Body)})
 }
 
 // Merge writes one memory that supersedes all of ids: the first memory's
 // type, title and data; every memory's tags and links (less links among
-// the merged ones); and the given body, or the bodies joined in order when
-// body is blank.
-func Merge(ctx context.Context, s *contextfs.Store, ids []string, body string) (*contextfs.SaveResult, error) {
+// the merged ones); and body, or the bodies joined in order when body is
+// nil. A blank body is refused (ErrNoContent), as is a memory named twice
+// (*RequestError) or one already superseded (*contextfs.SupersededError).
+func Merge(ctx context.Context, s *contextfs.Store, ids []string, body *string) (*contextfs.SaveResult, error) {
 	if len(ids) < 2 {
-		return nil, fmt.Errorf("merge needs at least two memories, got %d", len(ids))
+		return nil, requestErrorf("merge needs at least two memories, got %d", len(ids))
+	}
+	if body != nil && strings.TrimSpace(*body) == "" {
+		return nil, fmt.Errorf("merge: %w: the content given is blank (give no content to join the bodies)", ErrNoContent)
 	}
 	var ms []*memory.Memory
 	for _, id := range ids {
@@ -72,12 +117,28 @@ func Merge(ctx context.Context, s *contextfs.Store, ids []string, body string) (
 			return nil, err
 		}
 		if slices.ContainsFunc(ms, func(x *memory.Memory) bool { return x.ID == m.ID }) {
-			return nil, fmt.Errorf("%s is named twice", m.ID)
+			return nil, requestErrorf("%s is named twice", m.ID)
 		}
 		ms = append(ms, m)
 	}
 	merged := func(id string) bool {
 		return slices.ContainsFunc(ms, func(x *memory.Memory) bool { return x.ID == id })
+	}
+	for _, m := range ms {
+		e, err := s.Superseded(ctx, m.ID)
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			continue
+		}
+		if heads := e.Current(); !slices.ContainsFunc(heads, func(h string) bool { return !merged(h) }) {
+			// Merging it with what replaced it would bring its stale body back.
+			e.Advice = "this merge includes " + strings.Join(heads, " and ") + ", so leave " + m.ID + " out"
+		} else {
+			e.Advice = fmt.Sprintf("merge %s instead", strings.Join(heads, " or "))
+		}
+		return nil, e
 	}
 	var tags, sup []string
 	var ls []memory.Link
@@ -95,27 +156,38 @@ func Merge(ctx context.Context, s *contextfs.Store, ids []string, body string) (
 		sup = append(sup, m.ID)
 		bodies = append(bodies, strings.TrimSpace(m.Body))
 	}
-	if strings.TrimSpace(body) == "" {
-		body = strings.Join(bodies, "\n\n")
+	text := strings.Join(bodies, "\n\n")
+	if body != nil {
+		text = *body
 	}
 	return s.Save(ctx, contextfs.SaveRequest{Type: ms[0].Type, Title: ms[0].Title, Tags: tags,
-		Links: linkArgs(memory.CleanLinks(ls)), Supersedes: sup, Data: ms[0].Data, Body: body})
+		Links: linkArgs(memory.CleanLinks(ls)), Supersedes: sup, Data: ms[0].Data, Body: text})
 }
 
 // Split writes one memory per part, each derived from id (a typed link)
 // and superseding it; the parts keep its type and tags. Titles derive from
-// each part's text.
+// each part's text. Fewer than two parts, a blank part or two identical
+// ones are refused (*RequestError), as is a memory already superseded
+// (*contextfs.SupersededError).
 func Split(ctx context.Context, s *contextfs.Store, id string, parts []string) ([]*memory.Memory, error) {
 	if len(parts) < 2 {
-		return nil, fmt.Errorf("split needs at least two parts, got %d", len(parts))
+		return nil, requestErrorf("split needs at least two parts, got %d", len(parts))
 	}
 	for i, p := range parts {
 		if strings.TrimSpace(p) == "" {
-			return nil, fmt.Errorf("part %d is empty", i+1)
+			return nil, requestErrorf("part %d is empty", i+1)
+		}
+		for j, q := range parts[:i] {
+			if strings.TrimSpace(p) == strings.TrimSpace(q) {
+				return nil, requestErrorf("parts %d and %d are the same text: each part must say something of its own", j+1, i+1)
+			}
 		}
 	}
 	old, err := s.Resolve(ctx, id)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkCurrent(ctx, s, old.ID, "split"); err != nil {
 		return nil, err
 	}
 	var out []*memory.Memory
@@ -270,26 +342,12 @@ func History(ctx context.Context, root, rel string) ([]Commit, error) {
 	return cs, nil
 }
 
-// SupersededBy returns the IDs of the current memories that supersede id
-// (in supersedes: or by a link of rel supersedes), sorted, for recall to
-// say what replaced an old version. It reads the cache as the last sync
-// left it (recall resolves the ID, which syncs, first): one indexed
-// look-up, where reading every memory file into a graph cost recall half
-// a second at 10K memories.
+// SupersededBy returns the IDs of the memories that supersede id (in
+// supersedes: or by a link of rel supersedes), sorted, for recall to say
+// what replaced an old version: Store.SupersededBy, from the cache as the
+// last sync left it (recall resolves the ID, which syncs, first).
 func SupersededBy(ctx context.Context, s *contextfs.Store, id string) ([]string, error) {
-	rows, err := s.Cache().List(ctx, cache.KindMemory, cache.Filter{
-		Attrs: []cache.Attr{{Key: search.AttrLink, Value: id + " supersedes"}},
-		All:   true,
-	}, 0)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, r := range rows {
-		out = append(out, r.MID)
-	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
+	return s.SupersededBy(ctx, id)
 }
 
 // Superseders returns, for each memory that current memories supersede,

@@ -7,7 +7,6 @@ package links
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -20,8 +19,9 @@ import (
 	"github.com/contextfs/contextfs/search"
 )
 
-// ErrRel is a relation outside the vocabulary.
-var ErrRel = errors.New("unknown relation")
+// ErrRel is a relation outside the vocabulary: memory.ErrRel, which a
+// link that names one (memory.ParseLink) wraps too.
+var ErrRel = memory.ErrRel
 
 // CheckRel returns nil if rel is in the vocabulary, else an error listing it.
 func CheckRel(rel string) error {

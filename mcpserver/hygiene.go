@@ -117,8 +117,8 @@ type LineageOutput struct {
 // EvolveInput is the argument of evolve_memory.
 type EvolveInput struct {
 	ID      string `json:"id" jsonschema:"the memory to replace with a new version"`
-	Content string `json:"content,omitempty" jsonschema:"the new version's body (default: the old body)"`
-	Title   string `json:"title,omitempty" jsonschema:"a new title (default: the old one)"`
+	Content string `json:"content" jsonschema:"the new version's body"`
+	Title   string `json:"title,omitempty" jsonschema:"a new title (default: the old one, or derived from content when the old one was derived from the old body)"`
 	Reason  string `json:"reason,omitempty" jsonschema:"why: observation, inference, correction or decay"`
 }
 
@@ -237,7 +237,11 @@ func (sv *server) evolve(ctx context.Context, in EvolveInput) (MemoryRef, string
 }
 
 func (sv *server) merge(ctx context.Context, in MergeInput) (MemoryRef, string, error) {
-	res, err := lineage.Merge(ctx, sv.store, in.IDs, in.Content)
+	var content *string // none joins the bodies
+	if in.Content != "" {
+		content = &in.Content
+	}
+	res, err := lineage.Merge(ctx, sv.store, in.IDs, content)
 	if err != nil {
 		return MemoryRef{}, "", err
 	}

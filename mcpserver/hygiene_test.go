@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/contextfs/contextfs/mcpserver"
@@ -70,5 +71,50 @@ func TestMCPSaveChecksTextWithSearchOperatorsAsWords(t *testing.T) {
 	call(t, cs, "save_memory", args, &again)
 	if again.Action != "skipped" || again.ID != first.ID || len(again.Similar) != 1 || !again.Similar[0].Identical {
 		t.Fatalf("second save: %+v", again)
+	}
+}
+
+// The MCP tools refuse what the CLI refuses, through the same Go API:
+// links that validate would reject, blank content, and a memory that a
+// newer version already supersedes; a unique prefix in links is saved as
+// the full ID.
+func TestMCPHygieneRefusals(t *testing.T) {
+	cs, _, _ := connect(t)
+	var a, b, v1, withPrefix mcpserver.SaveOutput
+	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "The API listens on port 8080."}, &a)
+	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "The API answers in JSON."}, &b)
+	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "Cache TTL is 60 seconds."}, &v1)
+	var v2 mcpserver.MemoryRef
+	call(t, cs, "evolve_memory", map[string]any{"id": v1.ID, "content": "Cache TTL is 120 seconds."}, &v2)
+	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "The gateway sits in front of the API.", "links": []string{"depends_on:" + a.ID[:5]}}, &withPrefix)
+	var m struct{ Links []struct{ ID, Rel string } }
+	call(t, cs, "recall_memory", map[string]any{"id": withPrefix.ID}, &m)
+	if len(m.Links) != 1 || m.Links[0].ID != a.ID || m.Links[0].Rel != "depends_on" {
+		t.Errorf("links saved as %+v, want depends_on:%s", m.Links, a.ID)
+	}
+	tests := []struct {
+		name, tool string
+		args       map[string]any
+		want       string
+	}{
+		{"save with a link to a missing memory", "save_memory",
+			map[string]any{"type": "fact", "content": "A dead link.", "links": []string{"depends_on:zzzzzzzzzz"}}, "zzzzzzzzzz"},
+		{"save with an unknown relation", "save_memory",
+			map[string]any{"type": "fact", "content": "A bogus relation.", "links": []string{"bogus:" + a.ID}}, `unknown relation "bogus"`},
+		{"save superseding a superseded memory", "save_memory",
+			map[string]any{"type": "fact", "content": "Cache TTL is 600 seconds.", "supersedes": []string{v1.ID}}, "supersede " + v2.ID + " instead"},
+		{"evolve with blank content", "evolve_memory", map[string]any{"id": a.ID, "content": " \n"}, "needs content"},
+		{"evolve of a superseded memory", "evolve_memory",
+			map[string]any{"id": v1.ID, "content": "Cache TTL is 300 seconds."}, "evolve " + v2.ID + " instead"},
+		{"merge with blank content", "merge_memories", map[string]any{"ids": []string{a.ID, b.ID}, "content": "  "}, "needs content"},
+		{"merge with a superseded memory", "merge_memories", map[string]any{"ids": []string{a.ID, v1.ID}}, "merge " + v2.ID + " instead"},
+		{"split into the same part twice", "split_memory", map[string]any{"id": a.ID, "parts": []string{"Port 8080.", "Port 8080."}}, "same text"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if res := callRaw(t, cs, tt.tool, tt.args); !res.IsError || !strings.Contains(text(res), tt.want) {
+				t.Errorf("%s: error %v, text %q; want an error saying %q", tt.tool, res.IsError, text(res), tt.want)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -26,6 +27,9 @@ var relations = []string{
 	"related", "references", "depends_on", "contradicts", "supersedes",
 	"derived_from", "part_of", "implements", "extends", "example_of", "caused_by", "fixes",
 }
+
+// ErrRel is a relation outside the vocabulary.
+var ErrRel = errors.New("unknown relation")
 
 // reasons are why a memory is evolved into a new version: something was
 // observed, inferred, corrected, or went out of date.
@@ -54,19 +58,41 @@ func (l Link) String() string {
 func (l Link) IsMemory() bool { return ValidID(l.ID) }
 
 // ParseLink reads a link as the CLI writes it: "ID", "rel:ID" where rel is
-// in the vocabulary, or a URL (kept whole, relation "related").
+// in the vocabulary, or a URL (kept whole, relation "related"). A word
+// before an ID-shaped target ("bogus:k3x9") can only be meant as a
+// relation, so one outside the vocabulary is an ErrRel: kept whole it
+// would be an opaque link that nothing checks. A URL does not look like
+// that: its scheme is followed by "//" or by characters an ID never has
+// ("mailto:a@b.c", "urn:isbn:0451450523").
 func ParseLink(s string) (Link, error) {
 	s = strings.TrimSpace(s)
-	if rel, id, ok := strings.Cut(s, ":"); ok && ValidRel(rel) {
-		if strings.TrimSpace(id) == "" {
-			return Link{}, fmt.Errorf("link %q names no target", s)
-		}
-		return Link{ID: strings.TrimSpace(id), Rel: rel}, nil
-	}
 	if s == "" {
 		return Link{}, fmt.Errorf("empty link")
 	}
+	if word, target, ok := strings.Cut(s, ":"); ok {
+		word, target = strings.TrimSpace(word), strings.TrimSpace(target)
+		switch {
+		case ValidRel(word) && target == "":
+			return Link{}, fmt.Errorf("link %q names no target", s)
+		case ValidRel(word):
+			return Link{ID: target, Rel: word}, nil
+		case relationShaped(word) && ValidID(target):
+			return Link{}, fmt.Errorf("link %q: %w %q: use one of %s", s, ErrRel, word, strings.Join(relations, ", "))
+		}
+	}
 	return Link{ID: s, Rel: RelRelated}, nil
+}
+
+// relationShaped reports whether w could be a misspelt relation: a letter,
+// then letters, digits, '_' or '-', in any case.
+func relationShaped(w string) bool {
+	for i, c := range w {
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '_' || c == '-')) {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // LinkIDs returns the targets of links, in order.

@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -19,6 +21,11 @@ func TestParseLinks(t *testing.T) {
 		{"repeats of the same pair are dropped", []string{"abcd", "related:abcd", "implements:abcd"},
 			[]Link{{"abcd", RelRelated}, {"abcd", "implements"}}, false},
 		{"a relation with no target is refused", []string{"depends_on:"}, nil, true},
+		{"a URL with a path is kept whole", []string{"http://localhost:8080/pool"}, []Link{{"http://localhost:8080/pool", RelRelated}}, false},
+		{"a typed URL keeps its relation", []string{"references:https://go.dev/doc"}, []Link{{"https://go.dev/doc", "references"}}, false},
+		{"a mailto URL is kept whole", []string{"mailto:team@example.com"}, []Link{{"mailto:team@example.com", RelRelated}}, false},
+		{"a URN is kept whole", []string{"urn:isbn:0451450523"}, []Link{{"urn:isbn:0451450523", RelRelated}}, false},
+		{"a DOI is kept whole", []string{"doi:10.1000/182"}, []Link{{"doi:10.1000/182", RelRelated}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -26,8 +33,38 @@ func TestParseLinks(t *testing.T) {
 			if (err != nil) != tt.err {
 				t.Fatalf("err = %v, want error %v", err, tt.err)
 			}
+
 			if !tt.err && !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// A word before an ID-shaped target can only be meant as a relation, so an
+// unknown one is a mistake to report (save used to store "bogus:ID" as an
+// opaque link that nothing checks), while URLs stay links.
+func TestParseLinkRefusesUnknownRelations(t *testing.T) {
+	tests := []struct {
+		name, link string
+		want       string // in the error
+	}{
+		{"an unknown relation", "bogus:abcd1234", `"bogus"`},
+		{"a misspelt relation", "depends-on:abcd1234", `"depends-on"`},
+		{"an upper-case relation", "DEPENDS_ON:abcd1234", `"DEPENDS_ON"`},
+		{"spaces around the colon", " likes : abcd1234 ", `"likes"`},
+		{"a relation with a digit", "rel2:abcd1234", `"rel2"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := ParseLink(tt.link)
+			if !errors.Is(err, ErrRel) {
+				t.Fatalf("ParseLink(%q) = %v, %v; want ErrRel", tt.link, l, err)
+			}
+			for _, want := range []string{tt.want, "depends_on"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not name %s", err, want)
+				}
 			}
 		})
 	}

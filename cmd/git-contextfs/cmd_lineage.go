@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -21,6 +22,15 @@ func reasonUsage(r string) error {
 	return nil
 }
 
+// lineageUsage makes a request that lineage finds wrong in itself (a
+// memory named twice, a blank or repeated part) a usage error.
+func lineageUsage(err error) error {
+	if re := (*lineage.RequestError)(nil); errors.As(err, &re) {
+		return &usageError{err}
+	}
+	return err
+}
+
 func (a *app) evolveCmd() *cobra.Command {
 	var reason, title string
 	var asJSON bool
@@ -29,8 +39,11 @@ func (a *app) evolveCmd() *cobra.Command {
 		Short: "Write a new version of a memory that supersedes it",
 		Long: `Writes a new memory with the new content (the arguments, or stdin with "-")
 that supersedes ID and records why (--reason: ` + strings.Join(memory.Reasons(), ", ") + `).
-It keeps ID's type, title, tags, links and data. The old file stays, hidden
-from search; "lineage" shows the chain.`,
+It keeps ID's type, tags, links and data, and its title unless that was
+derived from the old content: then the new content gives the title. The old
+file stays, hidden from search; "lineage" shows the chain. Blank content is
+refused, and so is an ID that is already superseded: evolve its current
+version instead.`,
 		Example: `  git contextfs evolve k3x9 --reason correction "We pool 40 connections, not 20."
   echo "New text" | git contextfs evolve k3x9 -`,
 		Args: argsRange(1, -1),
@@ -52,7 +65,7 @@ from search; "lineage" shows the chain.`,
 		},
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", "why: "+strings.Join(memory.Reasons(), ", "))
-	cmd.Flags().StringVar(&title, "title", "", "a new title (default: the old one)")
+	cmd.Flags().StringVar(&title, "title", "", "a new title (default: the old one, or derived from the content as the old one was)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the new memory as JSON")
 	return cmd
 }
@@ -74,7 +87,8 @@ func (a *app) mergeCmd() *cobra.Command {
 		Short: "Merge memories of one type into one that supersedes them all",
 		Long: `Writes one memory that supersedes every ID: the first one's type, title
 and data, every one's tags and links, and --content as its body (or "-" for
-stdin; by default the bodies joined in order).`,
+stdin; by default the bodies joined in order). Blank --content is refused,
+and so is an ID that is already superseded.`,
 		Example: `  git contextfs merge k3x9 p2m7
   git contextfs merge k3x9 p2m7 --content "One pool of 20 per process."`,
 		Args: argsRange(2, -1),
@@ -86,10 +100,14 @@ stdin; by default the bodies joined in order).`,
 				}
 				body = b
 			}
+			var content *string // nil joins the bodies; a blank --content is refused
+			if cmd.Flags().Changed("content") {
+				content = &body
+			}
 			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				res, err := lineage.Merge(cmd.Context(), s, args, body)
+				res, err := lineage.Merge(cmd.Context(), s, args, content)
 				if err != nil {
-					return err
+					return lineageUsage(err)
 				}
 				return a.printSaved(res.Memory, asJSON)
 			})(cmd, args)
@@ -107,7 +125,9 @@ func (a *app) splitCmd() *cobra.Command {
 		Use:   "split ID --part TEXT --part TEXT...",
 		Short: "Split a memory into parts derived from it that supersede it",
 		Long: `Writes one memory per --part, each of ID's type and tags, linked to ID as
-derived_from and superseding it. Prints the new IDs, one per line.`,
+derived_from and superseding it. Prints the new IDs, one per line. A blank
+part, or the same part twice, is refused, and so is an ID that is already
+superseded.`,
 		Example: `  git contextfs split k3x9 --part "We pool with pgxpool." --part "Pools hold 20 connections."`,
 		Args:    argsRange(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -117,7 +137,7 @@ derived_from and superseding it. Prints the new IDs, one per line.`,
 			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
 				ms, err := lineage.Split(cmd.Context(), s, args[0], parts)
 				if err != nil {
-					return err
+					return lineageUsage(err)
 				}
 				if asJSON {
 					return a.printJSON(ms)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/scope"
 )
 
@@ -32,7 +33,9 @@ func (a *app) saveCmd() *cobra.Command {
 The content is the Markdown body: the arguments, or standard input with "-"
 (or when nothing is given and stdin is not a terminal). Without --title the
 first heading or sentence becomes the title. --data gives the type's
-structured fields as JSON; "git contextfs schema TYPE" shows them.
+structured fields as JSON; "git contextfs schema TYPE" shows them. --link
+takes an ID or a unique prefix (written as the full ID), REL:ID, or a URL;
+a link to no memory, or an unknown REL, is refused.
 
 The memory is validated before anything is written, and scanned for
 secrets: findings are printed as warnings (the pre-commit hook blocks them).
@@ -65,7 +68,7 @@ every other type goes to the repository.`,
 	f.StringVar(&o.title, "title", "", "title (default: the body's first heading or sentence)")
 	f.StringVar(&o.summary, "summary", "", "one-paragraph summary (default: derived from the body)")
 	stringArrayVar(f, &o.tags, "tag", "", "tag (repeatable, or comma-separated)")
-	stringArrayVar(f, &o.links, "link", "", "link to another memory ID or a URL (repeatable)")
+	stringArrayVar(f, &o.links, "link", "", "link to another memory (ID, prefix or REL:ID) or a URL (repeatable)")
 	stringArrayVar(f, &o.supersedes, "supersedes", "", "ID of a memory this one replaces (repeatable); it is then hidden from search")
 	f.StringVar(&o.data, "data", "", "structured fields of the type, as a JSON object")
 	f.BoolVar(&o.json, "json", false, "print the saved memory as JSON")
@@ -83,6 +86,11 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 	sc, err := parseScope(o.scope, true)
 	if err != nil {
 		return err
+	}
+	// A link's relation is checked here, as link checks --rel; whether its
+	// target exists is the store's to say (exit 1).
+	if _, err := memory.ParseLinks(o.links); err != nil {
+		return &usageError{fmt.Errorf("--link: %w", err)}
 	}
 	body, err := a.readContent(o.content)
 	if err != nil {

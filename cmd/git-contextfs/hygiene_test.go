@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -207,5 +208,108 @@ func TestCLISupersedingLinksAndStatusAreMarked(t *testing.T) {
 	ok(t, dir, "unlink", newer, old)
 	if r := cli(t, dir, "", "recall", old); strings.Contains(r.stderr, "superseded") {
 		t.Fatalf("recall after unlink: %q", r.stderr)
+	}
+}
+
+// The hygiene commands refuse what they would write wrong, before writing
+// anything: links that validate rejects, blank content, a memory that a
+// newer version already replaces. A mistake in the command line itself is
+// a usage error (exit 2); one that depends on what the store holds, or a
+// memory without content (as for save), exits 1.
+func TestCLIHygieneRefusals(t *testing.T) {
+	dir := hookedRepo(t)
+	a := save(t, dir, "The API listens on port 8080.")
+	b := save(t, dir, "The API answers in JSON.")
+	v1 := save(t, dir, "Cache TTL is 60 seconds.")
+	v2 := strings.TrimSpace(ok(t, dir, "evolve", v1, "Cache TTL is 120 seconds."))
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  string // in stderr
+	}{
+		{"save with a link to a missing memory", "", []string{"save", "--link", "depends_on:zzzzzzzzzz", "dead link memory"}, 1, "zzzzzzzzzz"},
+		{"save with a prefix of no memory", "", []string{"save", "--link", "qqqq", "dead prefix memory"}, 1, `"qqqq"`},
+		{"save with an unknown relation", "", []string{"save", "--link", "bogus:" + a, "bogus relation memory"}, 2, `unknown relation "bogus"`},
+		{"evolve with empty content", "", []string{"evolve", a, ""}, 1, "needs content"},
+		{"evolve with nothing on stdin", "", []string{"evolve", a}, 1, "needs content"},
+		{"evolve with blank stdin", " \n\t\n", []string{"evolve", a, "-"}, 1, "needs content"},
+		{"evolve of a superseded memory", "", []string{"evolve", v1, "Cache TTL is 300 seconds."}, 1,
+			v1 + " is superseded by " + v2 + "; evolve " + v2 + " instead"},
+		{"merge of a memory with itself", "", []string{"merge", a, a[:5]}, 2, "named twice"},
+		{"merge with empty content", "", []string{"merge", a, b, "--content", ""}, 1, "needs content"},
+		{"merge with blank content on stdin", "  \n", []string{"merge", a, b, "--content", "-"}, 1, "needs content"},
+		{"merge with a superseded memory", "", []string{"merge", a, v1}, 1, "merge " + v2 + " instead"},
+		{"merge of a memory with what replaced it", "", []string{"merge", v2, v1}, 1, "leave " + v1 + " out"},
+		{"split with an empty part", "", []string{"split", a, "--part", "", "--part", "x"}, 2, "part 1 is empty"},
+		{"split into the same part twice", "", []string{"split", a, "--part", "same", "--part", " same"}, 2, "parts 1 and 2 are the same"},
+		{"split of a superseded memory", "", []string{"split", v1, "--part", "Cache TTL is set.", "--part", "In seconds."}, 1, "split " + v2 + " instead"},
+		{"save superseding a superseded memory", "", []string{"save", "--supersedes", v1, "Cache TTL is 600 seconds."}, 1, "supersede " + v2 + " instead"},
+	}
+	mems := filepath.Join(dir, ".contextfs", "memories")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := snapshot(t, mems)
+			r := cli(t, dir, tt.stdin, tt.args...)
+			if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d saying %q", r.code, r.stderr, tt.code, tt.want)
+			}
+			if snapshot(t, mems) != before {
+				t.Error("a refused command changed the memory files")
+			}
+		})
+	}
+}
+
+// What save --link writes is what link would: the full ID of a unique
+// prefix, a URL as it is.
+func TestCLISaveLinksAsLinkDoes(t *testing.T) {
+	dir := hookedRepo(t)
+	a := save(t, dir, "The API listens on port 8080.")
+	tests := []struct {
+		name, link, body, want string // want: the line in the file
+	}{
+		{"a prefix becomes the full ID", a[:4], "The gateway sits in front of the API.", "  - " + a + "\n"},
+		{"a typed prefix becomes the full ID", "depends_on:" + a[:5], "Rate limits are enforced per token.", "  - {id: " + a + ", rel: depends_on}\n"},
+		{"a URL is kept", "https://example.com/api?v=2", "The OpenAPI spec is published.", "  - https://example.com/api?v=2\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := save(t, dir, "--link", tt.link, tt.body)
+			if f := ok(t, dir, "recall", id); !strings.Contains(f, "links:\n"+tt.want) {
+				t.Errorf("file lacks %q:\n%s", tt.want, f)
+			}
+		})
+	}
+	if r := cli(t, dir, "", "validate"); r.code != 0 {
+		t.Errorf("validate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// Identical content is never saved twice, so the advice to save it anyway
+// with --dedup allow is given only where allow would do it.
+func TestCLIDedupHintFitsThePolicy(t *testing.T) {
+	dir := hookedRepo(t)
+	text := "Deploys go through Argo CD, never by hand."
+	a := save(t, dir, "--type", "decision", "--title", "Deploy with Argo CD", text)
+	tests := []struct {
+		name    string
+		args    []string
+		want    string
+		wantNot string
+	}{
+		{"identical content with allow", []string{"--dedup", "allow", "--title", "Deploy with Argo CD", text}, "not saved: " + a, "--dedup allow"},
+		{"identical content with skip", []string{"--dedup", "skip", "--title", "Deploy with Argo CD", text}, "not saved: " + a, "--dedup allow"},
+		{"a paraphrase with skip", []string{"--title", "Argo CD deploys", "Deploys go through Argo CD and never by hand."}, "use --dedup allow to save anyway", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := cli(t, dir, "", append([]string{"save", "--type", "decision"}, tt.args...)...)
+			if r.code != 0 || strings.TrimSpace(r.stdout) != a || !strings.Contains(r.stderr, tt.want) ||
+				tt.wantNot != "" && strings.Contains(r.stderr, tt.wantNot) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %s printed, saying %q and not %q", r.code, r.stdout, r.stderr, a, tt.want, tt.wantNot)
+			}
+		})
 	}
 }

@@ -66,7 +66,12 @@ func (a *app) checkedSave(ctx context.Context, s *contextfs.Store, req contextfs
 	}
 	switch out.Action {
 	case dedup.Skipped:
-		fmt.Fprintf(a.io.ErrOut, "not saved: %s already holds this (use --dedup allow to save anyway)\n", out.Memory.ID)
+		// Identical content is skipped under allow too: allow is no way out.
+		hint := " (use --dedup allow to save anyway)"
+		if len(out.Similar) > 0 && out.Similar[0].Identical {
+			hint = ", word for word"
+		}
+		fmt.Fprintf(a.io.ErrOut, "not saved: %s already holds this%s\n", out.Memory.ID, hint)
 	case dedup.Updated:
 		fmt.Fprintf(a.io.ErrOut, "updated %s with the new content instead of saving a copy\n", out.Memory.ID)
 	}

@@ -1,0 +1,87 @@
+package contextfs_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/internal/testgit"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// Save validates a memory before writing it, and a link is part of it: the
+// links a save is given are checked as `link` checks its target (a unique
+// prefix becomes the full ID, a missing or ambiguous one is refused) and as
+// `validate` would judge the file, so save never writes a memory that
+// validate rejects.
+func TestSaveResolvesAndChecksLinks(t *testing.T) {
+	ctx := context.Background()
+	dir := testgit.Init(t)
+	// Two hand-written IDs that share a prefix, and one saved memory.
+	for _, id := range []string{"abcd1111", "abcd2222"} {
+		writeMemory(t, dir, id)
+	}
+	s := open(t, dir)
+	res, err := s.Save(ctx, contextfs.SaveRequest{Type: "fact", Body: "The API listens on port 8080."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := res.Memory.ID
+	tests := []struct {
+		name  string
+		links []string
+		want  []memory.Link // nil: refused
+		check func(error) bool
+		names string // what the error must name
+	}{
+		{"a unique prefix becomes the full ID", []string{"depends_on:" + a[:5]}, []memory.Link{{ID: a, Rel: "depends_on"}}, nil, ""},
+		{"a bare prefix is a related link to the full ID", []string{a[:4]}, []memory.Link{{ID: a, Rel: memory.RelRelated}}, nil, ""},
+		{"a prefix and the full ID are one link", []string{a[:5], a}, []memory.Link{{ID: a, Rel: memory.RelRelated}}, nil, ""},
+		{"an exact hand-written ID", []string{"part_of:abcd1111"}, []memory.Link{{ID: "abcd1111", Rel: "part_of"}}, nil, ""},
+		{"a URL is kept as it is", []string{"https://example.com/api", "references:https://go.dev/doc"},
+			[]memory.Link{{ID: "https://example.com/api", Rel: memory.RelRelated}, {ID: "https://go.dev/doc", Rel: "references"}}, nil, ""},
+		{"a missing target is refused", []string{"depends_on:zzzzzzzzzz"}, nil,
+			func(err error) bool { return errors.Is(err, contextfs.ErrNotFound) }, "zzzzzzzzzz"},
+		{"a missing bare target is refused", []string{a, "nowhere99"}, nil,
+			func(err error) bool { return errors.Is(err, contextfs.ErrNotFound) }, "nowhere99"},
+		{"an ambiguous prefix is refused", []string{"abcd"}, nil,
+			func(err error) bool { var ae *contextfs.AmbiguousError; return errors.As(err, &ae) }, "abcd2222"},
+		{"an unknown relation is refused", []string{"bogus:" + a}, nil,
+			func(err error) bool { return errors.Is(err, memory.ErrRel) }, "bogus"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before, _ := s.Repo.List()
+			res, err := s.Save(ctx, contextfs.SaveRequest{Type: "fact", Links: tt.links, Body: "A memory with links: " + tt.name})
+			if tt.want == nil {
+				if err == nil || !tt.check(err) || !strings.Contains(err.Error(), tt.names) {
+					t.Fatalf("err = %v, want a refusal naming %s", err, tt.names)
+				}
+				if after, _ := s.Repo.List(); len(after) != len(before) {
+					t.Errorf("%d files after a refused save, want %d", len(after), len(before))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(res.Memory.Links, tt.want) {
+				t.Errorf("links = %v, want %v", res.Memory.Links, tt.want)
+			}
+			got, err := s.Read(res.Memory.Path)
+			if err != nil || !reflect.DeepEqual(got.Links, tt.want) {
+				t.Errorf("the file's links = %v (%v), want %v", got.Links, err, tt.want)
+			}
+		})
+	}
+}
+
+// writeMemory writes a minimal valid memory file with the given ID.
+func writeMemory(t *testing.T, dir, id string) {
+	t.Helper()
+	write(t, dir, ".contextfs/memories/"+id+".md", "---\nid: "+id+"\ntype: fact\ntitle: T "+id+
+		"\ncreated: 2026-11-01T00:00:00Z\nupdated: 2026-11-01T00:00:00Z\n---\nBody of "+id+".\n")
+}
