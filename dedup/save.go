@@ -53,6 +53,13 @@ func (e *DuplicateError) Error() string {
 // policy but Off. Memories req already supersedes are not reported. Off
 // skips every check: it is for bulk imports and benchmarks.
 func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, policy Policy, th Thresholds) (*Outcome, error) {
+	// From the checks to the write: two processes saving the same text at
+	// once must not both find it new.
+	ctx, unlock, err := s.LockWrites(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if policy == Off {
 		res, err := s.Save(ctx, req)
 		if err != nil {
@@ -92,6 +99,11 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 			if err != nil {
 				return nil, err
 			}
+			if top.Identical && len(superseded) > 0 {
+				// The same text again, superseding what the first save said it
+				// may: the memory that holds the text takes the supersedes.
+				return supersedeWith(ctx, s, out, m.ID, superseded, req.Reason)
+			}
 			out.Action, out.Memory = Skipped, m
 			return out, nil
 		case Update:
@@ -114,6 +126,27 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 		return nil, err
 	}
 	out.Action, out.Memory, out.Saved = Saved, res.Memory, res
+	return out, nil
+}
+
+// supersedeWith adds ids (and reason, when set) to the memory id's
+// supersedes, for a save whose text that memory already holds.
+func supersedeWith(ctx context.Context, s *contextfs.Store, out *Outcome, id string, ids []string, reason string) (*Outcome, error) {
+	m, err := s.Update(ctx, id, func(m *memory.Memory) error {
+		for _, x := range ids {
+			if x != m.ID && !slices.Contains(m.Supersedes, x) {
+				m.Supersedes = append(m.Supersedes, x)
+			}
+		}
+		if reason != "" {
+			m.Reason = reason
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("update %s: %w", id, err)
+	}
+	out.Action, out.Memory = Updated, m
 	return out, nil
 }
 

@@ -83,6 +83,13 @@ func Evolve(ctx context.Context, s *contextfs.Store, id string, c Change) (*cont
 	if strings.TrimSpace(c.Body) == "" {
 		return nil, fmt.Errorf("evolve: %w: give the new version's text", ErrNoContent)
 	}
+	// From the check that it is current to the write: two evolves of one
+	// memory at once would both pass the check.
+	ctx, unlock, err := s.LockWrites(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	old, err := s.Resolve(ctx, id)
 	if err != nil {
 		return nil, err
@@ -110,6 +117,13 @@ func Merge(ctx context.Context, s *contextfs.Store, ids []string, body *string) 
 	if body != nil && strings.TrimSpace(*body) == "" {
 		return nil, fmt.Errorf("merge: %w: the content given is blank (give no content to join the bodies)", ErrNoContent)
 	}
+	// From the check that it is current to the write: two merges of one
+	// memory at once would both pass the check.
+	ctx, unlock, err := s.LockWrites(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	var ms []*memory.Memory
 	for _, id := range ids {
 		m, err := s.Resolve(ctx, id)
@@ -183,6 +197,12 @@ func Split(ctx context.Context, s *contextfs.Store, id string, parts []string) (
 			}
 		}
 	}
+	// From the check that it is current to the last part's write.
+	ctx, unlock, err := s.LockWrites(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	old, err := s.Resolve(ctx, id)
 	if err != nil {
 		return nil, err

@@ -55,6 +55,13 @@ func (sv *server) checkedSave(ctx context.Context, in SaveInput) (SaveOutput, st
 	if err := session.Stamp(sv.store.Repo, &req); err != nil {
 		return SaveOutput{}, "", err
 	}
+	// The progress rule and the checks decide on the memories as they are:
+	// no other save may change them until this one is written.
+	ctx, unlock, err := st.LockWrites(ctx)
+	if err != nil {
+		return SaveOutput{}, "", err
+	}
+	defer unlock()
 	if _, err := aging.SupersedeProgress(ctx, st, &req, aging.RulesOf(st.Config.Hygiene)); err != nil {
 		return SaveOutput{}, "", err
 	}

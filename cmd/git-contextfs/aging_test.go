@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -112,5 +114,29 @@ func TestCLISaveChecksTextWithSearchOperatorsAsWords(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, ".contextfs", "memories", "*.md"))
 	if len(files) != 1 {
 		t.Errorf("%d files, want 1", len(files))
+	}
+}
+
+func TestCLIProgressSavedAtOnceLeavesOneCurrent(t *testing.T) {
+	dir := hookedRepo(t)
+	const n = 3
+	var wg sync.WaitGroup
+	codes := make([]result, n)
+	for i := range n {
+		wg.Go(func() {
+			// cli's t.Fatalf is for the test's goroutine: collect instead.
+			codes[i] = cli(t, dir, "", "save", "--type", "progress", fmt.Sprintf("Parallel status %d: widget%d and gadget%d are done.", i, i, i))
+		})
+	}
+	wg.Wait()
+	for i, r := range codes {
+		if r.code != 0 {
+			t.Fatalf("save %d: exit %d: %s", i, r.code, r.stderr)
+		}
+	}
+	var es []struct{ ID string }
+	decodeJSON(t, ok(t, dir, "list", "--type", "progress", "--json"), &es)
+	if len(es) != 1 {
+		t.Errorf("%d current progress memories after %d saves at once, want 1: %+v", len(es), n, es)
 	}
 }

@@ -38,6 +38,13 @@ func (a *app) checkedSave(ctx context.Context, s *contextfs.Store, req contextfs
 	if err != nil {
 		return &usageError{fmt.Errorf("--dedup: %w", err)}
 	}
+	// The progress rule and the checks decide on the memories as they are:
+	// no other save may change them until this one is written.
+	ctx, unlock, err := s.LockWrites(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	prev, err := aging.SupersedeProgress(ctx, s, &req, aging.RulesOf(s.Config.Hygiene))
 	if err != nil {
 		return err
