@@ -181,15 +181,20 @@ func (sv *server) registerHygiene(srv *mcp.Server) {
 }
 
 func (sv *server) link(ctx context.Context, in LinkInput) (MemoryRef, string, error) {
-	m, err := links.Add(ctx, sv.store, in.From, in.To, in.Rel)
+	st, where, err := sv.storeOf(ctx, scope.All, in.From)
 	if err != nil {
 		return MemoryRef{}, "", err
 	}
+	m, err := links.Add(ctx, st, in.From, in.To, in.Rel)
+	if err != nil {
+		return MemoryRef{}, "", err
+	}
+	sv.committed(ctx, st, where)
 	var ls []string
 	for _, l := range m.Links {
 		ls = append(ls, l.String())
 	}
-	return refOf(m, scope.Repo), fmt.Sprintf("%s now links to %s", m.ID, strings.Join(ls, ", ")), nil
+	return refOf(m, where), fmt.Sprintf("%s now links to %s", m.ID, strings.Join(ls, ", ")), nil
 }
 
 func (sv *server) related(ctx context.Context, in RelatedInput) (RelatedOutput, string, error) {
@@ -198,11 +203,11 @@ func (sv *server) related(ctx context.Context, in RelatedInput) (RelatedOutput, 
 			return RelatedOutput{}, "", err
 		}
 	}
-	m, err := sv.store.Resolve(ctx, in.ID)
+	m, _, st, err := sv.set.Resolve(ctx, scope.All, in.ID)
 	if err != nil {
 		return RelatedOutput{}, "", err
 	}
-	ns, err := links.WalkIndexed(ctx, sv.store, m.ID, max(in.Depth, 1), in.Rel)
+	ns, err := links.WalkIndexed(ctx, st, m.ID, max(in.Depth, 1), in.Rel)
 	if err != nil {
 		return RelatedOutput{}, "", err
 	}
@@ -220,7 +225,15 @@ func (sv *server) related(ctx context.Context, in RelatedInput) (RelatedOutput, 
 }
 
 func (sv *server) lineage(ctx context.Context, in IDInput) (LineageOutput, string, error) {
-	vs, err := lineage.Lineage(ctx, sv.store, in.ID)
+	sc, err := parseScope(in.Scope)
+	if err != nil {
+		return LineageOutput{}, "", err
+	}
+	st, _, err := sv.storeOf(ctx, sc, in.ID)
+	if err != nil {
+		return LineageOutput{}, "", err
+	}
+	vs, err := lineage.Lineage(ctx, st, in.ID)
 	if err != nil {
 		return LineageOutput{}, "", err
 	}
@@ -236,11 +249,16 @@ func (sv *server) lineage(ctx context.Context, in IDInput) (LineageOutput, strin
 }
 
 func (sv *server) evolve(ctx context.Context, in EvolveInput) (MemoryRef, string, error) {
-	res, err := lineage.Evolve(ctx, sv.store, in.ID, lineage.Change{Body: in.Content, Title: in.Title, Reason: in.Reason})
+	st, where, err := sv.storeOf(ctx, scope.All, in.ID)
 	if err != nil {
 		return MemoryRef{}, "", err
 	}
-	return refOf(res.Memory, scope.Repo), fmt.Sprintf("saved %s %s, superseding %s", res.Memory.ID, res.Memory.Path, strings.Join(res.Memory.Supersedes, ", ")), nil
+	res, err := lineage.Evolve(ctx, st, in.ID, lineage.Change{Body: in.Content, Title: in.Title, Reason: in.Reason})
+	if err != nil {
+		return MemoryRef{}, "", err
+	}
+	sv.committed(ctx, st, where)
+	return refOf(res.Memory, where), fmt.Sprintf("saved %s %s, superseding %s", res.Memory.ID, res.Memory.Path, strings.Join(res.Memory.Supersedes, ", ")), nil
 }
 
 func (sv *server) merge(ctx context.Context, in MergeInput) (MemoryRef, string, error) {
@@ -248,23 +266,59 @@ func (sv *server) merge(ctx context.Context, in MergeInput) (MemoryRef, string, 
 	if in.Content != "" {
 		content = &in.Content
 	}
-	res, err := lineage.Merge(ctx, sv.store, in.IDs, content)
+	if len(in.IDs) == 0 {
+		_, err := lineage.Merge(ctx, sv.store, in.IDs, content) // says what a merge needs
+		return MemoryRef{}, "", err
+	}
+	// One store holds them all: the first one's.
+	st, where, err := sv.storeOf(ctx, scope.All, in.IDs[0])
 	if err != nil {
 		return MemoryRef{}, "", err
 	}
-	return refOf(res.Memory, scope.Repo), fmt.Sprintf("saved %s %s, superseding %s", res.Memory.ID, res.Memory.Path, strings.Join(res.Memory.Supersedes, ", ")), nil
+	res, err := lineage.Merge(ctx, st, in.IDs, content)
+	if err != nil {
+		return MemoryRef{}, "", err
+	}
+	sv.committed(ctx, st, where)
+	return refOf(res.Memory, where), fmt.Sprintf("saved %s %s, superseding %s", res.Memory.ID, res.Memory.Path, strings.Join(res.Memory.Supersedes, ", ")), nil
 }
 
 func (sv *server) split(ctx context.Context, in SplitInput) (SplitOutput, string, error) {
-	ms, err := lineage.Split(ctx, sv.store, in.ID, in.Parts)
+	st, where, err := sv.storeOf(ctx, scope.All, in.ID)
+	if err != nil {
+		return SplitOutput{}, "", err
+	}
+	ms, err := lineage.Split(ctx, st, in.ID, in.Parts)
+	if len(ms) > 0 {
+		sv.committed(ctx, st, where)
+	}
 	if err != nil {
 		return SplitOutput{}, "", err
 	}
 	out := SplitOutput{Parts: []MemoryRef{}}
 	var ids []string
 	for _, m := range ms {
-		out.Parts = append(out.Parts, refOf(m, scope.Repo))
+		out.Parts = append(out.Parts, refOf(m, where))
 		ids = append(ids, m.ID)
 	}
 	return out, "saved " + strings.Join(ids, ", "), nil
+}
+
+// storeOf returns the store of sc that holds the memory id (All: the
+// repository's first, then the user's), as recall_memory finds it: the
+// tools that change or walk a memory work where it is.
+func (sv *server) storeOf(ctx context.Context, sc scope.Scope, id string) (*contextfs.Store, scope.Scope, error) {
+	_, where, st, err := sv.set.Resolve(ctx, sc, id)
+	if err != nil {
+		return nil, "", err
+	}
+	return st, where, nil
+}
+
+// committed commits what a tool wrote to the user store, which commits
+// every change at once (the repository's are the user's to commit).
+func (sv *server) committed(ctx context.Context, st *contextfs.Store, where scope.Scope) {
+	if where == scope.User {
+		sv.set.CommitUser(ctx, st)
+	}
 }

@@ -66,6 +66,33 @@ func TestMCPAUserPreferenceGoesToTheUserStoreAndIsSearched(t *testing.T) {
 	if txt := call(t, cs, "recall_memory", map[string]any{"id": saved.ID, "scope": "user"}, nil); !strings.Contains(txt, "Prefers terse answers") {
 		t.Errorf("recall: %s", txt)
 	}
+	// The tools that change or walk a memory work in the store that holds
+	// it, as recall does.
+	var second mcpserver.SaveOutput
+	call(t, cs, "save_memory", map[string]any{"type": "user", "content": "Prefers tables over prose for comparisons"}, &second)
+	var linked mcpserver.MemoryRef
+	call(t, cs, "link_memories", map[string]any{"from": second.ID, "to": saved.ID, "rel": "related"}, &linked)
+	if linked.Scope != "user" {
+		t.Errorf("link_memories in the user store: %+v", linked)
+	}
+	var rel mcpserver.RelatedOutput
+	call(t, cs, "related_memories", map[string]any{"id": saved.ID}, &rel)
+	if len(rel.Related) != 1 || rel.Related[0].ID != second.ID {
+		t.Errorf("related_memories in the user store: %+v", rel.Related)
+	}
+	var evolved mcpserver.MemoryRef
+	call(t, cs, "evolve_memory", map[string]any{"id": saved.ID, "content": "Prefers terse answers, with code first"}, &evolved)
+	if evolved.Scope != "user" {
+		t.Errorf("evolve_memory in the user store: %+v", evolved)
+	}
+	var lin mcpserver.LineageOutput
+	call(t, cs, "memory_lineage", map[string]any{"id": evolved.ID, "scope": "user"}, &lin)
+	if len(lin.Versions) != 2 {
+		t.Errorf("memory_lineage in the user store: %+v", lin.Versions)
+	}
+	if res := callRaw(t, cs, "memory_lineage", map[string]any{"id": evolved.ID, "scope": "repo"}); !res.IsError {
+		t.Errorf("memory_lineage with scope repo found a user-store memory: %s", text(res))
+	}
 	// The memory resource finds it in the user store, as recall does.
 	r, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "contextfs://memory/" + saved.ID})
 	if err != nil || !strings.Contains(r.Contents[0].Text, "Prefers terse answers") {
