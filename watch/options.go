@@ -46,4 +46,17 @@ type ServeOptions struct {
 	// Logf, if set, receives a line for each notable event: start, stop
 	// and why, lost events, degraded mode.
 	Logf func(format string, args ...any)
+	// OnChange, if set, is called once a burst of changes has settled:
+	// Settle after the last event of the burst, on a goroutine of its own,
+	// never twice at once. It lets the daemon's owner bring what it keeps
+	// up to date before the next command asks for it.
+	OnChange func()
+	// Settle is the quiet that ends a burst for OnChange; 0 means
+	// DefaultSettle.
+	Settle time.Duration
 }
+
+// DefaultSettle is ServeOptions.Settle's default: longer than the gap
+// between the file a command writes and its own update of the cache, so
+// that OnChange comes after it rather than racing it.
+const DefaultSettle = 25 * time.Millisecond

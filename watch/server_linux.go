@@ -115,6 +115,9 @@ func (o ServeOptions) withDefaults() (ServeOptions, error) {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
+	if o.Settle <= 0 {
+		o.Settle = DefaultSettle
+	}
 	return o, nil
 }
 
@@ -132,6 +135,8 @@ type server struct {
 	lastReq  time.Time
 	degraded string // set once answers can only be "full"
 	closed   bool   // the watcher is closed or closing
+	settle   *time.Timer
+	onChange sync.Mutex // held while OnChange runs
 
 	connMu sync.Mutex
 	conns  map[net.Conn]struct{} // being served; nil once stopping
@@ -168,12 +173,37 @@ func newServer(o ServeOptions) (*server, error) {
 
 // The sink methods, called by the watcher with s.mu held.
 
-func (s *server) changed(rel string) { s.changes.record(rel, false) }
-func (s *server) removed(rel string) { s.changes.record(rel, true) }
+func (s *server) changed(rel string) { s.changes.record(rel, false); s.poke() }
+func (s *server) removed(rel string) { s.changes.record(rel, true); s.poke() }
 
 func (s *server) lost(reason string) {
 	s.o.Logf("watch: full rescan needed: %s", reason)
 	s.changes.invalidate()
+	s.poke()
+}
+
+// poke (re)starts the wait for a burst of changes to settle. s.mu is
+// held.
+func (s *server) poke() {
+	if s.o.OnChange == nil || s.closed {
+		return
+	}
+	if s.settle != nil {
+		s.settle.Reset(s.o.Settle)
+		return
+	}
+	s.settle = time.AfterFunc(s.o.Settle, func() {
+		// A burst that ends while the last call still runs gets a call
+		// of its own after it: TryLock would drop it.
+		s.onChange.Lock()
+		defer s.onChange.Unlock()
+		s.mu.Lock()
+		closed := s.closed
+		s.mu.Unlock()
+		if !closed {
+			s.o.OnChange()
+		}
+	})
 }
 
 func (s *server) rootGone(reason string) {
@@ -235,8 +265,15 @@ func (s *server) drainLocked() {
 func (s *server) closeWatcher() {
 	s.mu.Lock()
 	s.closed = true
+	if s.settle != nil {
+		s.settle.Stop()
+	}
 	s.mu.Unlock()
 	s.w.close()
+	// An OnChange under way finishes before the daemon's owner closes
+	// what it uses.
+	s.onChange.Lock()
+	s.onChange.Unlock()
 }
 
 // wait blocks until the daemon must stop and says why; for a stop

@@ -89,7 +89,7 @@ func (a *app) watchRunCmd() *cobra.Command {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if w, err := newWarmServer(o.Root); err == nil {
-				o.Call = w.call
+				o.Call, o.OnChange = w.call, w.refresh
 				defer w.close()
 				go w.closeWhenIdle(ctx, warmIdle)
 			}

@@ -326,6 +326,26 @@ func (w *warmServer) call(ctx context.Context, name string, payload []byte) (out
 	return json.Marshal(warmAnswer{Code: code, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()})
 }
 
+// refresh is the watcher's ServeOptions.OnChange: after memory files
+// changed (a pull, an editor, a command that ran without the watcher), it
+// brings the open stores' index and search state up to date, so that the
+// next command answered here finds them ready instead of doing it first.
+// Stores closed for idleness stay closed: nobody is asking.
+func (w *warmServer) refresh() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.set == nil || w.set.Repo == nil || w.set.Repo.WatchMode() == contextfs.WatchOff {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	repo := w.set.Repo
+	if _, err := repo.Sync(ctx); err != nil {
+		return // the next command meets it and reports it
+	}
+	_ = repo.Cache().Prepare(ctx, cache.KindMemory)
+}
+
 // replaced reports whether the file this program was started from is now
 // another one: an upgrade. Such a daemon retires, so that the next
 // command starts the new program.
