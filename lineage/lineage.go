@@ -159,7 +159,7 @@ func Merge(ctx context.Context, s *contextfs.Store, ids []string, body *string) 
 	var bodies []string
 	for _, m := range ms {
 		if m.Type != ms[0].Type {
-			return nil, fmt.Errorf("cannot merge a %s (%s) with a %s (%s): merge memories of one type", m.Type, m.ID, ms[0].Type, ms[0].ID)
+			return nil, fmt.Errorf("cannot merge %s (%s) with %s (%s): merge memories of one type", article(m.Type), m.ID, article(ms[0].Type), ms[0].ID)
 		}
 		tags = append(tags, m.Tags...)
 		for _, l := range m.Links {
@@ -391,4 +391,13 @@ func Superseders(ctx context.Context, s *contextfs.Store) (map[string][]string, 
 		out[id] = slices.Compact(out[id])
 	}
 	return out, nil
+}
+
+// article puts "a" or "an" before a type name, as it is read aloud (no
+// type starts with a "u" read as a vowel: "a user").
+func article(typ string) string {
+	if typ != "" && strings.ContainsRune("aeio", rune(typ[0])) {
+		return "an " + typ
+	}
+	return "a " + typ
 }
