@@ -403,7 +403,7 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 		return nil, err
 	}
 	before := *m
-	before.Tags = slices.Clone(m.Tags)
+	before.Tags, before.Links = slices.Clone(m.Tags), slices.Clone(m.Links)
 	if err := edit(m); err != nil {
 		return nil, err
 	}
@@ -413,6 +413,19 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 		m.Type = t
 	}
 	m.Tags, m.Links, m.Supersedes = cleanList(m.Tags), memory.CleanLinks(m.Links), cleanList(m.Supersedes)
+	// The links the edit brings are checked as save checks them; those the
+	// memory had are left as they are (a dangling one is validate's to
+	// report, and must not block an unrelated edit).
+	for i, l := range m.Links {
+		if l.IsMemory() && !slices.Contains(before.Links, l) {
+			r, err := s.Resolve(ctx, l.ID)
+			if err != nil {
+				return nil, fmt.Errorf("link %s: %w", l, err)
+			}
+			m.Links[i].ID = r.ID
+		}
+	}
+	m.Links = memory.CleanLinks(m.Links) // a prefix and its full ID are one link
 	m.Paths = cleanPaths(m.Paths)
 	m.Data = memory.NormalizeData(m.Data)
 	m.Updated = s.now().UTC().Truncate(time.Second)

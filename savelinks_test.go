@@ -85,3 +85,52 @@ func writeMemory(t *testing.T, dir, id string) {
 	write(t, dir, ".contextfs/memories/"+id+".md", "---\nid: "+id+"\ntype: fact\ntitle: T "+id+
 		"\ncreated: 2026-11-01T00:00:00Z\nupdated: 2026-11-01T00:00:00Z\n---\nBody of "+id+".\n")
 }
+
+// An update checks the links it adds as a save does, and leaves the links
+// the memory had alone: a dangling one (validate's to report) must not
+// block an unrelated edit.
+func TestUpdateChecksTheLinksItAdds(t *testing.T) {
+	ctx := context.Background()
+	dir := testgit.Init(t)
+	writeMemory(t, dir, "abcd1111")
+	// A memory whose link already dangles, as a hand edit can leave it.
+	write(t, dir, ".contextfs/memories/dang0001.md", "---\nid: dang0001\ntype: fact\ntitle: T dang0001\nlinks:\n  - gone0000\n"+
+		"created: 2026-11-01T00:00:00Z\nupdated: 2026-11-01T00:00:00Z\n---\nBody.\n")
+	s := open(t, dir)
+	tests := []struct {
+		name  string
+		edit  func(m *memory.Memory)
+		want  []memory.Link // nil: refused
+		names string
+	}{
+		{"an unrelated edit keeps a dangling link", func(m *memory.Memory) { m.Tags = append(m.Tags, "ops") },
+			[]memory.Link{{ID: "gone0000", Rel: memory.RelRelated}}, ""},
+		{"an added prefix becomes the full ID", func(m *memory.Memory) {
+			m.Links = append(m.Links, memory.Link{ID: "abcd", Rel: "depends_on"})
+		}, []memory.Link{{ID: "gone0000", Rel: memory.RelRelated}, {ID: "abcd1111", Rel: "depends_on"}}, ""},
+		{"an added missing target is refused", func(m *memory.Memory) {
+			m.Links = append(m.Links, memory.Link{ID: "zzzzzzzzzz", Rel: "depends_on"})
+		}, nil, "zzzzzzzzzz"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, _ := s.Repo.ReadFile(".contextfs/memories/dang0001.md")
+			m, err := s.Update(ctx, "dang0001", func(m *memory.Memory) error { tt.edit(m); return nil })
+			if tt.want == nil {
+				if err == nil || !errors.Is(err, contextfs.ErrNotFound) || !strings.Contains(err.Error(), tt.names) {
+					t.Fatalf("err = %v, want a refusal naming %s", err, tt.names)
+				}
+				if now, _ := s.Repo.ReadFile(".contextfs/memories/dang0001.md"); string(now) != string(raw) {
+					t.Error("a refused update wrote the file")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(m.Links, tt.want) {
+				t.Errorf("links = %v, want %v", m.Links, tt.want)
+			}
+		})
+	}
+}

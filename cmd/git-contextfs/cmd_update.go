@@ -79,6 +79,9 @@ func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
 	if err != nil {
 		return err
 	}
+	if _, err := memory.ParseLinks(o.links); err != nil {
+		return &usageError{fmt.Errorf("--link: %w", err)}
+	}
 	if o.changed("type") {
 		if err := checkTypes([]string{o.typ}, false); err != nil {
 			return err

@@ -114,6 +114,7 @@ func TestCLICommandLineMistakesExit2(t *testing.T) {
 		{"an unknown --type in list", []string{"list", "--type", "nope"}, "--type"},
 		{"an unknown --type in save", []string{"save", "--type", "nope", "x"}, "--type"},
 		{"an unknown --type in update", []string{"update", "--type", "nope", "pool"}, "--type"},
+		{"an unknown relation in update --link", []string{"update", "--link", "bogus:abcd1234", "pool"}, "--link"},
 		{"a negative --limit in search", []string{"search", "--limit", "-1", "x"}, "--limit must be 0 or more"},
 		{"a negative --limit in list", []string{"list", "-n", "-3"}, "--limit must be 0 or more"},
 		{"a search --limit above the most a search returns", []string{"search", "--limit", "1000000000", "x"}, "--limit must be at most 1000"},
