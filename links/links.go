@@ -39,18 +39,21 @@ func Add(ctx context.Context, s *contextfs.Store, from, to, rel string) (*memory
 	if err := CheckRel(rel); err != nil {
 		return nil, err
 	}
-	target, err := s.Resolve(ctx, to)
-	if err != nil {
-		return nil, fmt.Errorf("link target: %w", err)
+	l := memory.Link{ID: strings.TrimSpace(to), Rel: rel}
+	if !isURL(l.ID) { // a URL is linked as it is, as save --link keeps it
+		target, err := s.Resolve(ctx, to)
+		if err != nil {
+			return nil, fmt.Errorf("link target: %w", err)
+		}
+		l.ID = target.ID
 	}
 	src, err := s.Resolve(ctx, from)
 	if err != nil {
 		return nil, fmt.Errorf("link source: %w", err)
 	}
-	if src.ID == target.ID {
+	if src.ID == l.ID {
 		return nil, fmt.Errorf("a memory cannot link to itself (%s)", src.ID)
 	}
-	l := memory.Link{ID: target.ID, Rel: rel}
 	if slices.Contains(src.Links, l) {
 		return src, nil
 	}
@@ -80,6 +83,13 @@ func Remove(ctx context.Context, s *contextfs.Store, from, to, rel string) (*mem
 		m.Links = slices.DeleteFunc(m.Links, drop)
 		return nil
 	})
+}
+
+// isURL reports whether a link target is a URL ("https://…", "mailto:…")
+// rather than a memory ID or prefix: what memory.ParseLink keeps whole.
+func isURL(to string) bool {
+	l, err := memory.ParseLink(to)
+	return err == nil && l.ID == to && !l.IsMemory() && strings.Contains(to, ":")
 }
 
 func relSuffix(rel string) string {

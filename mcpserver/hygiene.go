@@ -100,7 +100,7 @@ func (sv *server) checkedSave(ctx context.Context, in SaveInput) (SaveOutput, st
 // LinkInput is the argument of link_memories.
 type LinkInput struct {
 	From string `json:"from" jsonschema:"ID or unique prefix of the memory that links"`
-	To   string `json:"to" jsonschema:"ID or unique prefix of the memory linked to"`
+	To   string `json:"to" jsonschema:"ID or unique prefix of the memory linked to, or a URL"`
 	Rel  string `json:"rel,omitempty" jsonschema:"the relation (default related): related, references, depends_on, contradicts, supersedes, derived_from, part_of, implements, extends, example_of, caused_by, fixes"`
 }
 

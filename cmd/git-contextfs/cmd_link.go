@@ -30,11 +30,13 @@ func (a *app) linkCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "link FROM TO",
 		Short: "Link one memory to another with a typed relation",
-		Long: `Adds a link from FROM to TO (IDs or unique prefixes) to FROM's file. The
-relation defaults to "related"; the others are ` + strings.Join(memory.Relations()[1:], ", ") + `
+		Long: `Adds a link from FROM to TO (IDs or unique prefixes) to FROM's file; TO may
+also be a URL, kept as it is. The relation defaults to "related"; the others
+are ` + strings.Join(memory.Relations()[1:], ", ") + `
 (see docs/FORMAT.md). Linking twice changes nothing.`,
 		Example: `  git contextfs link k3x9 p2m7 --rel depends_on
-  git contextfs link k3x9 p2m7`,
+  git contextfs link k3x9 p2m7
+  git contextfs link k3x9 https://wiki.example.com/pools --rel references`,
 		Args: argsRange(2, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := relUsage(rel); err != nil {
