@@ -504,14 +504,17 @@ func setMeta(ctx context.Context, q querier, key, value string) error {
 // disagree (CheckConsistency); IsCorrupt reports it, so callers rebuild.
 var ErrInconsistent = errors.New("cache tables are inconsistent")
 
-// CheckConsistency checks that every file of kind the cache lists has its
-// documents: rows deleted from the documents table behind the cache's back
-// would otherwise drop files from every result without a word. One query
-// over the paths table and the documents' src index.
+// CheckConsistency checks that every file of kind the cache lists has the
+// documents its content yielded: rows deleted from the documents table
+// behind the cache's back would otherwise drop files from every result
+// without a word. A file that yielded none (one that cannot be parsed,
+// whose problem the blobs table records) has none to miss. One query over
+// the paths table, the blobs' keys and the documents' src index.
 func (c *Cache) CheckConsistency(ctx context.Context, kind Kind) error {
 	var missing int
 	err := c.db.QueryRowContext(ctx, `SELECT count(*) FROM paths p INDEXED BY sqlite_autoindex_paths_1
-		WHERE p.kind=? AND NOT EXISTS (SELECT 1 FROM docs d INDEXED BY docs_src WHERE d.src=p.oid)`, int(kind)).Scan(&missing)
+		WHERE p.kind=? AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.oid=p.oid AND b.docs=0)
+		AND NOT EXISTS (SELECT 1 FROM docs d INDEXED BY docs_src WHERE d.src=p.oid)`, int(kind)).Scan(&missing)
 	if err != nil {
 		return fmt.Errorf("cache: consistency: %w", err)
 	}
