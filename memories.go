@@ -317,6 +317,11 @@ func (s *Store) Resolve(ctx context.Context, id string) (*memory.Memory, error) 
 		return nil, err
 	}
 	rows, err := s.cache.ResolveID(ctx, cache.KindMemory, id)
+	if again, err2 := s.rebuildIfCorrupt(ctx, err); again {
+		rows, err = s.cache.ResolveID(ctx, cache.KindMemory, id)
+	} else {
+		err = err2
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -520,6 +525,35 @@ func (s *Store) ListIndexed(ctx context.Context, o ListOptions) ([]Entry, error)
 	return out, nil
 }
 
+// recoverSeq is seq, restarted once on a rebuilt cache when it fails with
+// a corrupt cache before yielding anything (see rebuildIfCorrupt). An
+// error after the first entry ends the sequence as before: the entries
+// already handed out cannot be taken back.
+func (s *Store) recoverSeq(ctx context.Context, seq func() iter.Seq2[Entry, error]) iter.Seq2[Entry, error] {
+	return func(yield func(Entry, error) bool) {
+		for try := 0; ; try++ {
+			yielded := false
+			for e, err := range seq() {
+				if err != nil && !yielded && try == 0 {
+					if again, err := s.rebuildIfCorrupt(ctx, err); again {
+						break
+					} else {
+						yield(Entry{}, err)
+						return
+					}
+				}
+				yielded = true
+				if !yield(e, err) || err != nil {
+					return
+				}
+			}
+			if yielded || try > 0 {
+				return
+			}
+		}
+	}
+}
+
 // ListSeq is List one memory at a time, as the cache reads them: a
 // listing of every memory (list --all) is written as it goes instead of
 // being held whole. It syncs first; an error ends the sequence.
@@ -539,6 +573,11 @@ func (s *Store) ListSeq(ctx context.Context, o ListOptions) iter.Seq2[Entry, err
 
 // listIndexed yields the entries o asks for, without syncing.
 func (s *Store) listIndexed(ctx context.Context, o ListOptions) iter.Seq2[Entry, error] {
+	return s.recoverSeq(ctx, func() iter.Seq2[Entry, error] { return s.listRows(ctx, o) })
+}
+
+// listRows is listIndexed on the cache as it is.
+func (s *Store) listRows(ctx context.Context, o ListOptions) iter.Seq2[Entry, error] {
 	return func(yield func(Entry, error) bool) {
 		f, err := search.Filter(o.Types, o.Tags, o.Since, o.All)
 		if err != nil {

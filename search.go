@@ -47,6 +47,11 @@ func (s *Store) Search(ctx context.Context, q Query) ([]Result, error) {
 // synced (and benchmarks of the search itself).
 func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 	e := search.Engine{Cache: s.cache, Embedder: s.emb, Defaults: s.Config.Search}
+	res, err := e.Search(ctx, q)
+	if again, err := s.rebuildIfCorrupt(ctx, err); !again {
+		return res, err
+	}
+	e.Cache = s.cache // the rebuilt one
 	return e.Search(ctx, q)
 }
 

@@ -195,6 +195,26 @@ func (s *Store) Sync(ctx context.Context) (cache.SyncStats, error) {
 	return st, err
 }
 
+// rebuildIfCorrupt rebuilds the cache when err says it is corrupt (a
+// damaged page, a table gone), and reports whether it did: corruption
+// that opening and syncing did not reach, in pages only a search or a
+// listing reads, must not fail every command until someone runs reindex.
+// The caller then runs its read again, once. A read-only cache is
+// answered from as it is.
+func (s *Store) rebuildIfCorrupt(ctx context.Context, err error) (bool, error) {
+	if err == nil || s.cache.ReadOnly() || !cache.IsCorrupt(err) {
+		return false, err
+	}
+	fmt.Fprintln(s.notes, "contextfs: cache rebuilt (corrupt: "+err.Error()+")")
+	if err := s.resetCache(ctx); err != nil {
+		return false, err
+	}
+	if _, err := s.Sync(ctx); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // syncWritten brings the index up to date with files this store has just
 // written or removed, and only with them: after a save the cache reads,
 // parses and embeds that one file, where Sync would first ask the watcher

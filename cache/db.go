@@ -313,7 +313,7 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 		return c, "", nil
 	case err == nil:
 		return c, fmt.Sprintf("schema %s, want %s", v, SchemaVersion), nil
-	case isCorrupt(err):
+	case isCorrupt(err) && !isMissingTable(err): // no meta table: a new file, or one to rebuild below
 		return c, "corrupt: " + err.Error(), nil
 	case isBusy(err):
 		return c, "", err
@@ -365,9 +365,22 @@ func isCorrupt(err error) bool {
 	}
 	var se sqlite3.Error
 	if errors.As(err, &se) {
-		return se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB
+		// A table or column missing from a cache whose schema version is
+		// current was removed behind its back: as damaged as a bad page.
+		return se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB || isMissingTable(err)
 	}
 	return false
+}
+
+// isMissingTable reports whether err says a table or column the query
+// names does not exist.
+func isMissingTable(err error) bool {
+	var se sqlite3.Error
+	if !errors.As(err, &se) || se.Code != sqlite3.ErrError {
+		return false
+	}
+	msg := se.Error()
+	return strings.HasPrefix(msg, "no such table") || strings.HasPrefix(msg, "no such column")
 }
 
 // isBusy reports whether err says another connection held the database
