@@ -21,8 +21,10 @@ const (
 	// mergeDriverCommand is run by sh. Without git-contextfs on PATH it
 	// says so and falls back to git's own text merge, so that a missing
 	// binary costs the field-by-field merge, never the other side's
-	// changes, and the message says what to do.
-	mergeDriverCommand = `command -v git-contextfs >/dev/null 2>&1 || { echo "contextfs: git-contextfs is not on PATH, so %P was merged as plain text; put it on PATH (make install) to merge memories field by field" >&2; exec git merge-file %A %O %B; }; exec git-contextfs merge-driver %O %A %B %P`
+	// changes, and the message says what to do. git quotes each %
+	// placeholder for the shell itself: %P must stay outside other quotes,
+	// or a path holding '"' or "$(...)" would break the command or run.
+	mergeDriverCommand = `command -v git-contextfs >/dev/null 2>&1 || { echo "contextfs: git-contextfs is not on PATH, so" %P "was merged as plain text; put it on PATH (make install) to merge memories field by field" >&2; exec git merge-file %A %O %B; }; exec git-contextfs merge-driver %O %A %B %P`
 	attrPattern        = ".contextfs/**/*.md"
 	attrValue          = "merge=contextfs"
 	attrFile           = ".gitattributes"

@@ -2,8 +2,11 @@ package hooks
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -142,5 +145,65 @@ func TestRegisteredMergeDriverResolvesConflictingMemories(t *testing.T) {
 	}
 	if got := snap(t, mem).data; got != "merged .contextfs/notes/a.md\n" {
 		t.Errorf("merged memory = %q, want the driver's output", got)
+	}
+}
+
+// TestMergeDriverQuotesPathsForTheShell: git quotes %P for the shell
+// itself, so a path holding '"' or "$(...)" must reach the driver (or the
+// fallback's message) as one word, never break the command (a syntax
+// error left ours in place without markers) nor run what it holds.
+func TestMergeDriverQuotesPathsForTheShell(t *testing.T) {
+	for _, name := range []string{`5" screens.md`, `$(touch PWNED).md`, "back`touch PWNED`tick.md", `it's.md`} {
+		for _, withBinary := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s, binary on PATH %v", name, withBinary), func(t *testing.T) {
+				r := newRepo(t)
+				if err := RegisterMergeDriver(context.Background(), r.dir); err != nil {
+					t.Fatal(err)
+				}
+				rel := filepath.Join(".contextfs", "memories", name)
+				lines := []string{"---", "id: abcd1234", "type: fact", "title: T", "---", "one", "two", "three", "four", "five", "six", "seven"}
+				write := func(ls []string) { writeTestFile(t, filepath.Join(r.dir, rel), strings.Join(ls, "\n")+"\n", 0o644) }
+				write(lines)
+				r.git("add", "-A")
+				r.git("commit", "-qm", "base")
+				r.git("checkout", "-qb", "b")
+				theirs := slices.Clone(lines)
+				theirs[11] = "seven, theirs"
+				write(theirs)
+				r.git("commit", "-qam", "theirs")
+				r.git("checkout", "-q", "-")
+				ours := slices.Clone(lines)
+				ours[5] = "one, ours"
+				write(ours)
+				r.git("commit", "-qam", "ours")
+				path := r.path
+				if !withBinary {
+					path = r.bare
+				}
+				_, errOut, err := r.runIn(r.dir, []string{"PATH=" + path}, "merge", "--no-edit", "b")
+				for _, dir := range []string{r.dir, filepath.Dir(r.dir)} {
+					if _, statErr := os.Stat(filepath.Join(dir, "PWNED")); statErr == nil {
+						t.Fatalf("the path's command ran (merge: %v, %s)", err, errOut)
+					}
+				}
+				got, readErr := os.ReadFile(filepath.Join(r.dir, rel))
+				if readErr != nil {
+					t.Fatal(readErr)
+				}
+				if withBinary {
+					// The fake driver writes "merged PATH" when it got the path whole.
+					if err != nil || strings.TrimSpace(string(got)) != "merged "+rel {
+						t.Errorf("merge: %v %s; file %q, want the driver to get the path %q", err, errOut, got, rel)
+					}
+					return
+				}
+				if err != nil || !strings.Contains(string(got), "one, ours") || !strings.Contains(string(got), "seven, theirs") {
+					t.Errorf("the text fallback lost a side (merge: %v, %s):\n%s", err, errOut, got)
+				}
+				if !strings.Contains(errOut, "git-contextfs is not on PATH, so "+rel+" was merged") {
+					t.Errorf("the message does not name the path as it is: %s", errOut)
+				}
+			})
+		}
 	}
 }
