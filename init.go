@@ -15,6 +15,12 @@ import (
 // idempotent and returns what it created or changed.
 func (s *Store) Init(ctx context.Context) ([]string, error) {
 	var created []string
+	// Nothing is created through a link out of the repository.
+	for _, rel := range []string{gitstore.Dir, gitstore.Dir + "/" + gitstore.ConfigFile, gitstore.Dir + "/" + gitstore.GitignoreFile} {
+		if err := s.Repo.NoSymlink(rel); err != nil {
+			return nil, err
+		}
+	}
 	p := filepath.Join(s.Repo.MemoryDir(), gitstore.ConfigFile)
 	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
 		if err := gitstore.CreateFileExclusive(p, []byte(DefaultConfig)); err != nil && !errors.Is(err, os.ErrExist) {

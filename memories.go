@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"os"
 	"path"
 	"slices"
 	"sort"
@@ -464,7 +463,7 @@ func (s *Store) Delete(ctx context.Context, id string) (*memory.Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Remove(s.Repo.Abs(m.Path)); err != nil {
+	if err := s.Repo.RemoveMemoryFile(m.Path); err != nil {
 		return nil, err
 	}
 	if err := s.syncWritten(ctx, m.Path); err != nil {

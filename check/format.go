@@ -53,6 +53,9 @@ func Format(repo *gitstore.Repo, paths []string, write bool) FormatResult {
 // without write, would be) changed, or the problem that stops it from
 // being parsed.
 func FormatFile(repo *gitstore.Repo, rel string, write bool) (bool, *Problem, error) {
+	if err := repo.NoSymlink(rel); err != nil {
+		return false, nil, err
+	}
 	abs := repo.Abs(rel)
 	raw, err := os.ReadFile(abs)
 	if err != nil {

@@ -154,6 +154,9 @@ context:
 // defaults.
 func Load(repo *gitstore.Repo) (Config, error) {
 	var c Config
+	if err := repo.NoSymlink(gitstore.Dir + "/" + gitstore.ConfigFile); err != nil {
+		return c, err // the settings come from the repository, not through a link out of it
+	}
 	p := filepath.Join(repo.MemoryDir(), gitstore.ConfigFile)
 	b, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {

@@ -58,6 +58,9 @@ type Entry struct {
 // per-file stat calls are spread over the CPUs (and, on Linux, made
 // relative to each folder's descriptor).
 func (r *Repo) List() ([]Entry, error) {
+	if err := r.NoSymlink(Dir); err != nil {
+		return nil, err
+	}
 	out, err := r.list()
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", r.MemoryDir(), err)
@@ -162,6 +165,9 @@ func (r *Repo) StatPaths(rels []string) []Entry {
 // not read: the error is a *memory.TooLargeError, so a huge file costs a
 // stat, not its size in memory.
 func (r *Repo) ReadFile(rel string) ([]byte, error) {
+	if err := r.NoSymlink(rel); err != nil {
+		return nil, err
+	}
 	b, err := ReadFileLimited(r.Abs(rel), r.MaxFileBytes)
 	if tl, ok := errors.AsType[*memory.TooLargeError](err); ok {
 		tl.Path = rel
@@ -303,6 +309,15 @@ func (r *Repo) CreateMemoryFile(rel string, data []byte) error {
 	return createFileExclusive(r.Abs(rel), data, r.sweepDue)
 }
 
+// RemoveMemoryFile removes the file rel of the work tree, unless a part of
+// its path is a symbolic link.
+func (r *Repo) RemoveMemoryFile(rel string) error {
+	if err := r.NoSymlink(rel); err != nil {
+		return err
+	}
+	return os.Remove(r.Abs(rel))
+}
+
 // WriteMemoryFile is WriteFileAtomic for the file rel of the work tree,
 // sweeping like CreateMemoryFile.
 func (r *Repo) WriteMemoryFile(rel string, data []byte, perm os.FileMode) error {
@@ -316,6 +331,9 @@ func (r *Repo) WriteMemoryFile(rel string, data []byte, perm os.FileMode) error 
 // ReadFile would not read it back, so the memory would be saved and then
 // be nowhere (not listed, not found, not updatable).
 func (r *Repo) fits(rel string, data []byte) error {
+	if err := r.NoSymlink(rel); err != nil {
+		return err
+	}
 	limit := r.MaxFileBytes
 	if limit <= 0 {
 		limit = memory.DefaultMaxFileBytes
