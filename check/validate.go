@@ -155,17 +155,25 @@ func checkFiles(files []File, others map[string]string, othersSupersede func(pat
 // conflictLine returns the 1-based line of the first merge conflict
 // marker, or 0.
 func conflictLine(b []byte) int {
-	line := 1
-	for len(b) > 0 {
+	// A "=======" line alone is Markdown (a heading's underline), not a
+	// conflict: git writes it only between a "<<<<<<< " and a ">>>>>>> "
+	// line, so it counts only beside one of those.
+	first, marked := 0, false
+	for line := 1; len(b) > 0; line++ {
 		l, rest, _ := bytes.Cut(b, []byte("\n"))
-		if bytes.HasPrefix(l, []byte("<<<<<<< ")) || bytes.HasPrefix(l, []byte(">>>>>>> ")) ||
-			string(bytes.TrimRight(l, "\r")) == "=======" && line > 1 || bytes.HasPrefix(l, []byte("||||||| ")) {
-			return line
+		strong := bytes.HasPrefix(l, []byte("<<<<<<< ")) || bytes.HasPrefix(l, []byte(">>>>>>> ")) || bytes.HasPrefix(l, []byte("||||||| "))
+		if strong || string(bytes.TrimRight(l, "\r")) == "=======" && line > 1 {
+			if first == 0 {
+				first = line
+			}
+			marked = marked || strong
 		}
 		b = rest
-		line++
 	}
-	return 0
+	if !marked {
+		return 0
+	}
+	return first
 }
 
 // fieldLine finds the file line of a dotted field such as data.status, or

@@ -25,3 +25,26 @@ func TestProblemStringNamesTheRuleOnce(t *testing.T) {
 		})
 	}
 }
+
+func TestConflictLineFindsGitsMarkersNotMarkdown(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want int
+	}{
+		{"no markers", "---\nid: a\n---\nbody\n", 0},
+		{"a setext heading's underline", "---\nid: a\n---\nTitle\n=======\nbody\n", 0},
+		{"a conflict", "---\nid: a\n---\n<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n", 4},
+		{"a conflict in CRLF", "---\r\nid: a\r\n---\r\n<<<<<<< ours\r\nx\r\n=======\r\ny\r\n>>>>>>> theirs\r\n", 4},
+		{"an underline before a conflict", "---\nid: a\n---\nT\n=======\n<<<<<<< ours\nx\n=======\ny\n>>>>>>> b\n", 5},
+		{"a closing marker alone", "---\nid: a\n---\nx\n>>>>>>> theirs\n", 5},
+		{"a diff3 base marker", "---\nid: a\n---\n||||||| base\n", 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := conflictLine([]byte(tt.text)); got != tt.want {
+				t.Errorf("conflictLine = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
