@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
@@ -66,13 +67,34 @@ func NormalizeRemote(u string) string {
 }
 
 // nameOf is the default name of a repository: the last part of its ID.
-func nameOf(id string) string { return path.Base(strings.TrimRight(id, "/")) }
+// nameOf is the default name of a repository of identity id: the last
+// part of it, with the spaces and commas a name may not hold turned into
+// dashes ("My Project" is my-project's folder, and searched as such).
+func nameOf(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ',' || unicode.IsSpace(r) {
+			return '-'
+		}
+		return r
+	}, path.Base(strings.TrimRight(id, "/")))
+}
+
+// isDir reports whether dir names an existing folder: a path that does not
+// exist must not be looked up as the repository around it (Discover walks
+// up, and a typo inside a repository would name that repository).
+func isDir(dir string) bool {
+	fi, err := os.Stat(dir)
+	return err == nil && fi.IsDir()
+}
 
 // AddRepo registers the repository around dir under name ("" is the last
 // part of its identity) and saves the config. A repository whose identity
 // is already registered (another clone of the same project) keeps its
 // name and takes the new path.
 func (c *Config) AddRepo(ctx context.Context, dir, name string) (RepoEntry, error) {
+	if !isDir(dir) {
+		return RepoEntry{}, fmt.Errorf("repos add %s: no such folder", dir)
+	}
 	r, err := gitstore.Discover(dir)
 	if err != nil {
 		return RepoEntry{}, fmt.Errorf("repos add %s: %w", dir, err)
@@ -108,7 +130,7 @@ var ErrUnknownRepo = errors.New("no registered repository")
 // to it) and saves the config.
 func (c *Config) RemoveRepo(ctx context.Context, arg string) (RepoEntry, error) {
 	i := slices.IndexFunc(c.Repos, func(e RepoEntry) bool { return e.Name == arg })
-	if i < 0 {
+	if i < 0 && isDir(arg) {
 		if r, err := gitstore.Discover(arg); err == nil {
 			id := RepoID(ctx, r.Root)
 			i = slices.IndexFunc(c.Repos, func(e RepoEntry) bool { return e.ID == id || e.Path == r.Root })

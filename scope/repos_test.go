@@ -88,6 +88,42 @@ func TestAddingANameTakenByAnotherProjectIsRefused(t *testing.T) {
 	}
 }
 
+// A path that names nothing must not stand for the repository around it:
+// Discover walks up, so a typo inside a registered repository named it.
+func TestAMistypedPathNamesNoRepository(t *testing.T) {
+	isolate(t)
+	ctx := context.Background()
+	dir := repoWith(t, "git@github.com:acme/api.git")
+	var cfg scope.Config
+	if _, err := cfg.AddRepo(ctx, dir, ""); err != nil {
+		t.Fatal(err)
+	}
+	typo := filepath.Join(dir, "no-such-dir")
+	if _, err := cfg.RemoveRepo(ctx, typo); !errors.Is(err, scope.ErrUnknownRepo) || len(cfg.Repos) != 1 {
+		t.Errorf("remove %s: %v, left %+v; want unknown, the registration kept", typo, err, cfg.Repos)
+	}
+	if _, err := cfg.AddRepo(ctx, typo, "other"); err == nil || !strings.Contains(err.Error(), "no such folder") {
+		t.Errorf("add %s: %v; want no such folder", typo, err)
+	}
+}
+
+// A folder name with spaces gives a default name with dashes, not a
+// refusal.
+func TestADefaultNameHasNoSpaces(t *testing.T) {
+	isolate(t)
+	ctx := context.Background()
+	parent := filepath.Join(t.TempDir(), "My Project")
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	testgit.Run(t, parent, "init", "-q")
+	var cfg scope.Config
+	e, err := cfg.AddRepo(ctx, parent, "")
+	if err != nil || e.Name != "My-Project" {
+		t.Errorf("add %q: %+v, %v; want the name My-Project", parent, e, err)
+	}
+}
+
 func ids(hits []scope.Result) string {
 	var out []string
 	for _, h := range hits {
