@@ -399,8 +399,70 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 	slices.SortStableFunc(r.Secrets, func(x, y secrets.Finding) int {
 		return cmp.Or(cmp.Compare(x.Path, y.Path), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Column, y.Column))
 	})
+	redactReport(&r, secretValues(touched, r.Secrets))
 	r.Diagram = diagram(head, r.Changes) // hygiene
+	for v, red := range secretValues(touched, r.Secrets) {
+		r.Diagram = strings.ReplaceAll(r.Diagram, v, red)
+	}
 	return r
+}
+
+// secretValues maps each suspected secret found in files to its redacted
+// form. The report is posted where people read it (a pull request
+// comment): a secret must not appear there in full because it was in a
+// title or a changed line rather than only in the secrets section.
+func secretValues(files []check.File, found []secrets.Finding) map[string]string {
+	out := map[string]string{}
+	byPath := map[string][]byte{}
+	for _, f := range files {
+		byPath[f.Path] = f.Content
+	}
+	for _, f := range found {
+		lines := strings.Split(string(byPath[f.Path]), "\n")
+		if f.Line < 1 || f.Line > len(lines) {
+			continue
+		}
+		l, start := lines[f.Line-1], f.Column-1
+		if start < 0 || start+len(f.Redacted) > len(l) || len(f.Redacted) < 4 {
+			continue
+		}
+		out[l[start:start+len(f.Redacted)]] = f.Redacted
+	}
+	return out
+}
+
+// redactReport replaces each secret of values in the text the report
+// shows of its changes.
+func redactReport(r *Report, values map[string]string) {
+	if len(values) == 0 {
+		return
+	}
+	red := func(s string) string {
+		for v, x := range values {
+			s = strings.ReplaceAll(s, v, x)
+		}
+		return s
+	}
+	for i := range r.Changes {
+		c := &r.Changes[i]
+		c.Title = red(c.Title)
+		for j := range c.Fields {
+			f := &c.Fields[j]
+			f.Old, f.New, f.Summary, f.Diff = red(f.Old), red(f.New), red(f.Summary), red(f.Diff)
+			for k := range f.Added {
+				f.Added[k] = red(f.Added[k])
+			}
+			for k := range f.Removed {
+				f.Removed[k] = red(f.Removed[k])
+			}
+		}
+		for j := range c.NearDuplicates {
+			c.NearDuplicates[j].Title = red(c.NearDuplicates[j].Title)
+		}
+	}
+	for i := range r.Problems {
+		r.Problems[i].Message = red(r.Problems[i].Message)
+	}
 }
 
 func newChange(kind string, e *entry) *Change {

@@ -313,3 +313,31 @@ func TestLineDiff(t *testing.T) {
 		})
 	}
 }
+
+// A secret in a title or a changed line is masked wherever the report
+// shows it, as in its secrets section: the report is posted as a pull
+// request comment.
+func TestTheReportNeverShowsASecretInFull(t *testing.T) {
+	key := "AKIA" + "Z7QWERTYUIOPASDF" // built at run time so no scanner flags this file
+	before := mem("keys000001", "fact", "Deploy key", "", "The deploy key is kept in the vault.\n")
+	after := mem("keys000001", "fact", "Deploy key "+key, "", "The deploy key is "+key+" now.\n")
+	added := mem("leak000001", "fact", "Leaked "+key, "", "x\n")
+	base := []gitstore.RefFile{file(dir+"keys.md", before)}
+	head := []gitstore.RefFile{file(dir+"keys.md", after), file(dir+"leak.md", added)}
+	r := Compare(base, head, nil)
+	if len(r.Secrets) == 0 {
+		t.Fatal("no secret found: the test shows nothing")
+	}
+	js, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"markdown": r.Markdown(), "json": string(js), "diagram": r.Diagram} {
+		if strings.Contains(out, key) {
+			t.Errorf("the %s output shows the secret in full", name)
+		}
+	}
+	if !strings.Contains(r.Markdown(), "AKIA****") {
+		t.Error("the masked form is not shown either")
+	}
+}
