@@ -225,6 +225,34 @@ func (s *Store) Superseded(ctx context.Context, id string) (*SupersededError, er
 	return e, nil
 }
 
+// LinkedFrom returns the IDs of the memories, superseded or not, that
+// link to id by any relation but supersedes, sorted: deleting id leaves
+// their links naming no memory, which validate and the pre-commit hook
+// then report. (A supersedes entry naming a deleted version is history.)
+// It reads the cache as the last sync left it.
+func (s *Store) LinkedFrom(ctx context.Context, id string) ([]string, error) {
+	var out []string
+	for _, rel := range memory.Relations() {
+		if rel == "supersedes" {
+			continue
+		}
+		rows, err := s.cache.List(ctx, cache.KindMemory, cache.Filter{
+			Attrs: []cache.Attr{{Key: search.AttrLink, Value: id + " " + rel}},
+			All:   true,
+		}, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			if r.MID != id {
+				out = append(out, r.MID)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
 // SupersededBy returns the IDs of the memories, superseded or not, that
 // supersede id (in supersedes: or by a link of rel supersedes), sorted. It
 // reads the cache as the last sync left it: one indexed look-up, where

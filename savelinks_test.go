@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,5 +133,36 @@ func TestUpdateChecksTheLinksItAdds(t *testing.T) {
 				t.Errorf("links = %v, want %v", m.Links, tt.want)
 			}
 		})
+	}
+}
+
+func TestLinkedFromNamesWhatADeletionLeavesDangling(t *testing.T) {
+	ctx := context.Background()
+	dir := testgit.Init(t)
+	s := open(t, dir)
+	target, err := s.Save(ctx, contextfs.SaveRequest{Type: "fact", Body: "The API listens on port 8080."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := target.Memory.ID
+	var want []string
+	for _, l := range []string{"depends_on:" + id, id} {
+		r, err := s.Save(ctx, contextfs.SaveRequest{Type: "fact", Links: []string{l}, Body: "Linked by " + l})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, r.Memory.ID)
+	}
+	// A newer version superseding it is history, not a dangling link.
+	if _, err := s.Save(ctx, contextfs.SaveRequest{Type: "fact", Supersedes: []string{id}, Body: "The API listens on port 9090."}); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(want)
+	got, err := s.LinkedFrom(ctx, id)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("LinkedFrom = %v, %v; want %v", got, err, want)
+	}
+	if got, err := s.LinkedFrom(ctx, want[0]); err != nil || len(got) != 0 {
+		t.Errorf("LinkedFrom an unlinked memory = %v, %v", got, err)
 	}
 }

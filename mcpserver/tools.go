@@ -113,6 +113,8 @@ type DeleteOutput struct {
 	ID    string `json:"id"`
 	Path  string `json:"path" jsonschema:"the deleted file; git keeps its history"`
 	Scope string `json:"scope" jsonschema:"repo or user: the store it was deleted from"`
+	// LinkedFrom are the memories whose links now name no memory.
+	LinkedFrom []string `json:"linked_from,omitempty" jsonschema:"memories that linked to the deleted one: their links now name no memory, which validate reports; unlink them"`
 }
 
 // ReposOutput is the result of list_repos.
@@ -462,11 +464,19 @@ func (sv *server) delete(ctx context.Context, in IDInput) (DeleteOutput, string,
 	if err != nil {
 		return DeleteOutput{}, "", err
 	}
+	var from []string
+	if m, _, st, err := sv.set.Resolve(ctx, sc, in.ID); err == nil {
+		from, _ = st.LinkedFrom(ctx, m.ID) // only for the warning
+	}
 	m, where, err := sv.set.Delete(ctx, sc, in.ID)
 	if err != nil {
 		return DeleteOutput{}, "", err
 	}
-	return DeleteOutput{ID: m.ID, Path: m.Path, Scope: string(where)}, fmt.Sprintf("deleted %s %s (%s)", m.ID, m.Path, where), nil
+	text := fmt.Sprintf("deleted %s %s (%s)", m.ID, m.Path, where)
+	if len(from) > 0 {
+		text += fmt.Sprintf("; %s linked to it: unlink them (unlink their links to %s), or validate will report them", strings.Join(from, ", "), m.ID)
+	}
+	return DeleteOutput{ID: m.ID, Path: m.Path, Scope: string(where), LinkedFrom: from}, text, nil
 }
 
 func (sv *server) status(ctx context.Context, _ struct{}) (StatusOutput, string, error) {

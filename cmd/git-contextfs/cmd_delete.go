@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -52,15 +53,32 @@ func (a *app) runDelete(ctx context.Context, o *deleteOptions) error {
 		return err
 	}
 	defer s.Close()
+	var from []string
+	if m, _, st, err := s.Resolve(ctx, sc, o.id); err == nil {
+		from, _ = st.LinkedFrom(ctx, m.ID) // only for the warning
+	}
 	m, where, err := s.Delete(ctx, sc, o.id)
 	if err != nil {
 		return err
 	}
+	if len(from) > 0 {
+		fmt.Fprintf(a.io.ErrOut, "warning: %s linked to %s; those links now name no memory, which validate and the pre-commit hook report: unlink them (git contextfs unlink %s %s)\n",
+			strings.Join(from, ", "), m.ID, from[0], m.ID)
+	}
 	if o.json {
-		return a.printJSON(map[string]string{"id": m.ID, "path": m.Path, "scope": string(where)})
+		return a.printJSON(deletedJSON{ID: m.ID, Path: m.Path, Scope: where, LinkedFrom: from})
 	}
 	fmt.Fprintf(a.io.Out, "deleted %s %s%s\n", m.ID, m.Path, scopeNote(where))
 	return nil
+}
+
+// deletedJSON is delete's --json.
+type deletedJSON struct {
+	ID    string      `json:"id"`
+	Path  string      `json:"path"`
+	Scope scope.Scope `json:"scope"`
+	// LinkedFrom are the memories whose links now name no memory.
+	LinkedFrom []string `json:"linked_from,omitempty"`
 }
 
 // scopeNote marks a memory of the user store in a one-line message.

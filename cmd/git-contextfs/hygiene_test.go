@@ -313,3 +313,24 @@ func TestCLIDedupHintFitsThePolicy(t *testing.T) {
 		})
 	}
 }
+
+func TestCLIDeleteWarnsOfLinksItLeavesDangling(t *testing.T) {
+	dir := hookedRepo(t)
+	target := save(t, dir, "--type", "fact", "The API listens on port 8080.")
+	from := save(t, dir, "--type", "fact", "--link", "depends_on:"+target, "Clients call the API on its port.")
+	alone := save(t, dir, "--type", "fact", "Nothing links here.")
+	r := cli(t, dir, "", "delete", "--json", target)
+	if r.code != 0 || !strings.Contains(r.stderr, "warning: "+from+" linked to "+target) {
+		t.Fatalf("delete: exit %d, stderr %q", r.code, r.stderr)
+	}
+	var got struct {
+		LinkedFrom []string `json:"linked_from"`
+	}
+	decodeJSON(t, r.stdout, &got)
+	if len(got.LinkedFrom) != 1 || got.LinkedFrom[0] != from {
+		t.Errorf("--json linked_from = %v, want [%s]", got.LinkedFrom, from)
+	}
+	if r := cli(t, dir, "", "delete", alone); r.code != 0 || strings.Contains(r.stderr, "warning") {
+		t.Errorf("delete of an unlinked memory: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
