@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -55,6 +57,15 @@ progress on a terminal.`,
 
 // runIndex runs index with o.
 func (a *app) runIndex(ctx context.Context, s *contextfs.Store, o *indexOptions) error {
+	for _, abs := range absAll(o.paths) {
+		rel := s.Repo.Rel(abs)
+		if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+			return &usageError{fmt.Errorf("index %s: outside the repository %s", abs, s.Repo.Root)}
+		}
+		if _, err := os.Lstat(abs); err != nil {
+			return &usageError{fmt.Errorf("index %s: no such file or folder (a file deleted since the last index leaves it with git contextfs index, without paths)", rel)}
+		}
+	}
 	var p *progressBar
 	if !o.json {
 		p = a.progress("indexing")

@@ -118,6 +118,8 @@ func TestCLICommandLineMistakesExit2(t *testing.T) {
 		{"a negative --limit in search", []string{"search", "--limit", "-1", "x"}, "--limit must be 0 or more"},
 		{"a negative --limit in list", []string{"list", "-n", "-3"}, "--limit must be 0 or more"},
 		{"a search --limit above the most a search returns", []string{"search", "--limit", "1000000000", "x"}, "--limit must be at most 1000"},
+		{"index of a path outside the repository", []string{"index", "/etc"}, "outside the repository"},
+		{"index of a path that does not exist", []string{"index", filepath.Join(dir, "nosuch", "dir")}, "no such file or folder"},
 		{"an unknown flag", []string{"list", "--nope"}, "unknown flag"},
 	}
 	for _, tt := range tests {
