@@ -358,6 +358,14 @@ func (s *Store) Resolve(ctx context.Context, id string) (*memory.Memory, error) 
 			return nil, err
 		}
 		return nil, fmt.Errorf("%w %q", ErrNotFound, id)
+	case len(rows) > 1 && strings.EqualFold(rows[0].MID, id):
+		// Several files hold this very ID (a copy, a merge gone wrong):
+		// picking one would silently hide the others.
+		var paths []string
+		for _, r := range rows {
+			paths = append(paths, r.Path)
+		}
+		return nil, fmt.Errorf("%s is the ID of %d files (%s): give each its own ID, then run git contextfs validate", rows[0].MID, len(rows), strings.Join(paths, ", "))
 	case len(rows) > 1:
 		e := &AmbiguousError{Prefix: id}
 		for _, r := range rows {

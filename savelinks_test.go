@@ -166,3 +166,24 @@ func TestLinkedFromNamesWhatADeletionLeavesDangling(t *testing.T) {
 		t.Errorf("LinkedFrom an unlinked memory = %v, %v", got, err)
 	}
 }
+
+// Two files holding one ID (a copy, a merge gone wrong): recall, update
+// and delete must say so, not pick one and hide the other.
+func TestAnIDHeldByTwoFilesIsReportedNotPicked(t *testing.T) {
+	ctx := context.Background()
+	dir := testgit.Init(t)
+	for _, name := range []string{"a", "b"} {
+		write(t, dir, ".contextfs/memories/"+name+".md", "---\nid: dupe0001\ntype: fact\ntitle: T "+name+
+			"\ncreated: 2026-11-01T00:00:00Z\nupdated: 2026-11-01T00:00:00Z\n---\nBody of "+name+".\n")
+	}
+	s := open(t, dir)
+	for _, id := range []string{"dupe0001", "dupe"} {
+		_, err := s.Resolve(ctx, id)
+		if err == nil || !strings.Contains(err.Error(), "a.md") || !strings.Contains(err.Error(), "b.md") {
+			t.Errorf("Resolve(%q) = %v; want an error naming both files", id, err)
+		}
+	}
+	if _, err := s.Delete(ctx, "dupe0001"); err == nil {
+		t.Error("delete picked one of two files holding the ID")
+	}
+}

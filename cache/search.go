@@ -605,16 +605,19 @@ func (c *Cache) ResolveID(ctx context.Context, kind Kind, prefix string) ([]Row,
 		return nil, fmt.Errorf("cache: %w", err)
 	}
 	defer rs.Close()
-	var out []Row
+	var out, exact []Row
 	for rs.Next() {
 		r, err := scanRow(rs)
 		if err != nil {
 			return nil, fmt.Errorf("cache: %w", err)
 		}
 		if r.MID == p {
-			return []Row{r}, nil
+			exact = append(exact, r) // more than one: files sharing an ID, for the caller to report
 		}
 		out = append(out, r)
+	}
+	if len(exact) > 0 {
+		return exact, rs.Err()
 	}
 	return out, rs.Err()
 }
