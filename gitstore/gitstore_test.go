@@ -194,6 +194,21 @@ func TestDiscover(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	})
+	t.Run("a bare repository is named as one", func(t *testing.T) {
+		bare := filepath.Join(t.TempDir(), "b.git")
+		runGit(t, filepath.Dir(bare), "init", "-q", "--bare", bare)
+		_, err := Discover(bare)
+		if !errors.Is(err, ErrNotRepo) || !strings.Contains(err.Error(), "bare repository") {
+			t.Fatalf("got %v; want a bare repository named", err)
+		}
+	})
+	t.Run("the .git folder of a work tree is not taken for a bare repository", func(t *testing.T) {
+		dir := tempRepo(t)
+		_, err := Discover(filepath.Join(dir, ".git"))
+		if err != nil && strings.Contains(err.Error(), "bare") {
+			t.Fatalf("got %v", err)
+		}
+	})
 }
 
 func TestListReadRefAndBlobOID(t *testing.T) {

@@ -74,12 +74,38 @@ func Discover(dir string) (*Repo, error) {
 			}
 			return newRepo(d, gd)
 		}
+		if isBare(d) {
+			return nil, fmt.Errorf("%s is a bare repository, with no work tree for the memory files: run contextfs in a clone of it: %w", d, ErrNotRepo)
+		}
 		parent := filepath.Dir(d)
 		if parent == d {
 			return nil, ErrNotRepo
 		}
 		d = parent
 	}
+}
+
+// isBare reports whether dir is a bare repository's git directory (HEAD,
+// objects and refs at its top, and core.bare set in its config, which a
+// work tree's .git lacks), so that the error can say so rather than that
+// there is no repository at all.
+func isBare(dir string) bool {
+	for _, name := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			return false
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "config"))
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(b)) {
+		k, v, ok := strings.Cut(strings.ToLower(strings.TrimSpace(line)), "=")
+		if ok && strings.TrimSpace(k) == "bare" && strings.TrimSpace(v) == "true" {
+			return true
+		}
+	}
+	return false
 }
 
 func newRepo(root, gitDir string) (*Repo, error) {
