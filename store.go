@@ -256,6 +256,7 @@ func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
 		Workers:     runtime.NumCPU(),
 		NewAnalyzer: func() (cache.Analyzer, func()) { return analyzeMemory, func() {} },
 		Only:        only,
+		Reported:    only != nil, // the watcher saw them written: an edit can keep size and time
 		// A file over the limit is reported, never read.
 		MaxFileBytes: s.Repo.MaxFileBytes,
 		TooLarge: func(p string, n int64) {

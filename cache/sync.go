@@ -112,6 +112,11 @@ type SyncOptions struct {
 	// of these paths is read, so a sync of the few files a change watcher
 	// reports costs nothing like a full one.
 	Only map[string]bool
+	// Reported says Only holds paths a change watcher saw written: each is
+	// read again whatever its stat says, since an edit can keep a file's
+	// size and modification time (rsync -t, cp -p, tar) and a stat
+	// comparison would take it for unchanged.
+	Reported bool
 	// MaxFileBytes, when positive, bounds the files read: a larger one is
 	// neither read nor indexed (it stays stale, so it is indexed once it
 	// shrinks) and is passed to TooLarge, so one huge file cannot cost
@@ -187,7 +192,7 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 			return st, fmt.Errorf("cache: %w", err)
 		}
 	}
-	stale, removed := diffStat(entries, known, o.Only)
+	stale, removed := diffStat(entries, known, o.Only, o.Reported)
 	if len(stale) == 0 && len(removed) == 0 {
 		if o.Only == nil {
 			_ = setMeta(ctx, c.db, statKey, sum)
@@ -218,12 +223,13 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 // recorded of them (known): stale are the files new or whose stat
 // changed, removed the known paths no longer among entries (within only,
 // when only is not nil). A recorded mtime of 0 means the file was racily
-// clean when recorded, so it is stale whatever its stat.
-func diffStat(entries []FileEntry, known map[string]pathRow, only map[string]bool) (stale []FileEntry, removed []string) {
+// clean when recorded, so it is stale whatever its stat; with reported,
+// every entry is (see SyncOptions.Reported).
+func diffStat(entries []FileEntry, known map[string]pathRow, only map[string]bool, reported bool) (stale []FileEntry, removed []string) {
 	seen := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		seen[e.Path] = true
-		if r, ok := known[e.Path]; ok && r.size == e.Size && r.mtime == e.MTime && r.ino == e.Ino && r.mtime != 0 {
+		if r, ok := known[e.Path]; ok && !reported && r.size == e.Size && r.mtime == e.MTime && r.ino == e.Ino && r.mtime != 0 {
 			continue
 		}
 		stale = append(stale, e)

@@ -34,17 +34,20 @@ func TestDiffStat(t *testing.T) {
 	tests := []struct {
 		name        string
 		only        map[string]bool
+		reported    bool
 		wantStale   []string
 		wantRemoved []string
 	}{
-		{"a full sync reads what changed stat and removes what is gone", nil,
+		{"a full sync reads what changed stat and removes what is gone", nil, false,
 			[]string{"grew.md", "racy.md", "moved.md", "new.md"}, []string{"gone.md", "other.md"}},
-		{"a sync of some paths removes only among them", map[string]bool{"gone.md": true},
+		{"a sync of some paths removes only among them", map[string]bool{"gone.md": true}, false,
 			[]string{"grew.md", "racy.md", "moved.md", "new.md"}, []string{"gone.md"}},
+		{"paths a watcher saw written are read whatever their stat", map[string]bool{"same.md": true, "gone.md": true}, true,
+			[]string{"same.md", "grew.md", "racy.md", "moved.md", "new.md"}, []string{"gone.md"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stale, removed := diffStat(entries, known, tt.only)
+			stale, removed := diffStat(entries, known, tt.only, tt.reported)
 			if got := paths(stale); !slices.Equal(got, tt.wantStale) {
 				t.Errorf("stale %q, want %q", got, tt.wantStale)
 			}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/contextfs/contextfs/internal/testgit"
 )
@@ -93,5 +94,45 @@ func TestCLIWatchModeOnStartsAWatcher(t *testing.T) {
 	os.WriteFile(cfg, []byte(strings.Replace(string(raw), "mode: auto", "mode: sometimes", 1)), 0o644)
 	if r := cli(t, dir, "", "list"); r.code == 0 || !strings.Contains(r.stderr, "watch.mode must be auto, on or off") {
 		t.Fatalf("a bad watch.mode: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// An edit that keeps the file's size and modification time (rsync -t,
+// cp -p, tar) is seen when the watcher saw the write: a stat comparison
+// alone took the file for unchanged, and search stayed stale for good.
+func TestCLIWatcherSeesAnEditThatKeepsSizeAndTime(t *testing.T) {
+	dir := testgit.Init(t)
+	ok(t, dir, "init")
+	id := strings.TrimSpace(ok(t, dir, "save", "--type", "fact", "The deploy bot posts to the releases channel."))
+	t.Cleanup(func() { cli(t, dir, "", "watch", "stop") })
+	matches, _ := filepath.Glob(filepath.Join(dir, ".contextfs", "memories", "*"+id+".md"))
+	if len(matches) != 1 {
+		t.Fatalf("memory file of %s: %v", id, matches)
+	}
+	// An hour old, so the cache trusts its recorded stat (a file written
+	// within the last seconds is read again anyway: racily clean).
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(matches[0], old, old); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, dir, "watch", "start")
+	ok(t, dir, "search", "deploy bot") // records the stat, and stores the watcher's token
+	fi, err := os.Stat(matches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(matches[0])
+	edited := strings.Replace(string(raw), "releases", "okapiyak", 1)
+	if len(edited) != len(raw) {
+		t.Fatal("the edit changes the size: the test shows nothing")
+	}
+	if err := os.WriteFile(matches[0], []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(matches[0], fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if out := ok(t, dir, "search", "--json", "okapiyak"); !strings.Contains(out, id) {
+		t.Fatalf("an edit keeping size and time was not found: %s", out)
 	}
 }
