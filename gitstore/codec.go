@@ -261,6 +261,9 @@ func Encode(m *memory.Memory, doc *frontmatter.Document, canonical bool) ([]byte
 			insertOrdered(doc, key, n)
 			return nil
 		}
+		if !canonical {
+			keepItems(doc.Get(key), n)
+		}
 		doc.Set(key, n)
 		return nil
 	}
@@ -302,6 +305,39 @@ func Encode(m *memory.Memory, doc *frontmatter.Document, canonical bool) ([]byte
 	}
 	doc.Body = []byte(m.Body)
 	return doc.Format()
+}
+
+// keepItems gives the new list next, item by item, the nodes of old that
+// hold the same item, and old's own comments: a list that gains or loses
+// an item keeps the comments written beside the items that stay (an
+// update, a link, the merge driver). Items are matched by what they say:
+// a scalar's value, a mapping's keys and values.
+func keepItems(old, next *yaml.Node) {
+	if old == nil || next == nil || old.Kind != yaml.SequenceNode || next.Kind != yaml.SequenceNode {
+		return
+	}
+	key := func(n *yaml.Node) string {
+		if n.Kind == yaml.ScalarNode {
+			return "s\x00" + n.Value
+		}
+		var b strings.Builder
+		b.WriteString("m")
+		for _, c := range n.Content {
+			b.WriteString("\x00" + c.Value)
+		}
+		return b.String()
+	}
+	unused := map[string][]*yaml.Node{}
+	for _, n := range old.Content {
+		unused[key(n)] = append(unused[key(n)], n)
+	}
+	for i, n := range next.Content {
+		k := key(n)
+		if olds := unused[k]; len(olds) > 0 {
+			next.Content[i], unused[k] = olds[0], olds[1:]
+		}
+	}
+	next.HeadComment, next.LineComment, next.FootComment = old.HeadComment, old.LineComment, old.FootComment
 }
 
 // sourceNode writes a source as a block mapping in a fixed key order,

@@ -89,6 +89,38 @@ func TestCodecRoundTrip(t *testing.T) {
 			t.Fatalf("got\n%s\nwant\n%s", out, want)
 		}
 	})
+	t.Run("a list that gains or loses an item keeps the comments beside the rest", func(t *testing.T) {
+		src := "---\nid: abcd1234\ntype: fact\ntitle: T\n# the tags\ntags:\n  - db # the database\n  # why ops\n  - ops\n  - gone # leaves\n" +
+			"links:\n  - efgh5678 # the pool decision\n  - {id: ijkl9012, rel: depends_on} # must hold\n---\nbody\n"
+		tests := []struct {
+			name string
+			edit func(m *memory.Memory)
+			want string
+		}{
+			{"a tag removed and one added", func(m *memory.Memory) { m.Tags = []string{"db", "ops", "new"} },
+				"---\nid: abcd1234\ntype: fact\ntitle: T\n# the tags\ntags:\n  - db # the database\n  # why ops\n  - ops\n  - new\n" +
+					"links:\n  - efgh5678 # the pool decision\n  - {id: ijkl9012, rel: depends_on} # must hold\n---\nbody\n"},
+			{"a link added", func(m *memory.Memory) { m.Links = append(m.Links, memory.Link{ID: "mnop3456", Rel: "references"}) },
+				"---\nid: abcd1234\ntype: fact\ntitle: T\n# the tags\ntags:\n  - db # the database\n  # why ops\n  - ops\n  - gone # leaves\n" +
+					"links:\n  - efgh5678 # the pool decision\n  - {id: ijkl9012, rel: depends_on} # must hold\n  - {id: mnop3456, rel: references}\n---\nbody\n"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				m, doc, err := Decode("a.md", []byte(src))
+				if err != nil {
+					t.Fatal(err)
+				}
+				tt.edit(m)
+				out, err := Encode(m, doc, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(out) != tt.want {
+					t.Fatalf("got\n%s\nwant\n%s", out, tt.want)
+				}
+			})
+		}
+	})
 	t.Run("canonical encoding is idempotent and ordered", func(t *testing.T) {
 		m, doc, _ := Decode("a.md", []byte("---\ntags: [b, a]\nzzz: kept\ntype: fact\nid: abcd1234\n---\nbody\n"))
 		once, err := Encode(m, doc, true)
