@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -252,16 +253,48 @@ func validate(repo *gitstore.Repo, paths []string, sc *secrets.Scanner) ([]Probl
 		}
 		return append(withSecrets(CheckFilesWith(files, nil, limits), files, sc), tooLarge...), len(files) + len(tooLarge), nil
 	}
+	var listed []gitstore.Entry // the memory files, listed once if a folder is named
+	seen := map[string]bool{}   // a file named twice (and through its folder) is checked once
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return nil, 0, err
 		}
+		rel := repo.Rel(abs)
+		if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+			return nil, 0, fmt.Errorf("validate %s: outside the repository %s", p, repo.Root)
+		}
+		if err := repo.NoSymlink(rel); err != nil {
+			return nil, 0, fmt.Errorf("validate: %w", err)
+		}
+		if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+			// A folder stands for the memory files under it.
+			if listed == nil {
+				if listed, err = repo.List(); err != nil {
+					return nil, 0, err
+				}
+			}
+			for _, e := range listed {
+				if (rel == "." || strings.HasPrefix(e.Path, strings.TrimSuffix(rel, "/")+"/")) && !seen[e.Path] {
+					seen[e.Path] = true
+					b, err := repo.ReadFile(e.Path)
+					if err != nil {
+						return nil, 0, fmt.Errorf("validate: %w", err)
+					}
+					files = append(files, File{Path: e.Path, Content: b})
+				}
+			}
+			continue
+		}
+		if seen[rel] {
+			continue
+		}
+		seen[rel] = true
 		b, err := gitstore.ReadFileLimited(abs, repo.MaxFileBytes)
 		if err != nil {
 			return nil, 0, fmt.Errorf("validate: %w", err)
 		}
-		files = append(files, File{Path: repo.Rel(abs), Content: b})
+		files = append(files, File{Path: rel, Content: b})
 	}
 	// IDs must also be unique against the memories not named, and a named
 	// file's supersedes may close a cycle through them.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -75,5 +76,34 @@ func TestCLIPreCommitRefusesASupersedesCycle(t *testing.T) {
 	msg, code := gitEnv(t, dir, nil, "commit", "-q", "-m", "cycle")
 	if code == 0 || !strings.Contains(msg, ".contextfs/memories/cycb.md:6: cycle: supersedes[0]: makes a supersedes cycle, cycb → cyca → cycb") {
 		t.Fatalf("pre-commit let a supersedes cycle through: exit %d\n%s", code, msg)
+	}
+}
+
+func TestCLIValidateTakesFoldersAndStaysInTheRepository(t *testing.T) {
+	const dir0 = ".contextfs/memories/"
+	dir := testgit.Init(t)
+	writeFile(t, dir, dir0+"good.md", memDoc("good1234", "fact", ""))
+	writeFile(t, dir, dir0+"sub/bad.md", memDoc("bad12345", "nosuchtype", ""))
+	writeFile(t, dir, ".contextfs/other/fine.md", memDoc("fine1234", "fact", ""))
+	tests := []struct {
+		name string
+		args []string
+		code int
+		in   string // in stdout or stderr
+		not  string
+	}{
+		{"a folder stands for the memory files under it", []string{"validate", dir0}, 1, "sub/bad.md", "fine.md"},
+		{"a folder of valid files", []string{"validate", ".contextfs/other"}, 0, "1 memory file(s) valid", ""},
+		{"a file named twice is checked once", []string{"validate", dir0 + "good.md", dir0, dir0 + "good.md"}, 1, "sub/bad.md", "duplicate"},
+		{"a path outside the repository", []string{"validate", os.TempDir()}, 1, "outside the repository", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := cli(t, dir, "", tt.args...)
+			out := r.stdout + r.stderr
+			if r.code != tt.code || !strings.Contains(out, tt.in) || tt.not != "" && strings.Contains(out, tt.not) {
+				t.Errorf("exit %d, output %q; want exit %d with %q and without %q", r.code, out, tt.code, tt.in, tt.not)
+			}
+		})
 	}
 }
