@@ -226,6 +226,13 @@ func TestDiscover(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	})
+	t.Run("a folder that does not exist is named, not walked up from", func(t *testing.T) {
+		inside := filepath.Join(tempRepo(t), "no-such-dir")
+		r, err := Discover(inside)
+		if err == nil || !strings.Contains(err.Error(), "no such folder") {
+			t.Fatalf("got %v, %v; want no such folder", r, err)
+		}
+	})
 	t.Run("a bare repository is named as one", func(t *testing.T) {
 		bare := filepath.Join(t.TempDir(), "b.git")
 		runGit(t, filepath.Dir(bare), "init", "-q", "--bare", bare)

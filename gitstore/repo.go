@@ -44,6 +44,11 @@ func Discover(dir string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		// Walking up from a path that is not there would name the
+		// repository around it, or say there is none.
+		return nil, fmt.Errorf("%s: no such folder", dir)
+	}
 	if gd := os.Getenv("GIT_DIR"); gd != "" {
 		if !filepath.IsAbs(gd) {
 			gd = filepath.Join(abs, gd)
