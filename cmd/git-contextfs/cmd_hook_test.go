@@ -825,3 +825,15 @@ func BenchmarkPreCommit10Memories(b *testing.B) {
 func BenchmarkEmptyShellHook(b *testing.B) {
 	benchExec(b, b.TempDir(), "sh", "-c", ":")
 }
+
+// git refuses hook work from inside .git; the hooks commands work from the
+// top of the work tree wherever they run.
+func TestCLIHooksWorkFromInsideTheGitDirectory(t *testing.T) {
+	dir := testgit.Init(t)
+	gitDir := filepath.Join(dir, ".git")
+	for _, args := range [][]string{{"hooks", "status"}, {"hooks", "install"}, {"hooks", "status"}, {"hooks", "uninstall"}} {
+		if r := cli(t, gitDir, "", args...); r.code != 0 {
+			t.Errorf("%v from .git: exit %d: %s", args, r.code, r.stderr)
+		}
+	}
+}

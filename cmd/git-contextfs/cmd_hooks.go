@@ -76,15 +76,19 @@ changes nothing; a block written by another version is replaced.`,
 // runHooksInstall runs hooksInstall with o.
 func (a *app) runHooksInstall(ctx context.Context, o *hooksInstallOptions) error {
 	// Say "not a git repository" as contextfs says it, not git's raw output.
-	if _, err := gitstore.Discover(a.workDir()); err != nil {
+	repo, err := gitstore.Discover(a.workDir())
+	if err != nil {
 		return err
 	}
-	states, ierr := hooks.Install(ctx, a.workDir(), nil)
+	// The top of the work tree, not where the command ran: git refuses
+	// hook work from inside .git.
+	top := repo.Root
+	states, ierr := hooks.Install(ctx, top, nil)
 	if states == nil && ierr != nil {
 		return fmt.Errorf("install hooks: %w", ierr)
 	}
 	var derr error
-	if err := hooks.RegisterMergeDriver(ctx, a.workDir()); err != nil {
+	if err := hooks.RegisterMergeDriver(ctx, top); err != nil {
 		derr = fmt.Errorf("register merge driver: %w", err)
 	}
 	if err := a.printHooks(ctx, states, o.json); err != nil {
@@ -137,16 +141,20 @@ The merge driver stays registered unless --merge-driver is given: its
 // runHooksUninstall runs hooksUninstall with o.
 func (a *app) runHooksUninstall(ctx context.Context, o *hooksUninstallOptions) error {
 	// Say "not a git repository" as contextfs says it, not git's raw output.
-	if _, err := gitstore.Discover(a.workDir()); err != nil {
+	repo, err := gitstore.Discover(a.workDir())
+	if err != nil {
 		return err
 	}
-	states, uerr := hooks.Uninstall(ctx, a.workDir(), nil)
+	// The top of the work tree, not where the command ran: git refuses
+	// hook work from inside .git.
+	top := repo.Root
+	states, uerr := hooks.Uninstall(ctx, top, nil)
 	if states == nil && uerr != nil {
 		return fmt.Errorf("uninstall hooks: %w", uerr)
 	}
 	var derr error
 	if o.driver {
-		if err := hooks.UnregisterMergeDriver(ctx, a.workDir()); err != nil {
+		if err := hooks.UnregisterMergeDriver(ctx, top); err != nil {
 			derr = fmt.Errorf("unregister merge driver: %w", err)
 		}
 	}
@@ -185,10 +193,14 @@ skipped silently by git). The last line is the merge driver.`,
 // runHooksStatus runs hooksStatus with o.
 func (a *app) runHooksStatus(ctx context.Context, o *hooksStatusOptions) error {
 	// Say "not a git repository" as contextfs says it, not git's raw output.
-	if _, err := gitstore.Discover(a.workDir()); err != nil {
+	repo, err := gitstore.Discover(a.workDir())
+	if err != nil {
 		return err
 	}
-	states, err := hooks.Status(ctx, a.workDir())
+	// The top of the work tree, not where the command ran: git refuses
+	// hook work from inside .git.
+	top := repo.Root
+	states, err := hooks.Status(ctx, top)
 	if states == nil && err != nil {
 		return fmt.Errorf("hook status: %w", err)
 	}
@@ -222,7 +234,11 @@ type driverJSON struct {
 
 // printHooks prints the hooks' states and the merge driver's.
 func (a *app) printHooks(ctx context.Context, states []hooks.State, asJSON bool) error {
-	md, mderr := hooks.CheckMergeDriver(ctx, a.workDir())
+	top := a.workDir()
+	if r, err := gitstore.Discover(top); err == nil {
+		top = r.Root
+	}
+	md, mderr := hooks.CheckMergeDriver(ctx, top)
 	if asJSON {
 		hs := make([]hookJSON, 0, len(states))
 		for _, s := range states {
@@ -233,10 +249,6 @@ func (a *app) printHooks(ctx context.Context, states []hooks.State, asJSON bool)
 			d.Error = mderr.Error()
 		}
 		return a.printJSON(map[string]any{"hooks": hs, "merge_driver": d})
-	}
-	top := ""
-	if r, err := gitstore.Discover(a.workDir()); err == nil {
-		top = r.Root
 	}
 	for _, s := range states {
 		fmt.Fprintf(a.io.Out, "%-14s %-44s %s\n", s.Name, hookState(s), displayPath(top, s.Path))
