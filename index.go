@@ -34,7 +34,7 @@ type IndexResult struct {
 	Bytes    int64         `json:"bytes"`
 	Commits  int           `json:"commits"`
 	Seconds  float64       `json:"seconds"`
-	Skipped  int           `json:"skipped"`
+	Skipped  int           `json:"skipped"` // tracked files not indexed: links, submodules, and (with Summary) binary, too large or not UTF-8
 	Duration time.Duration `json:"-"`
 }
 
@@ -78,6 +78,13 @@ func (s *Store) Index(ctx context.Context, o IndexOptions) (*IndexResult, error)
 		if r.Chunks, err = s.cache.DocCount(ctx, cache.KindCode); err != nil {
 			return nil, err
 		}
+		// Files read and left out (binary, too large, not UTF-8) are
+		// skipped too, as index status lists them.
+		probs, err := s.cache.Problems(ctx, cache.KindCode)
+		if err != nil {
+			return nil, err
+		}
+		r.Skipped += len(probs)
 		if r.Commits, err = s.cache.DocCount(ctx, cache.KindCommit); err != nil {
 			return nil, err
 		}
