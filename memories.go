@@ -105,7 +105,7 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 		}
 		m.Supersedes[i] = r.ID
 	}
-	if m.Links, err = s.resolveLinks(ctx, m.Links); err != nil {
+	if m.Links, err = s.resolveLinks(ctx, m.Links, nil); err != nil {
 		return nil, err
 	}
 	scanner, err := s.SecretScanner()
@@ -140,10 +140,12 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 // resolveLinks gives each link that names a memory (memory.Link.IsMemory)
 // the full ID of the one memory its ID or prefix matches, as `link` does,
 // and refuses one that matches none or several: validate would reject the
-// file. URLs and other links are kept as they are.
-func (s *Store) resolveLinks(ctx context.Context, ls []memory.Link) ([]memory.Link, error) {
+// file. URLs, other links and the links in keep (those a memory already
+// had: a dangling one is validate's to report, and must not block an
+// unrelated edit) are kept as they are.
+func (s *Store) resolveLinks(ctx context.Context, ls, keep []memory.Link) ([]memory.Link, error) {
 	for i, l := range ls {
-		if !l.IsMemory() {
+		if !l.IsMemory() || slices.Contains(keep, l) {
 			continue
 		}
 		r, err := s.Resolve(ctx, l.ID)
@@ -236,21 +238,32 @@ func (s *Store) LinkedFrom(ctx context.Context, id string) ([]string, error) {
 		if rel == "supersedes" {
 			continue
 		}
-		rows, err := s.cache.List(ctx, cache.KindMemory, cache.Filter{
-			Attrs: []cache.Attr{{Key: search.AttrLink, Value: id + " " + rel}},
-			All:   true,
-		}, 0)
+		from, err := s.linkers(ctx, id, rel)
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range rows {
-			if r.MID != id {
-				out = append(out, r.MID)
-			}
-		}
+		out = append(out, slices.DeleteFunc(from, func(x string) bool { return x == id })...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
+}
+
+// linkers returns the IDs of the memories, superseded or not, with an edge
+// of relation rel to id: one indexed look-up of the edges the cache keeps
+// as attributes.
+func (s *Store) linkers(ctx context.Context, id, rel string) ([]string, error) {
+	rows, err := s.cache.List(ctx, cache.KindMemory, cache.Filter{
+		Attrs: []cache.Attr{{Key: search.AttrLink, Value: id + " " + rel}},
+		All:   true,
+	}, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, r.MID)
+	}
+	return out, nil
 }
 
 // SupersededBy returns the IDs of the memories, superseded or not, that
@@ -259,16 +272,9 @@ func (s *Store) LinkedFrom(ctx context.Context, id string) ([]string, error) {
 // reading every memory file into a graph cost recall half a second at 10K
 // memories.
 func (s *Store) SupersededBy(ctx context.Context, id string) ([]string, error) {
-	rows, err := s.cache.List(ctx, cache.KindMemory, cache.Filter{
-		Attrs: []cache.Attr{{Key: search.AttrLink, Value: id + " supersedes"}},
-		All:   true,
-	}, 0)
+	out, err := s.linkers(ctx, id, "supersedes")
 	if err != nil {
 		return nil, err
-	}
-	var out []string
-	for _, r := range rows {
-		out = append(out, r.MID)
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
@@ -344,10 +350,9 @@ func (s *Store) Resolve(ctx context.Context, id string) (*memory.Memory, error) 
 		return nil, err
 	}
 	rows, err := s.cache.ResolveID(ctx, cache.KindMemory, id)
-	if again, err2 := s.rebuildIfCorrupt(ctx, err); again {
+	again, err := s.rebuildIfCorrupt(ctx, err)
+	if again {
 		rows, err = s.cache.ResolveID(ctx, cache.KindMemory, id)
-	} else {
-		err = err2
 	}
 	if err != nil {
 		return nil, err
@@ -453,19 +458,10 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 		m.Type = t
 	}
 	m.Tags, m.Links, m.Supersedes = cleanList(m.Tags), memory.CleanLinks(m.Links), cleanList(m.Supersedes)
-	// The links the edit brings are checked as save checks them; those the
-	// memory had are left as they are (a dangling one is validate's to
-	// report, and must not block an unrelated edit).
-	for i, l := range m.Links {
-		if l.IsMemory() && !slices.Contains(before.Links, l) {
-			r, err := s.Resolve(ctx, l.ID)
-			if err != nil {
-				return nil, fmt.Errorf("link %s: %w", l, err)
-			}
-			m.Links[i].ID = r.ID
-		}
+	// The links the edit brings are checked as save checks them.
+	if m.Links, err = s.resolveLinks(ctx, m.Links, before.Links); err != nil {
+		return nil, err
 	}
-	m.Links = memory.CleanLinks(m.Links) // a prefix and its full ID are one link
 	m.Paths = cleanPaths(m.Paths)
 	m.Data = memory.NormalizeData(m.Data)
 	m.Updated = s.now().UTC().Truncate(time.Second)
@@ -566,23 +562,23 @@ func (s *Store) ListIndexed(ctx context.Context, o ListOptions) ([]Entry, error)
 // already handed out cannot be taken back.
 func (s *Store) recoverSeq(ctx context.Context, seq func() iter.Seq2[Entry, error]) iter.Seq2[Entry, error] {
 	return func(yield func(Entry, error) bool) {
-		for try := 0; ; try++ {
-			yielded := false
-			for e, err := range seq() {
-				if err != nil && !yielded && try == 0 {
-					if again, err := s.rebuildIfCorrupt(ctx, err); again {
-						break
-					} else {
-						yield(Entry{}, err)
-						return
-					}
-				}
-				yielded = true
-				if !yield(e, err) || err != nil {
-					return
+		yielded, again := false, false
+		for e, err := range seq() {
+			if err != nil && !yielded {
+				if again, err = s.rebuildIfCorrupt(ctx, err); again {
+					break
 				}
 			}
-			if yielded || try > 0 {
+			yielded = true
+			if !yield(e, err) || err != nil {
+				return
+			}
+		}
+		if !again {
+			return
+		}
+		for e, err := range seq() {
+			if !yield(e, err) || err != nil {
 				return
 			}
 		}

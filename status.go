@@ -2,7 +2,6 @@ package contextfs
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -63,11 +62,7 @@ func (s *Store) Status(ctx context.Context) (*Status, error) {
 	// results silently; status (and doctor) check, at ~1 ms per 3,000
 	// memories, and rebuild.
 	if err := s.cache.CheckConsistency(ctx, cache.KindMemory); !s.cache.ReadOnly() && cache.IsCorrupt(err) {
-		fmt.Fprintln(s.notes, "contextfs: cache rebuilt ("+err.Error()+")")
-		if err := s.resetCache(ctx); err != nil {
-			return nil, err
-		}
-		if _, err := s.Sync(ctx); err != nil {
+		if _, err := s.rebuild(ctx, err.Error()); err != nil {
 			return nil, err
 		}
 	}

@@ -186,13 +186,19 @@ func (s *Store) Sync(ctx context.Context) (cache.SyncStats, error) {
 		return st, nil
 	}
 	if err != nil && cache.IsCorrupt(err) {
-		fmt.Fprintln(s.notes, "contextfs: cache rebuilt (corrupt: "+err.Error()+")")
-		if err := s.resetCache(ctx); err != nil {
-			return st, err
-		}
-		return s.sync(ctx)
+		return s.rebuild(ctx, "corrupt: "+err.Error())
 	}
 	return st, err
+}
+
+// rebuild deletes the cache and builds it again from the files, saying
+// why in a one-line notice.
+func (s *Store) rebuild(ctx context.Context, why string) (cache.SyncStats, error) {
+	fmt.Fprintln(s.notes, "contextfs: cache rebuilt ("+why+")")
+	if err := s.resetCache(ctx); err != nil {
+		return cache.SyncStats{}, err
+	}
+	return s.sync(ctx)
 }
 
 // rebuildIfCorrupt rebuilds the cache when err says it is corrupt (a
@@ -205,11 +211,7 @@ func (s *Store) rebuildIfCorrupt(ctx context.Context, err error) (bool, error) {
 	if err == nil || s.cache.ReadOnly() || !cache.IsCorrupt(err) {
 		return false, err
 	}
-	fmt.Fprintln(s.notes, "contextfs: cache rebuilt (corrupt: "+err.Error()+")")
-	if err := s.resetCache(ctx); err != nil {
-		return false, err
-	}
-	if _, err := s.Sync(ctx); err != nil {
+	if _, err := s.rebuild(ctx, "corrupt: "+err.Error()); err != nil {
 		return false, err
 	}
 	return true, nil
