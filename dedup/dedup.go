@@ -55,14 +55,15 @@ type Thresholds struct {
 	// whose memories are long and change a little at a time, so a wider
 	// net is wanted.
 	Structural float64
-	// Subject is the least similarity of two titles for two memories to be
-	// about the same subject (for may_supersede).
+	// Subject is the least similarity of two titles, compared without
+	// their function words and negations, for two memories to be about
+	// the same subject (for may_supersede).
 	Subject float64
 }
 
 // DefaultThresholds were chosen on the labelled sets in docs/HYGIENE.md
 // for the built-in embedder.
-var DefaultThresholds = Thresholds{General: 0.85, Structural: 0.75, Subject: 0.70}
+var DefaultThresholds = Thresholds{General: 0.85, Structural: 0.75, Subject: 0.65}
 
 // structural lists the types whose duplicates are judged more widely.
 var structural = []string{"project-brief", "architecture", "tech-context", "product-context", "config"}
@@ -175,7 +176,7 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 			continue
 		}
 		if field, why := differs(c, m); why != "" {
-			subj, err := Similarity(ctx, s.Embedder(), c.Title, m.Title)
+			subj, err := Similarity(ctx, s.Embedder(), about(c.Title), about(m.Title))
 			if err != nil {
 				return nil, err
 			}
@@ -238,6 +239,33 @@ var stop = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or"
 	"on": true, "at": true, "by": true, "for": true, "from": true, "with": true, "as": true, "is": true, "are": true,
 	"be": true, "we": true, "our": true, "use": true, "using": true, "now": true, "instead": true, "all": true}
 
+// negations are the words that only turn a statement around ("not", and
+// what is left of "n't" once a title is split into words). The built-in
+// embedder gives negation a heavy feature of its own, since a negated
+// sentence is no paraphrase of its affirmation; so any two negated titles
+// looked alike ("Memory paths never go through a symbolic link" and "A
+// supersedes entry naming no memory is history, not a problem": 0.79),
+// though what a title is about does not depend on them.
+var negations = map[string]bool{"no": true, "not": true, "never": true, "neither": true, "nor": true, "none": true,
+	"nothing": true, "nobody": true, "noone": true, "nowhere": true, "without": true, "cannot": true, "t": true,
+	"don": true, "doesn": true, "didn": true, "isn": true, "aren": true, "wasn": true, "weren": true, "hasn": true,
+	"haven": true, "hadn": true, "wouldn": true, "shouldn": true, "couldn": true, "mustn": true}
+
+// about is what a title's subject is compared on: its words less the
+// function words and negations, or the title itself if nothing is left.
+func about(title string) string {
+	var keep []string
+	for _, w := range words(title) {
+		if !stop[w] && !negations[w] {
+			keep = append(keep, w)
+		}
+	}
+	if len(keep) == 0 {
+		return title
+	}
+	return strings.Join(keep, " ")
+}
+
 // subject is the set of a title's content words less the words of its
 // position value.
 func subject(title string, pos any) map[string]bool {
@@ -249,7 +277,7 @@ func subject(title string, pos any) map[string]bool {
 	}
 	out := map[string]bool{}
 	for _, w := range words(title) {
-		if !stop[w] && !drop[w] {
+		if !stop[w] && !negations[w] && !drop[w] {
 			out[w] = true
 		}
 	}
