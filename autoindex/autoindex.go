@@ -178,7 +178,7 @@ func (ix *Indexer) languageOn(p string) bool {
 }
 
 func entry(p string, fi fs.FileInfo) cache.FileEntry {
-	return cache.FileEntry{Path: p, Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Ino: inode(fi)}
+	return gitstore.EntryOf(p, fi)
 }
 
 // included walks the work tree for untracked files matching Include.

@@ -50,7 +50,7 @@ func (f *fixture) entries() []FileEntry {
 	var out []FileEntry
 	for _, e := range ents {
 		fi, _ := e.Info()
-		out = append(out, FileEntry{Path: e.Name(), Size: fi.Size(), MTime: fi.ModTime().UnixNano()})
+		out = append(out, FileEntry{Path: e.Name(), Size: fi.Size(), Changed: fi.ModTime().UnixNano()})
 	}
 	return out
 }
@@ -325,7 +325,7 @@ func TestClearKindsEmptiesOneKindAndKeepsTheOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	fi, _ := os.Stat(filepath.Join(code, "fox.go"))
-	codeFiles := []FileEntry{{Path: "fox.go", Size: fi.Size(), MTime: fi.ModTime().UnixNano()}}
+	codeFiles := []FileEntry{{Path: "fox.go", Size: fi.Size(), Changed: fi.ModTime().UnixNano()}}
 	syncCode := func() {
 		t.Helper()
 		if _, err := f.c.SyncFiles(ctx, KindCode, code, codeFiles, analyze); err != nil {

@@ -767,7 +767,7 @@ func (c *Cache) StalePaths(ctx context.Context, kind Kind, root string, entries 
 		switch {
 		case !ok || r.size != e.Size:
 			stale = append(stale, e.Path)
-		case r.mtime == e.MTime && r.ino == e.Ino:
+		case r.mtime == e.Changed && r.ino == e.Ino:
 		default:
 			raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
 			if err != nil || gitstore.BlobOID(raw) != keyOID(r.oid) {

@@ -229,7 +229,7 @@ func diffStat(entries []FileEntry, known map[string]pathRow, only map[string]boo
 	seen := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		seen[e.Path] = true
-		if r, ok := known[e.Path]; ok && !reported && r.size == e.Size && r.mtime == e.MTime && r.ino == e.Ino && r.mtime != 0 {
+		if r, ok := known[e.Path]; ok && !reported && r.size == e.Size && r.mtime == e.Changed && r.ino == e.Ino && r.mtime != 0 {
 			continue
 		}
 		stale = append(stale, e)
@@ -481,7 +481,7 @@ func (r *syncRun) write(ctx context.Context, w *syncWriter, b analyzedBatch) err
 	}
 	defer path.Close()
 	for _, ch := range b.changes {
-		mt := ch.e.MTime
+		mt := ch.e.Changed
 		if mt >= r.racy {
 			mt = 0
 			r.clean = false // must be hashed again next time
@@ -561,7 +561,7 @@ func statSum(entries []FileEntry) string {
 	for _, e := range entries {
 		h.Write([]byte(e.Path))
 		binary.LittleEndian.PutUint64(buf[0:], uint64(e.Size))
-		binary.LittleEndian.PutUint64(buf[8:], uint64(e.MTime))
+		binary.LittleEndian.PutUint64(buf[8:], uint64(e.Changed))
 		binary.LittleEndian.PutUint64(buf[16:], e.Ino)
 		h.Write(buf[:])
 	}

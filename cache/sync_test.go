@@ -18,11 +18,11 @@ func TestDiffStat(t *testing.T) {
 		"other.md": {size: 10, mtime: 100, ino: 6, oid: "f"},
 	}
 	entries := []FileEntry{
-		{Path: "same.md", Size: 10, MTime: 100, Ino: 1},
-		{Path: "grew.md", Size: 11, MTime: 100, Ino: 2},
-		{Path: "racy.md", Size: 10, MTime: 0, Ino: 3},
-		{Path: "moved.md", Size: 10, MTime: 100, Ino: 40},
-		{Path: "new.md", Size: 1, MTime: 100, Ino: 7},
+		{Path: "same.md", Size: 10, Changed: 100, Ino: 1},
+		{Path: "grew.md", Size: 11, Changed: 100, Ino: 2},
+		{Path: "racy.md", Size: 10, Changed: 0, Ino: 3},
+		{Path: "moved.md", Size: 10, Changed: 100, Ino: 40},
+		{Path: "new.md", Size: 1, Changed: 100, Ino: 7},
 	}
 	paths := func(es []FileEntry) []string {
 		var out []string

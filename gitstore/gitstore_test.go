@@ -550,3 +550,42 @@ func TestMemoryWritesSweepTheirFolderAtMostEverySweepEvery(t *testing.T) {
 		t.Fatal("a write with no git directory did not sweep")
 	}
 }
+
+// A file's recorded time is when its status last changed, not the
+// modification time it claims: cp -p, rsync -t, tar and touch -r put an
+// old modification time back after the write, and an edit that also
+// keeps the size then looked unchanged to every command run without the
+// watcher. Every way of stating a memory file says the same.
+func TestEntriesCarryTheStatusChangeTime(t *testing.T) {
+	root := t.TempDir()
+	r := &Repo{Root: root, GitDir: filepath.Join(root, ".git")}
+	mem := filepath.Join(root, Dir, "memories")
+	if err := os.MkdirAll(mem, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(mem, "a.md")
+	if err := os.WriteFile(p, []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	past := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, past, past); err != nil {
+		t.Fatal(err)
+	}
+	listed, err := r.List()
+	if err != nil || len(listed) != 1 {
+		t.Fatalf("List: %v, %v", listed, err)
+	}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, e := range map[string]Entry{
+		"List":      listed[0],
+		"StatPaths": r.StatPaths([]string{Dir + "/memories/a.md"})[0],
+		"EntryOf":   EntryOf(Dir+"/memories/a.md", fi),
+	} {
+		if when := time.Unix(0, e.Changed); when.Before(past.Add(30 * time.Minute)) {
+			t.Errorf("%s: time %v is the modification time put back, not when the file changed", name, when)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -148,9 +149,19 @@ func listDir(d walkDir, buf []byte) (out []Entry, dirs []walkDir, err error) {
 				dirs = append(dirs, walkDir{abs: d.abs + "/" + n, rel: p + "/"})
 			case unix.S_IFREG: // not a link, nor a device: those are never memories
 				if strings.HasSuffix(n, ".md") && n != "README.md" && ValidFileName(n) {
-					out = append(out, Entry{Path: p, Size: st.Size, MTime: st.Mtim.Nano(), Ino: st.Ino})
+					out = append(out, Entry{Path: p, Size: st.Size, Changed: max(st.Mtim.Nano(), st.Ctim.Nano()), Ino: st.Ino})
 				}
 			}
 		}
 	}
+}
+
+// changed is the later of fi's modification and status-change times (see
+// Entry.Changed).
+func changed(fi fs.FileInfo) int64 {
+	t := fi.ModTime().UnixNano()
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		t = max(t, st.Ctim.Nano())
+	}
+	return t
 }

@@ -47,10 +47,21 @@ func IsMemoryPath(rel string) bool {
 // Entry is one memory file found in the work tree, with what stat says
 // about it: enough to tell cheaply whether it changed since last seen.
 type Entry struct {
-	Path  string // work-tree relative, slash-separated
-	Size  int64
-	MTime int64 // nanoseconds
-	Ino   uint64
+	Path string // work-tree relative, slash-separated
+	Size int64
+	// Changed is the later of the file's modification and status-change
+	// times, in nanoseconds. The modification time alone misses an edit
+	// that puts it back (cp -p, rsync -t, tar, touch -r) and keeps the
+	// size; the status-change time cannot be set back, and moves with
+	// every write (git compares it too, unless core.trustctime is off).
+	Changed int64
+	Ino     uint64
+}
+
+// EntryOf is what fi, the Lstat of the file at work-tree relative path
+// rel, says of it.
+func EntryOf(rel string, fi fs.FileInfo) Entry {
+	return Entry{Path: rel, Size: fi.Size(), Changed: changed(fi), Ino: inode(fi)}
 }
 
 // List walks .contextfs/ and returns its memory files sorted by path. A
@@ -112,7 +123,7 @@ func statPortable(r *Repo, paths []string) []Entry {
 				if err != nil || !fi.Mode().IsRegular() {
 					continue
 				}
-				out[i] = Entry{Path: r.Rel(paths[i]), Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Ino: inode(fi)}
+				out[i] = EntryOf(r.Rel(paths[i]), fi)
 				ok[i] = true
 			}
 		}(w)

@@ -97,6 +97,41 @@ func TestCLIWatchModeOnStartsAWatcher(t *testing.T) {
 	}
 }
 
+// The same edit is seen without a watcher (below watch.mode auto's 10,000
+// files, the default): the cache compares the file's status-change time,
+// which no tool can put back, and not only its modification time.
+func TestCLISeesAnEditThatKeepsSizeAndTimeWithoutAWatcher(t *testing.T) {
+	dir := testgit.Init(t)
+	ok(t, dir, "init")
+	id := strings.TrimSpace(ok(t, dir, "save", "--type", "fact", "The deploy bot posts to the releases channel."))
+	matches, _ := filepath.Glob(filepath.Join(dir, ".contextfs", "memories", "*"+id+".md"))
+	if len(matches) != 1 {
+		t.Fatalf("memory file of %s: %v", id, matches)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(matches[0], old, old); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, dir, "search", "deploy bot") // records the stat
+	raw, _ := os.ReadFile(matches[0])
+	edited := strings.Replace(string(raw), "releases", "okapiyak", 1)
+	if len(edited) != len(raw) {
+		t.Fatal("the edit changes the size: the test shows nothing")
+	}
+	if err := os.WriteFile(matches[0], []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(matches[0], old, old); err != nil {
+		t.Fatal(err)
+	}
+	if out := ok(t, dir, "search", "--json", "okapiyak"); !strings.Contains(out, id) {
+		t.Fatalf("an edit keeping size and time was not found: %s", out)
+	}
+	if out := ok(t, dir, "status"); !strings.Contains(out, "not running") {
+		t.Fatalf("a watcher ran; the test is about running without one:\n%s", out)
+	}
+}
+
 // An edit that keeps the file's size and modification time (rsync -t,
 // cp -p, tar) is seen when the watcher saw the write: a stat comparison
 // alone took the file for unchanged, and search stayed stale for good.
