@@ -12,10 +12,14 @@ import (
 
 // Status describes the repository's memories and cache.
 type Status struct {
-	Root      string         `json:"root"`
-	Memories  int            `json:"memories"`
-	ByType    map[string]int `json:"by_type"`
-	Files     int            `json:"files"`
+	Root     string         `json:"root"`
+	Memories int            `json:"memories"`
+	ByType   map[string]int `json:"by_type"`
+	Files    int            `json:"files"`
+	// OnDisk is the number of memory files in the work tree when the
+	// cache could not be brought up to date (Cache.Fresh false), so that
+	// the counts above, which are the cache's, can be told stale.
+	OnDisk    int            `json:"files_on_disk,omitempty"`
 	Invalid   []Problem      `json:"invalid,omitempty"`
 	Cache     CacheStatus    `json:"cache"`
 	Code      map[string]int `json:"code,omitempty"`
@@ -50,12 +54,15 @@ type CacheStatus struct {
 	Path   string `json:"path"`
 	Bytes  int64  `json:"bytes"`
 	Schema string `json:"schema"`
-	Fresh  bool   `json:"fresh"`
+	// Fresh is false when the cache could not be written (read-only, a
+	// full disk): every answer then comes from what it last held.
+	Fresh bool `json:"fresh"`
 }
 
 // Status syncs and reports counts by type, problem files and the cache.
 func (s *Store) Status(ctx context.Context) (*Status, error) {
-	if _, err := s.Sync(ctx); err != nil {
+	_, fresh, err := s.syncFresh(ctx)
+	if err != nil {
 		return nil, err
 	}
 	// Rows deleted from the cache's tables would drop memories from
@@ -71,7 +78,12 @@ func (s *Store) Status(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	st := &Status{Root: s.Repo.Root, ByType: by, Files: files, Embedder: s.emb.Model(),
-		Cache: CacheStatus{Path: s.CacheDir(), Schema: cache.SchemaVersion, Fresh: true}}
+		Cache: CacheStatus{Path: s.CacheDir(), Schema: cache.SchemaVersion, Fresh: fresh}}
+	if !fresh {
+		if ents, err := s.Repo.List(); err == nil {
+			st.OnDisk = len(ents)
+		}
+	}
 	for _, n := range by {
 		st.Memories += n
 	}

@@ -176,15 +176,29 @@ func (s *Store) Cache() *cache.Cache { return s.cache }
 // memory file, and a parse only of content never seen before. Every
 // command calls it first. A corrupt cache is rebuilt and the sync retried.
 func (s *Store) Sync(ctx context.Context) (cache.SyncStats, error) {
+	st, _, err := s.syncFresh(ctx)
+	return st, err
+}
+
+// syncFresh is Sync, also saying whether the cache now matches the files:
+// not when it is read-only or could not be written, and the answers come
+// from what it last held.
+func (s *Store) syncFresh(ctx context.Context) (cache.SyncStats, bool, error) {
 	if s.cache.ReadOnly() {
-		return cache.SyncStats{}, nil // answers from the cache as it is (Open said so)
+		return cache.SyncStats{}, false, nil // answers from the cache as it is (Open said so)
 	}
-	st, err := s.sync(ctx)
+	st, err := s.syncOrRebuild(ctx)
 	if err != nil && cache.IsUnwritable(err) {
 		// A full disk or a cache turned read-only: answer from what it has.
 		fmt.Fprintln(s.notes, "contextfs: the cache could not be updated ("+err.Error()+"); results may be stale")
-		return st, nil
+		return st, false, nil
 	}
+	return st, err == nil, err
+}
+
+// syncOrRebuild syncs, and rebuilds a cache found corrupt.
+func (s *Store) syncOrRebuild(ctx context.Context) (cache.SyncStats, error) {
+	st, err := s.sync(ctx)
 	if err != nil && cache.IsCorrupt(err) {
 		return s.rebuild(ctx, "corrupt: "+err.Error())
 	}

@@ -46,7 +46,11 @@ func (a *app) runStatus(ctx context.Context, s *contextfs.Store, o *statusOption
 	if !st.Initiated {
 		fmt.Fprintln(a.io.Out, "            (not initialised: run git contextfs init)")
 	}
-	fmt.Fprintf(a.io.Out, "memories    %d in %d files\n", st.Memories, st.Files)
+	if st.Cache.Fresh {
+		fmt.Fprintf(a.io.Out, "memories    %d in %d files\n", st.Memories, st.Files)
+	} else {
+		fmt.Fprintf(a.io.Out, "memories    %d in %d files as the cache last saw them; %d files now\n", st.Memories, st.Files, st.OnDisk)
+	}
 	types := make([]string, 0, len(st.ByType))
 	for t := range st.ByType {
 		types = append(types, t)
@@ -66,7 +70,11 @@ func (a *app) runStatus(ctx context.Context, s *contextfs.Store, o *statusOption
 		fmt.Fprintf(a.io.Out, "commits     %d\n", st.Commits)
 	}
 	fmt.Fprintf(a.io.Out, "embedder    %s\n", st.Embedder)
-	fmt.Fprintf(a.io.Out, "cache       %s (%.1f MB, schema %s, fresh)\n", st.Cache.Path, float64(st.Cache.Bytes)/1e6, st.Cache.Schema)
+	freshness := "fresh"
+	if !st.Cache.Fresh {
+		freshness = "stale: it cannot be written, so answers come from what it last held"
+	}
+	fmt.Fprintf(a.io.Out, "cache       %s (%.1f MB, schema %s, %s)\n", st.Cache.Path, float64(st.Cache.Bytes)/1e6, st.Cache.Schema, freshness)
 	fmt.Fprintf(a.io.Out, "watcher     %s\n", describeWatcher(st.Watcher))
 	fmt.Fprintf(a.io.Out, "user store  %s (%s)\n", user.Path, user.Summary())
 	if len(st.Invalid) > 0 {

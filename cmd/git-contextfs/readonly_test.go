@@ -70,6 +70,31 @@ func TestReadOnlyCacheIsUsedNotDeleted(t *testing.T) {
 			t.Fatalf("%v: %v\nstdout: %s\nstderr: %s", args, err, out, stderr)
 		}
 	}
+	// A memory written meanwhile is not in the cache: status says the
+	// cache is stale and counts the files, rather than call it fresh.
+	added := "---\nid: kangaroo01\ntype: fact\ntitle: Kangaroos\ncreated: 2025-01-01T00:00:00Z\nupdated: 2025-01-01T00:00:00Z\n---\nKangaroos hop.\n"
+	if err := os.WriteFile(filepath.Join(dir, ".contextfs", "memories", "kangaroos-kangaroo01.md"), []byte(added), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := run("status")
+	if err != nil || !strings.Contains(out, "memories    1 in 1 files as the cache last saw them; 2 files now") || !strings.Contains(out, "stale: it cannot be written") {
+		t.Fatalf("status of a read-only cache: %v\nstdout: %s\nstderr: %s", err, out, stderr)
+	}
+	out, stderr, err = run("status", "--json")
+	var st struct {
+		Files  int `json:"files"`
+		OnDisk int `json:"files_on_disk"`
+		Cache  struct {
+			Fresh bool `json:"fresh"`
+		} `json:"cache"`
+	}
+	if err != nil {
+		t.Fatalf("status --json: %v\n%s", err, stderr)
+	}
+	decodeJSON(t, out, &st)
+	if st.Cache.Fresh || st.Files != 1 || st.OnDisk != 2 {
+		t.Fatalf("status --json of a read-only cache: %+v\n%s", st, out)
+	}
 	after, err := os.ReadFile(filepath.Join(cacheDir, "cache.db"))
 	if err != nil || !bytes.Equal(before, after) {
 		t.Fatalf("the read-only cache was removed or changed (%v)", err)
