@@ -214,8 +214,8 @@ type Indexed struct {
 var codeRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+):(\d+)-(\d+)$`) })
 
 // RecallIndexed finds a code chunk by "path:start-end" or a commit by SHA
-// (or unique prefix of at least 7 hex digits). ok is false when id names
-// neither.
+// (or unique prefix of at least 4 hex digits, the shortest git takes). ok
+// is false when id names neither.
 func (s *Store) RecallIndexed(ctx context.Context, id string) (*Indexed, bool, error) {
 	if m := codeRef().FindStringSubmatch(id); m != nil {
 		start, _ := strconv.Atoi(m[2])
@@ -227,7 +227,7 @@ func (s *Store) RecallIndexed(ctx context.Context, id string) (*Indexed, bool, e
 		return &Indexed{Kind: "code", ID: id, Path: r.Path, Symbol: r.Symbol, Language: r.Lang, StartLine: r.StartLine,
 			EndLine: r.EndLine, Title: r.Title, Text: r.Body}, true, nil
 	}
-	if len(id) >= 7 && isHex(id) {
+	if len(id) >= 4 && isHex(id) {
 		rows, err := s.cache.ResolveID(ctx, cache.KindCommit, id)
 		if err != nil || len(rows) != 1 {
 			return nil, false, err

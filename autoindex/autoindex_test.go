@@ -161,9 +161,12 @@ func TestSearchFindsCode(t *testing.T) {
 		if err != nil || len(res) == 0 || res[0].Kind != "commit" || len(res[0].ID) != 40 {
 			t.Fatalf("%+v %v", res, err)
 		}
-		x, ok, err := s.RecallIndexed(context.Background(), res[0].ID[:8])
-		if err != nil || !ok || !strings.Contains(x.Text, "upload/retry.go") {
-			t.Fatalf("recall commit: %+v %v %v", x, ok, err)
+		// Any unique prefix git would take (4 characters or more).
+		for _, n := range []int{40, 8, 4} {
+			x, ok, err := s.RecallIndexed(context.Background(), res[0].ID[:n])
+			if err != nil || !ok || !strings.Contains(x.Text, "upload/retry.go") {
+				t.Fatalf("recall commit by %d characters of its SHA: %+v %v %v", n, x, ok, err)
+			}
 		}
 	})
 	t.Run("recall of a code result prints the chunk", func(t *testing.T) {
