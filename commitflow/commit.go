@@ -33,6 +33,12 @@ type Options struct {
 	// NoVerify commits invalid memories and suspected secrets instead of
 	// refusing them, as `git commit --no-verify` skips the pre-commit hook.
 	NoVerify bool
+	// LeaveRefused commits the changes that pass verification and leaves
+	// the files refused (invalid, or holding a suspected secret) as they
+	// are in the work tree, listed in Result.LeftOut, instead of
+	// committing nothing. The user store commits this way: one file held
+	// back for a secret must not keep every later change uncommitted.
+	LeaveRefused bool
 }
 
 // File statuses.
@@ -68,6 +74,9 @@ type Result struct {
 	// ever non-empty with NoVerify, since otherwise nothing is committed.
 	Problems []check.Problem   `json:"problems,omitempty"`
 	Secrets  []secrets.Finding `json:"secrets,omitempty"`
+	// LeftOut are, with Options.LeaveRefused, the files not committed and
+	// what was wrong with them.
+	LeftOut []check.Problem `json:"left_out,omitempty"`
 }
 
 // VerifyError refuses a memory commit: some memories to be committed are
@@ -133,19 +142,41 @@ func Commit(ctx context.Context, repo *gitstore.Repo, allow config.SecretsConfig
 	tmp := git.Cmd{Dir: repo.Root, Env: append(slices.Clone(work.Env), "GIT_INDEX_FILE="+index)}
 
 	res := &Result{Parent: parent, Files: []File{}}
-	changes, err := stage(ctx, tmp, parent)
-	if err != nil {
-		return nil, err
-	}
-	if len(changes) == 0 {
-		return res, nil
-	}
-	blobs, err := verify(ctx, tmp, changes, allow, res)
-	if err != nil {
-		return nil, err
-	}
-	if (len(res.Problems) > 0 || len(res.Secrets) > 0) && !o.NoVerify {
-		return nil, &VerifyError{Problems: res.Problems, Secrets: res.Secrets}
+	leave := map[string]bool{}
+	var changes []rawChange
+	var blobs map[string][]byte
+	for {
+		if changes, err = stage(ctx, tmp, parent, leave); err != nil {
+			return nil, err
+		}
+		if len(changes) == 0 {
+			return res, nil
+		}
+		res.Problems, res.Secrets = nil, nil
+		if blobs, err = verify(ctx, tmp, changes, allow, res); err != nil {
+			return nil, err
+		}
+		if len(res.Problems) == 0 && len(res.Secrets) == 0 || o.NoVerify {
+			break
+		}
+		if !o.LeaveRefused {
+			return nil, &VerifyError{Problems: res.Problems, Secrets: res.Secrets}
+		}
+		// Leave out the refused files and verify again: what is left may
+		// have leant on them (a link to a memory left out).
+		before := len(leave)
+		for _, p := range res.Problems {
+			leave[p.Path] = true
+			res.LeftOut = append(res.LeftOut, p)
+		}
+		for _, f := range res.Secrets {
+			leave[f.Path] = true
+			res.LeftOut = append(res.LeftOut, check.Problem{Path: f.Path, Line: f.Line, Rule: "secret",
+				Message: "suspected " + f.Description + " (" + f.Redacted + ")"})
+		}
+		if len(leave) == before { // a problem of no file that could be left out
+			return nil, &VerifyError{Problems: res.Problems, Secrets: res.Secrets}
+		}
 	}
 	res.Files = describeChanges(changes, blobs)
 	res.Message = strings.TrimSpace(o.Message)
@@ -181,7 +212,7 @@ func tempIndex(gitDir string) (string, error) {
 // stage fills the temporary index tmp with parent's tree (or none) plus
 // the work tree's version of every commitPath, and returns how it
 // differs from parent; nil when nothing would change.
-func stage(ctx context.Context, tmp git.Cmd, parent string) ([]rawChange, error) {
+func stage(ctx context.Context, tmp git.Cmd, parent string, leave map[string]bool) ([]rawChange, error) {
 	var err error
 	if parent != "" {
 		_, err = tmp.Run(ctx, "read-tree", parent)
@@ -198,7 +229,7 @@ func stage(ctx context.Context, tmp git.Cmd, parent string) ([]rawChange, error)
 	}
 	var paths []string
 	for _, p := range strings.Split(string(out), "\x00") {
-		if commitPath(p) && !slices.Contains(paths, p) {
+		if commitPath(p) && !leave[p] && !slices.Contains(paths, p) {
 			paths = append(paths, p)
 		}
 	}

@@ -63,7 +63,7 @@ func stagedRepo(t *testing.T, newBody string) (dir string, tmp git.Cmd, parent s
 		t.Fatalf("tempIndex left a file at %s: git refuses an empty index", index)
 	}
 	tmp = git.Cmd{Dir: dir, Env: append(os.Environ(), "GIT_INDEX_FILE="+index)}
-	changes, err = stage(ctx, tmp, parent)
+	changes, err = stage(ctx, tmp, parent, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

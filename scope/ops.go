@@ -94,12 +94,18 @@ func (s *Set) Save(ctx context.Context, sc Scope, req contextfs.SaveRequest) (*S
 }
 
 // CommitUser commits the user store's changed memory files and returns the
-// commit; a failure is a warning, since the file itself is saved.
+// commit; a failure is a warning, since the file itself is saved. A file
+// refused (a suspected secret, an invalid memory) is left uncommitted, with
+// a warning naming it, and the other changes are committed: one such file
+// used to keep every later change of the store uncommitted.
 func (s *Set) CommitUser(ctx context.Context, st *contextfs.Store) string {
-	res, err := st.CommitMemories(ctx, contextfs.CommitOptions{Message: s.Config.UserStore.CommitMessage})
+	res, err := st.CommitMemories(ctx, contextfs.CommitOptions{Message: s.Config.UserStore.CommitMessage, LeaveRefused: true})
 	if err != nil {
 		s.warnf("saved in the user store %s, but not committed: %v", st.Repo.Root, err)
 		return ""
+	}
+	for _, p := range res.LeftOut {
+		s.warnf("left uncommitted in the user store %s: %s", st.Repo.Root, p)
 	}
 	return res.SHA
 }

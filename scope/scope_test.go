@@ -153,6 +153,42 @@ func TestUpdateAndDeleteInTheUserStoreAreCommitted(t *testing.T) {
 	}
 }
 
+// A user-store file held back for a suspected secret is left uncommitted,
+// named in a warning, and the store's other changes are still committed:
+// the store commits every change at once, so one such file used to keep
+// every later save, update and delete uncommitted.
+func TestASecretInTheUserStoreHoldsBackOnlyItsOwnFile(t *testing.T) {
+	isolate(t)
+	ctx := context.Background()
+	s, warn := open(t, testgit.Init(t))
+	kept := save(t, s, scope.User, "user", "Prefers terse answers")
+	secret := save(t, s, scope.User, "procedural", "Deploy with the key AKIAQWERTYUIOPASDFGH")
+	if !strings.Contains(warn.String(), "left uncommitted") || !strings.Contains(warn.String(), filepath.Base(secret.Memory.Path)) {
+		t.Fatalf("no warning naming the file held back: %q", warn)
+	}
+	if secret.Commit != "" {
+		t.Fatalf("the save holding a secret made commit %s", secret.Commit)
+	}
+	warn.Reset()
+	if _, _, _, err := s.Update(ctx, scope.User, kept.Memory.ID, func(m *memory.Memory) error {
+		m.Tags = append(m.Tags, "style")
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := scope.UserDir()
+	if n := testgit.Run(t, dir, "rev-list", "--count", "HEAD"); n != "2" {
+		t.Errorf("user store has %s commits after a save, a save held back and an update; want 2", n)
+	}
+	status := testgit.Run(t, dir, "status", "--porcelain")
+	if !strings.Contains(status, filepath.Base(secret.Memory.Path)) || strings.Contains(status, filepath.Base(kept.Memory.Path)) {
+		t.Fatalf("user store status:\n%s\nwant only the file with the secret uncommitted", status)
+	}
+	if !strings.Contains(warn.String(), "left uncommitted") {
+		t.Errorf("the update's commit did not say what it left out: %q", warn)
+	}
+}
+
 func TestAMalformedUserFileDoesNotStopRepositorySearch(t *testing.T) {
 	isolate(t)
 	ctx := context.Background()
