@@ -9,8 +9,10 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/check"
@@ -334,7 +336,21 @@ type AmbiguousError struct {
 
 // Error lists the memories the prefix matches.
 func (e *AmbiguousError) Error() string {
-	return fmt.Sprintf("%q is ambiguous; it matches:\n  %s", e.Prefix, strings.Join(e.Matches, "\n  "))
+	return fmt.Sprintf("%s is ambiguous; it matches:\n  %s", QuoteID(e.Prefix), strings.Join(e.Matches, "\n  "))
+}
+
+// maxQuotedID is how much of an ID a message repeats.
+const maxQuotedID = 60
+
+// QuoteID quotes an ID as the user gave it, for a message. One longer
+// than any ID is cut to its first 60 characters, with its length: an
+// argument of thousands of characters is a mistake, and echoing it in
+// full would bury the message.
+func QuoteID(id string) string {
+	if utf8.RuneCountInString(id) <= maxQuotedID {
+		return strconv.Quote(id)
+	}
+	return fmt.Sprintf("%q… (%d characters)", string([]rune(id)[:maxQuotedID]), utf8.RuneCountInString(id))
 }
 
 // Resolve finds the memory whose ID is id or starts with it, and reads it
@@ -362,7 +378,7 @@ func (s *Store) Resolve(ctx context.Context, id string) (*memory.Memory, error) 
 		if err := s.brokenMatch(ctx, id); err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%w %q", ErrNotFound, id)
+		return nil, fmt.Errorf("%w %s", ErrNotFound, QuoteID(id))
 	case len(rows) > 1 && strings.EqualFold(rows[0].MID, id):
 		// Several files hold this very ID (a copy, a merge gone wrong):
 		// picking one would silently hide the others.

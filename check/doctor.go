@@ -141,9 +141,29 @@ func MergeDriver(ctx context.Context, root string) Diagnosis {
 	c.Message = DescribeMergeDriver(md, nil)
 	c.Warning = !md.Configured || !md.Attributes
 	if c.Warning {
-		c.Message += "; memories merge as plain text: run git contextfs install (once per user, for every clone) or git contextfs doctor --fix (this clone)"
+		c.Message += "; memories merge as plain text: " + mergeDriverRemedy(md)
 	}
 	return c
+}
+
+// mergeDriverRemedy names the command that registers what md lacks.
+// install writes the driver to the global config only: it adds no
+// .gitattributes line, and a clone's own config (an older version's
+// driver) overrides it; doctor --fix registers both in this clone.
+func mergeDriverRemedy(md hooks.MergeDriverState) string {
+	attrs := ""
+	if !md.Attributes {
+		attrs = " and add the line to .gitattributes (commit it)"
+	}
+	switch {
+	case md.Configured:
+		return "run git contextfs doctor --fix to add the line to .gitattributes, then commit it"
+	case md.Driver != "":
+		return "run git contextfs doctor --fix to register this version's driver in this clone" + attrs
+	case !md.Attributes:
+		return "run git contextfs doctor --fix to register the driver in this clone" + attrs + "; git contextfs install registers the driver once per user, for every clone"
+	}
+	return "run git contextfs install (once per user, for every clone) or git contextfs doctor --fix (this clone)"
 }
 
 // DescribeMergeDriver describes the merge driver's registration in a few words.

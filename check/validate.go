@@ -8,6 +8,7 @@ package check
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -92,8 +93,10 @@ func checkFiles(files []File, others map[string]string, othersSupersede func(pat
 			out = append(out, Problem{Path: f.Path, Rule: "size", Message: (&memory.TooLargeError{Path: f.Path, Size: n, Limit: limits.MaxFileBytes}).Error()})
 			continue
 		}
-		if line := conflictLine(f.Content); line > 0 {
-			out = append(out, Problem{Path: f.Path, Line: line, Rule: "conflict", Message: "unresolved merge conflict marker"})
+		if lines := conflictLines(f.Content); len(lines) > 0 {
+			for _, line := range lines {
+				out = append(out, Problem{Path: f.Path, Line: line, Rule: "conflict", Message: "unresolved merge conflict marker"})
+			}
 			continue
 		}
 		m, doc, err := gitstore.Decode(f.Path, f.Content)
@@ -153,28 +156,40 @@ func checkFiles(files []File, others map[string]string, othersSupersede func(pat
 	return out
 }
 
-// conflictLine returns the 1-based line of the first merge conflict
-// marker, or 0.
-func conflictLine(b []byte) int {
+// conflictLines returns the 1-based line of each merge conflict: its
+// "<<<<<<< " marker, or, for a conflict whose opening marker was deleted
+// and the rest left, its first marker left. A file with several
+// conflicts gets one line each, so that none is found only after the
+// others are resolved.
+func conflictLines(b []byte) []int {
 	// A "=======" line alone is Markdown (a heading's underline), not a
 	// conflict: git writes it only between a "<<<<<<< " and a ">>>>>>> "
 	// line, so it counts only beside one of those.
-	first, marked := 0, false
+	var out []int
+	open := false             // inside a conflict that "<<<<<<< " opened
+	stray, strong := 0, false // the first marker of one that has lost it
 	for line := 1; len(b) > 0; line++ {
 		l, rest, _ := bytes.Cut(b, []byte("\n"))
-		strong := bytes.HasPrefix(l, []byte("<<<<<<< ")) || bytes.HasPrefix(l, []byte(">>>>>>> ")) || bytes.HasPrefix(l, []byte("||||||| "))
-		if strong || string(bytes.TrimRight(l, "\r")) == "=======" && line > 1 {
-			if first == 0 {
-				first = line
-			}
-			marked = marked || strong
-		}
 		b = rest
+		switch {
+		case bytes.HasPrefix(l, []byte("<<<<<<< ")):
+			out = append(out, line)
+			open, stray, strong = true, 0, false
+		case open:
+			open = !bytes.HasPrefix(l, []byte(">>>>>>> "))
+		case bytes.HasPrefix(l, []byte(">>>>>>> ")):
+			out = append(out, cmp.Or(stray, line))
+			stray, strong = 0, false
+		case bytes.HasPrefix(l, []byte("||||||| ")):
+			stray, strong = cmp.Or(stray, line), true
+		case string(bytes.TrimRight(l, "\r")) == "=======" && line > 1:
+			stray = cmp.Or(stray, line)
+		}
 	}
-	if !marked {
-		return 0
+	if stray > 0 && strong {
+		out = append(out, stray)
 	}
-	return first
+	return out
 }
 
 // fieldLine finds the file line of a dotted field such as data.status, or

@@ -1,6 +1,9 @@
 package check
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestProblemStringNamesTheRuleOnce(t *testing.T) {
 	tests := []struct {
@@ -26,24 +29,30 @@ func TestProblemStringNamesTheRuleOnce(t *testing.T) {
 	}
 }
 
-func TestConflictLineFindsGitsMarkersNotMarkdown(t *testing.T) {
+func TestConflictLinesFindEveryConflictNotMarkdown(t *testing.T) {
+	const two = "---\nid: a\n---\n<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\nkept\n<<<<<<< ours\nv\n=======\nw\n>>>>>>> theirs\n"
 	tests := []struct {
 		name string
 		text string
-		want int
+		want []int
 	}{
-		{"no markers", "---\nid: a\n---\nbody\n", 0},
-		{"a setext heading's underline", "---\nid: a\n---\nTitle\n=======\nbody\n", 0},
-		{"a conflict", "---\nid: a\n---\n<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n", 4},
-		{"a conflict in CRLF", "---\r\nid: a\r\n---\r\n<<<<<<< ours\r\nx\r\n=======\r\ny\r\n>>>>>>> theirs\r\n", 4},
-		{"an underline before a conflict", "---\nid: a\n---\nT\n=======\n<<<<<<< ours\nx\n=======\ny\n>>>>>>> b\n", 5},
-		{"a closing marker alone", "---\nid: a\n---\nx\n>>>>>>> theirs\n", 5},
-		{"a diff3 base marker", "---\nid: a\n---\n||||||| base\n", 4},
+		{"no markers", "---\nid: a\n---\nbody\n", nil},
+		{"a setext heading's underline", "---\nid: a\n---\nTitle\n=======\nbody\n", nil},
+		{"a conflict", "---\nid: a\n---\n<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n", []int{4}},
+		{"a conflict in CRLF", "---\r\nid: a\r\n---\r\n<<<<<<< ours\r\nx\r\n=======\r\ny\r\n>>>>>>> theirs\r\n", []int{4}},
+		{"an underline before a conflict is not part of it", "---\nid: a\n---\nT\n=======\n<<<<<<< ours\nx\n=======\ny\n>>>>>>> b\n", []int{6}},
+		{"two conflicts, one line each", two, []int{4, 10}},
+		{"a diff3 conflict", "---\nid: a\n---\n<<<<<<< ours\nx\n||||||| base\no\n=======\ny\n>>>>>>> theirs\n", []int{4}},
+		{"a conflict left without its end", "---\nid: a\n---\n<<<<<<< ours\nx\n=======\ny\n", []int{4}},
+		{"a closing marker alone", "---\nid: a\n---\nx\n>>>>>>> theirs\n", []int{5}},
+		{"a conflict that lost its opening marker, at its first marker left", "---\nid: a\n---\nx\n=======\ny\n>>>>>>> theirs\n", []int{5}},
+		{"a diff3 base marker", "---\nid: a\n---\n||||||| base\n", []int{4}},
+		{"a conflict, then one that lost its opening marker", "---\nid: a\n---\n<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\nz\n=======\nw\n>>>>>>> theirs\n", []int{4, 10}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := conflictLine([]byte(tt.text)); got != tt.want {
-				t.Errorf("conflictLine = %d, want %d", got, tt.want)
+			if got := conflictLines([]byte(tt.text)); !slices.Equal(got, tt.want) {
+				t.Errorf("conflictLines = %v, want %v", got, tt.want)
 			}
 		})
 	}

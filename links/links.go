@@ -77,7 +77,7 @@ func Remove(ctx context.Context, s *contextfs.Store, from, to, rel string) (*mem
 	}
 	drop := func(l memory.Link) bool { return l.ID == target && (rel == "" || l.Rel == rel) }
 	if !slices.ContainsFunc(src.Links, drop) {
-		return nil, fmt.Errorf("%s has no link to %s%s", src.ID, target, relSuffix(rel))
+		return nil, fmt.Errorf("%s has no link to %s%s", src.ID, contextfs.QuoteID(target), relSuffix(rel))
 	}
 	return s.Update(ctx, src.ID, func(m *memory.Memory) error {
 		m.Links = slices.DeleteFunc(m.Links, drop)

@@ -148,7 +148,7 @@ func (s *Set) Resolve(ctx context.Context, sc Scope, id string) (*memory.Memory,
 		firstErr = gitstore.ErrNotRepo // and no user store yet
 	}
 	if firstErr == nil {
-		firstErr = fmt.Errorf("%w %q", contextfs.ErrNotFound, id)
+		firstErr = fmt.Errorf("%w %s", contextfs.ErrNotFound, contextfs.QuoteID(id))
 	}
 	return nil, "", nil, firstErr
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
+	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/scope"
 )
@@ -54,6 +55,24 @@ func (a *app) openStore(ctx context.Context) (*contextfs.Store, error) {
 		return a.warm.set.Repo, nil
 	}
 	return contextfs.Open(ctx, contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher})
+}
+
+// openFiles opens the repository around --repo or the current directory
+// and reads its settings, for a command that reads only memory files,
+// commits and settings (validate, review). Unlike openStore it leaves the
+// cache alone, so a cache that cannot be opened (.git/contextfs unusable)
+// does not stop it, as it does not stop the pre-commit hook.
+func (a *app) openFiles() (*gitstore.Repo, contextfs.Config, error) {
+	repo, err := gitstore.Discover(a.workDir())
+	if err != nil {
+		return nil, contextfs.Config{}, err
+	}
+	cfg, err := contextfs.LoadConfig(repo)
+	if err != nil {
+		return nil, contextfs.Config{}, err
+	}
+	repo.MaxFileBytes = cfg.Limits.WithDefaults().MaxFileBytes // as contextfs.Open sets it
+	return repo, cfg, nil
 }
 
 // openScopes opens the stores a command with --scope works with: the
@@ -123,6 +142,47 @@ func argsRange(lo, hi int) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// subcommandArgs is the Args of a command that only groups subcommands
+// (hooks, watch, ...): a word after it is a mistyped subcommand, not an
+// argument, so it is reported as the root reports an unknown command,
+// with the valid ones (exit 2).
+func subcommandArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2 // as the root's: cobra sets it only for the commands it looks up
+	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "\nDid you mean " + strings.Join(s, " or ") + "?"
+	}
+	return &usageError{fmt.Errorf("%s\nValid commands: %s\nSee '%s -h'.", msg, strings.Join(names, ", "), cmd.CommandPath())}
+}
+
+// idArgs is argsRange(lo, hi) for a command whose first ids arguments
+// (every one when ids < 0) are memory IDs: a blank one names no memory,
+// so it is a usage error (exit 2), not a failed lookup.
+func idArgs(lo, hi, ids int) cobra.PositionalArgs {
+	return cobra.MatchAll(argsRange(lo, hi), func(cmd *cobra.Command, args []string) error {
+		for i, arg := range args {
+			if ids >= 0 && i >= ids {
+				break
+			}
+			if strings.TrimSpace(arg) == "" {
+				return &usageError{fmt.Errorf("%s: an empty ID names no memory\nUsage: %s", cmd.Name(), cmd.UseLine())}
+			}
+		}
+		return nil
+	})
 }
 
 // readContent returns the content from the arguments, or from stdin when

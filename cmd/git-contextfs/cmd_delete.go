@@ -31,7 +31,7 @@ To retire a memory but keep it visible in history, save its replacement with
 A memory of your user store is found there too (or only there, with
 --scope user), and its deletion is committed in the user store at once.`,
 		Example: "  git contextfs delete k3x9\n  git contextfs delete --scope user k3x9",
-		Args:    argsRange(1, 1),
+		Args:    idArgs(1, 1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.id = args[0]
 			return a.runDelete(cmd.Context(), o)

@@ -640,6 +640,56 @@ func TestDoctorHumanOutputSuggestsFix(t *testing.T) {
 	}
 }
 
+// TestDoctorNamesTheCommandThatFixesTheMergeDriver: install registers the
+// driver in the global config and nothing else, so where .gitattributes
+// lacks the route, or the clone's own config holds another driver, the
+// remedy is doctor --fix, which does fix it.
+func TestDoctorNamesTheCommandThatFixesTheMergeDriver(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		setup     func(t *testing.T, dir string)
+		want      string
+		installOK bool // whether git contextfs install is a remedy
+	}{
+		{"only .gitattributes lacks the route", func(t *testing.T, dir string) {
+			ok(t, dir, "init")
+			os.Remove(filepath.Join(dir, ".gitattributes"))
+		}, "run git contextfs doctor --fix to add the line to .gitattributes", false},
+		{"only the driver is missing", func(t *testing.T, dir string) {
+			ok(t, dir, "init")
+			testgit.Run(t, dir, "config", "--unset", "merge.contextfs.driver")
+		}, "run git contextfs install (once per user, for every clone) or git contextfs doctor --fix", true},
+		{"both are missing", func(t *testing.T, dir string) {},
+			"run git contextfs doctor --fix to register the driver in this clone and add the line to .gitattributes", true},
+		{"an older version's driver is in the clone's config", func(t *testing.T, dir string) {
+			ok(t, dir, "init")
+			testgit.Run(t, dir, "config", "merge.contextfs.driver", "git-contextfs merge-driver %O %A %B %P")
+		}, "run git contextfs doctor --fix to register this version's driver in this clone", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := testgit.Init(t)
+			tt.setup(t, dir)
+			d, _ := doctor(t, dir)
+			var msg string
+			for _, c := range d.Checks {
+				if c.Name == "merge-driver" {
+					msg = c.Message
+				}
+			}
+			if !strings.Contains(msg, tt.want) || !tt.installOK && strings.Contains(msg, "contextfs install") {
+				t.Fatalf("merge-driver: %q\nwant %q", msg, tt.want)
+			}
+			doctor(t, dir, "--fix")
+			if d, _ := doctor(t, dir); d.states()["merge-driver"] != "ok" {
+				t.Errorf("the remedy named did not fix it: %+v", d.Checks)
+			}
+		})
+	}
+}
+
 func TestFmtRewritesCanonicallyKeepingTheBody(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

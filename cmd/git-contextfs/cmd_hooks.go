@@ -37,7 +37,7 @@ directory for all worktrees. See docs/HOOKS.md.`,
   git contextfs hooks status
   git contextfs hooks status --json
   git contextfs hooks uninstall`,
-		Args: argsRange(0, 0),
+		Args: subcommandArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return cmd.Help()
 		},

@@ -46,7 +46,7 @@ refused, and so is an ID that is already superseded: evolve its current
 version instead.`,
 		Example: `  git contextfs evolve k3x9 --reason correction "We pool 40 connections, not 20."
   echo "New text" | git contextfs evolve k3x9 -`,
-		Args: argsRange(1, -1),
+		Args: idArgs(1, -1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := reasonUsage(reason); err != nil {
 				return err
@@ -91,7 +91,7 @@ stdin; by default the bodies joined in order). Blank --content is refused,
 and so is an ID that is already superseded.`,
 		Example: `  git contextfs merge k3x9 p2m7
   git contextfs merge k3x9 p2m7 --content "One pool of 20 per process."`,
-		Args: argsRange(2, -1),
+		Args: idArgs(2, -1, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if body == "-" {
 				b, err := a.readContent([]string{"-"})
@@ -129,7 +129,7 @@ derived_from and superseding it. Prints the new IDs, one per line. A blank
 part, or the same part twice, is refused, and so is an ID that is already
 superseded.`,
 		Example: `  git contextfs split k3x9 --part "We pool with pgxpool." --part "Pools hold 20 connections."`,
-		Args:    argsRange(1, 1),
+		Args:    idArgs(1, 1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(parts) < 2 {
 				return &usageError{fmt.Errorf("split needs at least two --part, got %d", len(parts))}
@@ -164,7 +164,7 @@ superseded and what superseded it, with the reason recorded, and under each
 the commits that touched its file (commit, author, date).`,
 		Example: `  git contextfs lineage k3x9
   git contextfs lineage k3x9 --json`,
-		Args: argsRange(1, 1),
+		Args: idArgs(1, 1, 1),
 		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
 			vs, err := lineage.Lineage(cmd.Context(), s, args[0])
 			if err != nil {

@@ -37,7 +37,7 @@ are ` + strings.Join(memory.Relations()[1:], ", ") + `
 		Example: `  git contextfs link k3x9 p2m7 --rel depends_on
   git contextfs link k3x9 p2m7
   git contextfs link k3x9 https://wiki.example.com/pools --rel references`,
-		Args: argsRange(2, 2),
+		Args: idArgs(2, 2, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := relUsage(rel); err != nil {
 				return err
@@ -70,7 +70,7 @@ func (a *app) unlinkCmd() *cobra.Command {
 It fails (exit 1) when there is no such link.`,
 		Example: `  git contextfs unlink k3x9 p2m7
   git contextfs unlink k3x9 p2m7 --rel depends_on`,
-		Args: argsRange(2, 2),
+		Args: idArgs(2, 2, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := relUsage(rel); err != nil {
 				return err
@@ -117,7 +117,7 @@ it ("->" when the link points away from ID's side, "<-" when at it), type
 and title. --rel keeps only links of one relation.`,
 		Example: `  git contextfs related k3x9
   git contextfs related k3x9 --depth 2 --rel depends_on --json`,
-		Args: argsRange(1, 1),
+		Args: idArgs(1, 1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := relUsage(rel); err != nil {
 				return err

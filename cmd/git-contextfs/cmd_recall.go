@@ -33,7 +33,7 @@ one store only.`,
 		Example: `  git contextfs recall k3x9
   git contextfs recall --json k3x9m2abcd
   git contextfs recall --scope user k3x9`,
-		Args: argsRange(1, 1),
+		Args: idArgs(1, 1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.id = args[0]
 			return a.runRecall(cmd.Context(), o)

@@ -27,7 +27,7 @@ its folder.`,
   git contextfs repos list
   git contextfs search --repos all "retry policy"
   git contextfs repos remove web`,
-		Args: argsRange(0, 0),
+		Args: subcommandArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	var name string

@@ -9,9 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/review"
+	"github.com/contextfs/contextfs/secrets"
 )
 
 // Values of review --fail-on.
@@ -85,13 +87,21 @@ func (a *app) runReview(ctx context.Context, o *reviewOptions) error {
 	if len(o.args) == 1 {
 		spec = o.args[0]
 	}
-	s, err := a.openStore(ctx)
+	// The report is read from commits: the cache only adds the memories
+	// attached to the changed code (reviewRelevant).
+	repo, cfg, err := a.openFiles()
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	rep, err := buildReview(ctx, s, spec)
+	sc, err := check.Scanner(cfg.Secrets)
 	if err != nil {
+		return err
+	}
+	rep, err := buildReview(ctx, repo, sc, spec)
+	if err != nil {
+		return err
+	}
+	if rep.Relevant, err = a.reviewRelevant(ctx, rep.BaseCommit, rep.HeadCommit); err != nil {
 		return err
 	}
 	if o.format == "json" {
@@ -116,9 +126,25 @@ func (a *app) runReview(ctx context.Context, o *reviewOptions) error {
 	return nil
 }
 
-// buildReview resolves a review range and compares its two sides.
-func buildReview(ctx context.Context, s *contextfs.Store, spec string) (review.Report, error) {
-	root := s.Repo.Root
+// reviewRelevant lists the memories attached to the code that base..head
+// changed, which only the cache knows. Without a store (the cache cannot
+// be opened) the report leaves them out and says so on stderr, rather than
+// fail: the rest of it is read from commits.
+func (a *app) reviewRelevant(ctx context.Context, base, head string) ([]review.Relevant, error) {
+	s, err := a.openStore(ctx)
+	if err != nil {
+		fmt.Fprintf(a.io.ErrOut, "git-contextfs review: warning: the memories attached to the changed code are left out: %v\n", err)
+		return nil, nil
+	}
+	defer s.Close()
+	return relevantToRange(ctx, s, base, head)
+}
+
+// buildReview resolves a review range in repo and compares its two sides,
+// scanning them for secrets with sc. The memories relevant to the range
+// are left to reviewRelevant.
+func buildReview(ctx context.Context, repo *gitstore.Repo, sc *secrets.Scanner, spec string) (review.Report, error) {
+	root := repo.Root
 	baseRev, headRev, mergeBase := spec, "HEAD", true
 	switch {
 	case spec == "":
@@ -156,22 +182,17 @@ func buildReview(ctx context.Context, s *contextfs.Store, spec string) (review.R
 		}
 		baseSHA = mb
 	}
-	base, err := s.Repo.ReadRef(baseSHA)
+	base, err := repo.ReadRef(baseSHA)
 	if err != nil {
 		return review.Report{}, fmt.Errorf("read memories at %s: %w", baseRev, err)
 	}
-	head, err := s.Repo.ReadRef(headSHA)
+	head, err := repo.ReadRef(headSHA)
 	if err != nil {
 		return review.Report{}, fmt.Errorf("read memories at %s: %w", headRev, err)
 	}
-	sc, err := s.SecretScanner()
-	if err != nil {
-		return review.Report{}, err
-	}
 	rep := review.Compare(base, head, sc)
 	rep.Base, rep.Head, rep.BaseCommit, rep.HeadCommit = baseRev, headRev, baseSHA, headSHA
-	rep.Relevant, err = relevantToRange(ctx, s, baseSHA, headSHA)
-	return rep, err
+	return rep, nil
 }
 
 // defaultBranch names the branch pull requests usually target: the

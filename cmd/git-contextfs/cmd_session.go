@@ -26,7 +26,7 @@ in the pull request.`,
 		Example: `  git contextfs session start --label "refresh tokens" --tool claude-code
   git contextfs session end --summary "Added refresh tokens; tests pass."
   git contextfs session list`,
-		Args: argsRange(0, 0),
+		Args: subcommandArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return &usageError{fmt.Errorf("session needs a subcommand: start, end, list, show or log\nSee '%s -h'.", cmd.CommandPath())}
 		},

@@ -41,7 +41,7 @@ the user store at once.`,
 		Example: `  git contextfs update k3x9 --add-tag postgres
   git contextfs update k3x9 --data '{"status":"deprecated"}'
   git contextfs update k3x9 - < new-body.md`,
-		Args: argsRange(1, -1),
+		Args: idArgs(1, -1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.args, o.changed = args, cmd.Flags().Changed
 			return a.runUpdate(cmd.Context(), o)

@@ -20,7 +20,7 @@ committed at once. Back it up by pushing it to a private remote.`,
 		Example: `  git contextfs user path
   git -C "$(git contextfs user path)" remote add origin git@example.com:me/memories.git
   git -C "$(git contextfs user path)" push -u origin HEAD`,
-		Args: argsRange(0, 0),
+		Args: subcommandArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	cmd.AddCommand(&cobra.Command{

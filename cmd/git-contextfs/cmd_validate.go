@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/check"
 )
 
 // validateOptions are the flags and arguments of validate.
@@ -50,16 +51,23 @@ func (a *app) runValidate(ctx context.Context, o *validateOptions) error {
 			return fmt.Errorf("validate %s: %w", p, errors.Unwrap(err))
 		}
 	}
-	s, err := a.openStore(ctx)
+	// The files and the settings, not the store: validate never reads the
+	// cache, and must work where the cache cannot be opened.
+	repo, cfg, err := a.openFiles()
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	validate := s.ValidateWithSecrets
+	var probs []contextfs.Problem
+	var n int
 	if o.noSecrets {
-		validate = s.Validate
+		probs, n, err = check.Validate(repo, absAll(o.paths))
+	} else {
+		sc, serr := check.Scanner(cfg.Secrets)
+		if serr != nil {
+			return serr
+		}
+		probs, n, err = check.ValidateWithSecrets(repo, absAll(o.paths), sc)
 	}
-	probs, n, err := validate(ctx, absAll(o.paths))
 	if err != nil {
 		return err
 	}

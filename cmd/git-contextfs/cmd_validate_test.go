@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -103,6 +104,57 @@ func TestCLIValidateTakesFoldersAndStaysInTheRepository(t *testing.T) {
 			out := r.stdout + r.stderr
 			if r.code != tt.code || !strings.Contains(out, tt.in) || tt.not != "" && strings.Contains(out, tt.not) {
 				t.Errorf("exit %d, output %q; want exit %d with %q and without %q", r.code, out, tt.code, tt.in, tt.not)
+			}
+		})
+	}
+}
+
+// TestCLIValidateReportsEveryConflictInAFile: each conflict left in a
+// memory is a problem of its own, at its "<<<<<<< " line, so none is found
+// only after the others are resolved.
+func TestCLIValidateReportsEveryConflictInAFile(t *testing.T) {
+	const path = ".contextfs/memories/conf.md"
+	dir := testgit.Init(t)
+	writeFile(t, dir, path, "---\nid: conf1234\ntype: fact\ntitle: T\n"+
+		"<<<<<<< ours\ntags: [a]\n=======\ntags: [b]\n>>>>>>> theirs\n"+ // line 5
+		"created: 2026-11-01T00:00:00Z\nupdated: 2026-11-01T00:00:00Z\n---\n"+
+		"<<<<<<< ours\nTwenty.\n=======\nThirty.\n>>>>>>> theirs\n") // line 13
+	r := cli(t, dir, "", "validate")
+	want := path + ":5: conflict: unresolved merge conflict marker\n" +
+		path + ":13: conflict: unresolved merge conflict marker\n"
+	if r.code != 1 || r.stdout != want {
+		t.Fatalf("validate: exit %d\n%s%s\nwant exit 1 and\n%s", r.code, r.stdout, r.stderr, want)
+	}
+}
+
+// TestCLIValidateAndReviewWorkWithoutTheCache: validate and review read
+// memory files and commits, not the cache, so an unusable cache folder
+// (here a file where .git/contextfs should be) does not stop them, as it
+// does not stop the pre-commit hook. review leaves out only what the cache
+// knows, the memories attached to the changed code, and says so.
+func TestCLIValidateAndReviewWorkWithoutTheCache(t *testing.T) {
+	dir := reviewRepo(t)
+	writeFile(t, dir, wfDir+"bad.md", "no frontmatter\n")
+	if err := os.WriteFile(filepath.Join(dir, ".git", "contextfs"), []byte("not a folder\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"validate reports the invalid file", []string{"validate"}, 1, wfDir + "bad.md:1: syntax:", ""},
+		{"validate of valid files", []string{"validate", "--no-secrets", wfDir + "pool.md"}, 0, "", "1 memory file(s) valid"},
+		{"review compares the commits", []string{"review", "--json"}, 0, `"id": "sql0000001"`,
+			"the memories attached to the changed code are left out"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := cli(t, dir, "", tt.args...)
+			if r.code != tt.code || !strings.Contains(r.stdout, tt.stdout) || !strings.Contains(r.stderr, tt.stderr) || strings.Contains(r.stderr, "cache: mkdir") && tt.stderr == "" {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s\nwant exit %d, stdout with %q, stderr with %q", r.code, r.stdout, r.stderr, tt.code, tt.stdout, tt.stderr)
 			}
 		})
 	}

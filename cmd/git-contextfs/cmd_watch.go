@@ -36,7 +36,7 @@ watcher, or when it cannot vouch for its answer, they check every file.`,
   git contextfs watch start
   git contextfs watch stop
   CONTEXTFS_WATCH=off git contextfs search "retry policy"`,
-		Args: argsRange(0, 0),
+		Args: subcommandArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(a.watchRunCmd(), a.watchStartCmd(), a.watchStopCmd(), a.watchStatusCmd())

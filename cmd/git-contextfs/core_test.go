@@ -123,6 +123,14 @@ func TestCLIErrorsAndExitCodes(t *testing.T) {
 		{"a bad --tests is a usage error", dir, []string{"search", "--tests", "some", "x"}, 2, "--tests must be"},
 		{"a bad --group is a usage error", dir, []string{"search", "--group", "dir", "x"}, 2, "--group must be"},
 		{"an unknown ID fails", dir, []string{"recall", "zzzz"}, 1, "no memory"},
+		{"an empty ID is a usage error", dir, []string{"recall", ""}, 2, "recall: an empty ID names no memory"},
+		{"a blank ID is a usage error", dir, []string{"delete", "  "}, 2, "delete: an empty ID names no memory"},
+		{"an empty second ID is a usage error", dir, []string{"link", "zzzz", ""}, 2, "link: an empty ID names no memory"},
+		{"an empty ID among several is a usage error", dir, []string{"merge", "zzzz", "", "yyyy"}, 2, "merge: an empty ID names no memory"},
+		{"an unknown subcommand is named, with the valid ones", dir, []string{"hooks", "bogus"}, 2,
+			"unknown command \"bogus\" for \"git-contextfs hooks\"\nValid commands: install, status, uninstall"},
+		{"a mistyped subcommand gets a suggestion", dir, []string{"watch", "stopp"}, 2, "Did you mean stop?"},
+		{"every command of subcommands says so", dir, []string{"session", "begin"}, 2, "unknown command \"begin\" for \"git-contextfs session\""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,6 +140,35 @@ func TestCLIErrorsAndExitCodes(t *testing.T) {
 			}
 			if strings.Contains(r.stderr, "\x1b[") {
 				t.Errorf("colour codes in stderr: %q", r.stderr)
+			}
+		})
+	}
+}
+
+// TestCLIErrorsCutALongID: an ID of thousands of characters is a mistake;
+// the message repeats its start and its length, not all of it.
+func TestCLIErrorsCutALongID(t *testing.T) {
+	dir := testgit.Init(t)
+	ok(t, dir, "init")
+	id := ok(t, dir, "save", "--type", "fact", "The deploy bot posts to the releases channel.")
+	id = strings.TrimSpace(id)
+	long := strings.Repeat("x", 5000)
+	want := `"` + long[:60] + `"… (5000 characters)`
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"recall", []string{"recall", long}},
+		{"delete", []string{"delete", long}},
+		{"a link's target", []string{"link", id, long}},
+		{"a link's source", []string{"link", long, id}},
+		{"unlink of a link that is not there", []string{"unlink", id, long}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := cli(t, dir, "", tt.args...)
+			if r.code != 1 || !strings.Contains(r.stderr, want) || len(r.stderr) > 300 {
+				t.Fatalf("exit %d, stderr of %d bytes:\n%.400s\nwant exit 1 and a short message with %s", r.code, len(r.stderr), r.stderr, want)
 			}
 		})
 	}

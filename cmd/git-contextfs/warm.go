@@ -110,12 +110,21 @@ func warmable(c *cobra.Command, args []string, tty bool) bool {
 // the exit code and true when the watcher answered (its output is then
 // written), false when the command must run itself. CONTEXTFS_WARM=off
 // never asks; CONTEXTFS_WARM=only fails rather than run cold, to check
-// that a watcher answers.
+// that a watcher answers: a command never sent to the watcher fails too,
+// since a benchmark or test that set it must not time or check a cold
+// run believing it warm.
 func (a *app) tryWarm(c *cobra.Command, args []string) (int, bool) {
-	if !a.askWarm || a.warm != nil || !warmable(c, args, a.io.StdoutIsTerminal()) {
+	if !a.askWarm || a.warm != nil {
 		return 0, false
 	}
 	mode := os.Getenv("CONTEXTFS_WARM")
+	if !warmable(c, args, a.io.StdoutIsTerminal()) {
+		if mode == "only" && !onlyExempt(c) {
+			fmt.Fprintf(a.io.ErrOut, "git-contextfs: no warm answer (CONTEXTFS_WARM=only): %s; unset CONTEXTFS_WARM to run it cold\n", notSentReason(c))
+			return exitFail, true
+		}
+		return 0, false
+	}
 	if mode == "off" || os.Getenv("CONTEXTFS_WATCH") == contextfs.WatchOff && mode != "only" {
 		return 0, false
 	}
@@ -130,6 +139,34 @@ func (a *app) tryWarm(c *cobra.Command, args []string) (int, bool) {
 	a.io.Out.Write(ans.Stdout)
 	a.io.ErrOut.Write(ans.Stderr)
 	return ans.Code, true
+}
+
+// onlyExempt reports whether c is left alone by CONTEXTFS_WARM=only,
+// which is about the commands a benchmark or test runs: help and
+// completions (nothing to run cold), and what git or contextfs itself
+// starts with the environment it was given (a hook, the merge driver,
+// the watcher), which must not fail a commit, a merge or the watcher.
+func onlyExempt(c *cobra.Command) bool {
+	switch c.Name() {
+	case "help", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd, "hook", "merge-driver":
+		return c.Parent() == c.Root()
+	case "run":
+		return c.Parent() != nil && c.Parent().Name() == "watch"
+	}
+	return c == c.Root()
+}
+
+// notSentReason says why c, which warmable refused, is not sent to the
+// watcher, naming the command as typed after git-contextfs.
+func notSentReason(c *cobra.Command) string {
+	name := strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
+	switch c.Name() {
+	case "search", "context", "list", "save":
+		if c.Parent() == c.Root() {
+			return fmt.Sprintf("%s is not sent to the watcher with these arguments or this output (see docs/DESIGN.md, \"Warm answers\")", name)
+		}
+	}
+	return fmt.Sprintf("%s is never sent to the watcher", name)
 }
 
 // askWatcher sends c's command line to the watcher of the repository

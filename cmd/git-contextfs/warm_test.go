@@ -73,8 +73,7 @@ func TestWarmAnswersAreTheColdAnswers(t *testing.T) {
 		{"list", "--json"},
 		{"list", "-n", "2", "--type", "decision", "--scope", "repo"},
 		{"list", "--json", "--tag", "db", "--since", "1 week ago"},
-		{"list", "-n", "-1"},        // a usage error, exit 2
-		{"list", "--json", "--all"}, // run cold, as --all always is
+		{"list", "-n", "-1"}, // a usage error, exit 2
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			warm := runBin(t, bin, dir, []string{"CONTEXTFS_WARM=only"}, args...)
@@ -238,10 +237,9 @@ func TestWarmSaveWritesTheMemoryAColdSaveWould(t *testing.T) {
 			id, warm.code, warm.stdout, warm.stderr, cold.code, cold.stdout, cold.stderr)
 	}
 	// Content on standard input is not sent (the watcher would not see
-	// it): the command runs cold, even with CONTEXTFS_WARM=only, which
-	// applies to the commands a watcher may answer.
+	// it): the command runs cold, though a watcher runs.
 	cmd := exec.Command(bin, "save", "--type", "fact")
-	cmd.Dir, cmd.Env = dir, append(testgit.Env(), only...)
+	cmd.Dir, cmd.Env = dir, testgit.Env()
 	cmd.Stdin = strings.NewReader("The zebra cache keeps thumbnails for a day.")
 	out, err := cmd.Output()
 	if err != nil {
@@ -249,6 +247,45 @@ func TestWarmSaveWritesTheMemoryAColdSaveWould(t *testing.T) {
 	}
 	if r := runBin(t, bin, dir, off, "recall", strings.TrimSpace(string(out))); !strings.Contains(r.stdout, "zebra cache") {
 		t.Fatalf("the memory saved from standard input lost its content:\n%s%s", r.stdout, r.stderr)
+	}
+}
+
+// TestWarmOnlyFailsForACommandNeverSentToTheWatcher: CONTEXTFS_WARM=only
+// is for benchmarks and tests that must not run cold believing they run
+// warm, so a command the watcher never answers fails, naming itself,
+// rather than run cold, though a watcher runs.
+func TestWarmOnlyFailsForACommandNeverSentToTheWatcher(t *testing.T) {
+	bin := filepath.Join(binDir, "git-contextfs")
+	dir := warmRepo(t, bin)
+	tests := []struct {
+		name string
+		args []string
+		want string // in the message
+	}{
+		{"a listing of everything", []string{"list", "--json", "--all"}, "list is not sent to the watcher with these arguments"},
+		{"a command the watcher never runs", []string{"status"}, "status is never sent to the watcher"},
+		{"a subcommand", []string{"hooks", "status"}, "hooks status is never sent to the watcher"},
+		{"a save from standard input", []string{"save", "--type", "fact", "-"}, "save is not sent to the watcher"},
+		{"a search of files named from the current folder", []string{"search", "--path", "main.go", "deploy"}, "search is not sent to the watcher"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runBin(t, bin, dir, []string{"CONTEXTFS_WARM=only"}, tt.args...)
+			if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "CONTEXTFS_WARM=only") || !strings.Contains(r.stderr, tt.want) {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s\nwant exit 1, no output and a message with %q", r.code, r.stdout, r.stderr, tt.want)
+			}
+		})
+	}
+	// The same commands run cold when asked to.
+	if r := runBin(t, bin, dir, []string{"CONTEXTFS_WARM=off"}, "list", "--json", "--all"); r.code != 0 || !strings.Contains(r.stdout, "Pool size") {
+		t.Fatalf("list --all with CONTEXTFS_WARM=off: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// What git runs with the environment it was given (a hook, here on a
+	// commit) and help are not the command the variable was set for.
+	for _, args := range [][]string{{"hook", "pre-commit"}, {"help", "search"}} {
+		if r := runBin(t, bin, dir, []string{"CONTEXTFS_WARM=only"}, args...); r.code != 0 {
+			t.Errorf("%v with CONTEXTFS_WARM=only: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
 	}
 }
 
