@@ -2,10 +2,12 @@
 // to contextfs: its MCP server entry and, for Claude Code, the session
 // hooks that inject the context block at start and end the session at the
 // end. It merges into the user's files and never replaces their entries;
-// running it twice changes nothing; removal restores each file byte for
-// byte when nobody changed it since (a backup of the original is kept
-// outside the repository's tracked files); a dry run reports without
-// writing. docs/AGENTS.md lists every file per client.
+// running it twice changes nothing; removal takes out only our entries,
+// from each file as it is now (a backup of the bytes before setup, kept
+// outside the repository's tracked files, is put back only when the file
+// is exactly what setup made of them); a symbolic link is written through
+// and kept; a dry run reports without writing. docs/AGENTS.md lists every
+// file per client.
 package agentsetup
 
 import (
@@ -18,8 +20,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/contextfs/contextfs/gitstore"
 )
@@ -50,8 +54,9 @@ type Options struct {
 	// Root is the repository's work tree; GitDir its git directory, where
 	// backups of project files are kept.
 	Root, GitDir string
-	// Home is the user's home directory; StateDir where backups of the
-	// user's files are kept (XDG_STATE_HOME/contextfs).
+	// Home is the user's home directory (for project setup too, whose
+	// hooks must not repeat the user's own); StateDir where backups of
+	// the user's files are kept (XDG_STATE_HOME/contextfs).
 	Home, StateDir string
 	// CodexHome is $CODEX_HOME when set (default Home/.codex).
 	CodexHome string
@@ -65,23 +70,32 @@ type Change struct {
 	Action string `json:"action"` // create, update, unchanged, restore, delete
 	Before []byte `json:"-"`
 	After  []byte `json:"-"`
+	// Notes say why setup left something out (a hook the user already
+	// has), for the user to read.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // ConflictError is a file that already holds an entry of the user's own
 // under our name; it is left alone.
 type ConflictError struct {
 	Path, Key string
+	Line      int // where the entry is, when known (0: not known)
 }
 
-// Error names the file and the entry.
+// Error names the file (and line) and the entry.
 func (e *ConflictError) Error() string {
-	return fmt.Sprintf("%s already has its own %s entry; contextfs leaves it alone (remove or rename it to let setup write ours)", e.Path, e.Key)
+	at := e.Path
+	if e.Line > 0 {
+		at = fmt.Sprintf("%s:%d", e.Path, e.Line)
+	}
+	return fmt.Sprintf("%s already has its own %s entry; contextfs leaves it alone (remove or rename it to let setup write ours)", at, e.Key)
 }
 
-// file is one configuration file and how our entries go in and out.
+// file is one configuration file and how our entries go in and out. add
+// also returns notes on what it left out and why.
 type file struct {
 	path   string
-	add    func(old []byte) ([]byte, error)
+	add    func(old []byte) ([]byte, []string, error)
 	remove func(old []byte) ([]byte, error)
 }
 
@@ -121,12 +135,21 @@ func filesFor(o Options) ([]file, error) {
 	switch o.Client {
 	case "claude":
 		mcpPath := filepath.Join(base, ".mcp.json")
+		// Claude Code runs the hooks of the user's settings and of the
+		// project's shared and local ones together, so a project's hooks
+		// must not repeat one the user's settings already have.
+		var others []string
 		if o.User {
 			mcpPath = filepath.Join(base, ".claude.json")
+		} else {
+			others = append(others, filepath.Join(base, ".claude", "settings.local.json"))
+			if o.Home != "" {
+				others = append(others, filepath.Join(o.Home, ".claude", "settings.json"))
+			}
 		}
 		return []file{
 			jsonServerFile(mcpPath, server),
-			claudeHooksFile(filepath.Join(base, ".claude", "settings.json")),
+			claudeHooksFile(filepath.Join(base, ".claude", "settings.json"), others),
 		}, nil
 	case "cursor":
 		// Cursor starts a server in no documented folder (Claude Code and
@@ -154,26 +177,26 @@ func jsonServerFile(path string, server object, earlier ...object) file {
 		return equalJSON(cur, server) || slices.ContainsFunc(earlier, func(e object) bool { return equalJSON(cur, e) })
 	}
 	return file{path: path,
-		add: func(old []byte) ([]byte, error) {
+		add: func(old []byte) ([]byte, []string, error) {
 			doc, err := jsonObject(path, old)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			servers, err := childObject(path, doc, "mcpServers")
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if cur, ok := servers.get(ServerName); ok {
 				if equalJSON(cur, server) {
-					return old, nil
+					return old, nil, nil
 				}
 				if !ours(cur) {
-					return nil, &ConflictError{Path: path, Key: "mcpServers." + ServerName}
+					return nil, nil, &ConflictError{Path: path, Key: "mcpServers." + ServerName}
 				}
 			}
 			servers.set(ServerName, server)
 			doc.set("mcpServers", servers)
-			return formatJSON(doc), nil
+			return formatJSON(doc), nil, nil
 		},
 		remove: func(old []byte) ([]byte, error) {
 			doc, err := jsonObject(path, old)
@@ -204,36 +227,66 @@ func claudeHooks() map[string]object {
 	return map[string]object{"SessionStart": group(contextCommand), "SessionEnd": group(endCommand)}
 }
 
-func claudeHooksFile(path string) file {
+// hookDoes says what our group for each event does, and equivalentHook
+// recognises a command that does it too: a SessionStart hook that prints
+// the context block (with or without opening a session), a SessionEnd
+// hook that ends the session. A second such hook would inject the block
+// twice or end the session twice.
+var (
+	hookDoes = map[string]string{"SessionStart": "git contextfs context", "SessionEnd": "git contextfs session end"}
+	// Compiled on first use: nothing of ours does work at start (see
+	// docs/DESIGN.md, "Start-up").
+	equivalentHook = sync.OnceValue(func() map[string]*regexp.Regexp {
+		return map[string]*regexp.Regexp{
+			"SessionStart": regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+|-)contextfs\s+context(?:$|[\s;&|)])`),
+			"SessionEnd":   regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+|-)contextfs\s+session\s+end(?:$|[\s;&|)])`),
+		}
+	})
+)
+
+// claudeHooksFile adds our SessionStart and SessionEnd groups to a Claude
+// Code settings file, but not where the file, or one of others (the
+// settings Claude Code reads along with it), already has a hook that does
+// the same: then it says so in a note.
+func claudeHooksFile(path string, others []string) file {
 	events := []string{"SessionStart", "SessionEnd"}
 	return file{path: path,
-		add: func(old []byte) ([]byte, error) {
+		add: func(old []byte) ([]byte, []string, error) {
 			doc, err := jsonObject(path, old)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			hooks, err := childObject(path, doc, "hooks")
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			changed := false
+			var notes []string
 			for _, ev := range events {
 				want := claudeHooks()[ev]
 				groups, err := childArray(path, hooks, ev)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				if indexGroup(groups, want) >= 0 {
+					continue
+				}
+				if where := equivalentIn(ev, path, groups, others); where != "" {
+					note := fmt.Sprintf("hooks.%s in %s already runs %q, so setup adds no second hook", ev, where, hookDoes[ev])
+					if where != path {
+						note += " to " + path
+					}
+					notes = append(notes, note+" (Claude Code would run both)")
 					continue
 				}
 				hooks.set(ev, append(groups, want))
 				changed = true
 			}
 			if !changed {
-				return old, nil
+				return old, notes, nil
 			}
 			doc.set("hooks", hooks)
-			return formatJSON(doc), nil
+			return formatJSON(doc), notes, nil
 		},
 		remove: func(old []byte) ([]byte, error) {
 			doc, err := jsonObject(path, old)
@@ -270,6 +323,51 @@ func claudeHooksFile(path string) file {
 			}
 			return formatJSON(doc), nil
 		}}
+}
+
+// equivalentIn names the file that has a hook equivalent to ours for the
+// event: path, whose groups are given, or one of others; "" if none does.
+// An other file that is missing or unreadable has none.
+func equivalentIn(ev, path string, groups []any, others []string) string {
+	if hasEquivalent(ev, groups) {
+		return path
+	}
+	for _, p := range others {
+		raw, ok, err := readFile(p)
+		if err != nil || !ok {
+			continue
+		}
+		doc, err := jsonObject(p, raw)
+		if err != nil {
+			continue
+		}
+		hooks, err := childObject(p, doc, "hooks")
+		if err != nil {
+			continue
+		}
+		if groups, err := childArray(p, hooks, ev); err == nil && hasEquivalent(ev, groups) {
+			return p
+		}
+	}
+	return ""
+}
+
+// hasEquivalent reports whether a command hook in groups does what ours
+// for the event does.
+func hasEquivalent(ev string, groups []any) bool {
+	for _, g := range groups {
+		group, _ := g.(object)
+		hs, _ := group.get("hooks")
+		list, _ := hs.([]any)
+		for _, h := range list {
+			hook, _ := h.(object)
+			cmd, _ := hook.get("command")
+			if s, ok := cmd.(string); ok && equivalentHook()[ev].MatchString(s) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func indexGroup(groups []any, want object) int {
@@ -317,8 +415,8 @@ func childArray(path string, o object, key string) ([]any, error) {
 	return a, nil
 }
 
-// Codex's config.toml gets a marked block; the user's TOML is not parsed
-// or rewritten, only appended to.
+// Codex's config.toml gets a marked block; the user's TOML is not
+// rewritten, only read (codexCheck) and appended to.
 const (
 	codexBegin = "# BEGIN contextfs (git contextfs setup codex)"
 	codexEnd   = "# END contextfs"
@@ -331,16 +429,13 @@ func codexBlock() string {
 
 func codexFile(path string) file {
 	return file{path: path,
-		add: func(old []byte) ([]byte, error) {
+		add: func(old []byte) ([]byte, []string, error) {
 			s := string(old)
 			if strings.Contains(s, codexBlock()) {
-				return old, nil
+				return old, nil, nil
 			}
-			for _, line := range strings.Split(s, "\n") {
-				l := strings.ReplaceAll(strings.TrimSpace(line), " ", "")
-				if l == "[mcp_servers."+ServerName+"]" || l == `[mcp_servers."`+ServerName+`"]` {
-					return nil, &ConflictError{Path: path, Key: "[mcp_servers." + ServerName + "]"}
-				}
+			if err := codexCheck(path, s); err != nil {
+				return nil, nil, err
 			}
 			sep := ""
 			if s != "" {
@@ -349,7 +444,7 @@ func codexFile(path string) file {
 					sep = "\n\n"
 				}
 			}
-			return []byte(s + sep + codexBlock()), nil
+			return []byte(s + sep + codexBlock()), nil, nil
 		},
 		remove: func(old []byte) ([]byte, error) {
 			s := string(old)
@@ -365,9 +460,11 @@ func codexFile(path string) file {
 		}}
 }
 
-// backup is what setup remembers of a file it changed: its bytes before,
-// and a hash of what setup wrote, so that removal can tell whether anyone
-// changed the file since.
+// backup is what setup remembers of a file it changed: its bytes before
+// the change, and a hash of what setup wrote, so that the next setup can
+// tell whether anyone changed the file since (then the backup is taken
+// afresh). Removal puts Original back only when the file is exactly what
+// setup makes of it, so that nothing written since is lost.
 type backup struct {
 	Path       string `json:"path"`
 	Existed    bool   `json:"existed"`
@@ -401,18 +498,50 @@ func readFile(path string) ([]byte, bool, error) {
 	return b, true, nil
 }
 
+// target is the file to read and write for path: path itself or, when
+// path is a symbolic link (dotfile managers link configuration files into
+// place), the file it points to, so that a write goes through the link
+// and keeps it.
+func target(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return path, nil
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fmt.Errorf("%s is a symbolic link setup cannot follow, nothing written: %w", path, err)
+	}
+	return real, nil
+}
+
+func readBackup(path string) (*backup, error) {
+	raw, ok, err := readFile(path)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var bk backup
+	if err := json.Unmarshal(raw, &bk); err != nil {
+		return nil, fmt.Errorf("setup backup %s is damaged: %w", path, err)
+	}
+	return &bk, nil
+}
+
 func addFile(o Options, f file) (Change, error) {
-	old, existed, err := readFile(f.path)
+	real, err := target(f.path)
 	if err != nil {
 		return Change{}, err
 	}
-	next, err := f.add(old)
+	old, existed, err := readFile(real)
 	if err != nil {
 		return Change{}, err
 	}
-	ch := Change{Path: f.path, Action: "unchanged", Before: old, After: next}
-	if existed && bytes.Equal(next, old) {
-		return ch, nil
+	next, notes, err := f.add(old)
+	if err != nil {
+		return Change{}, err
+	}
+	ch := Change{Path: f.path, Action: "unchanged", Before: old, After: next, Notes: notes}
+	if bytes.Equal(next, old) {
+		return ch, nil // a missing file that gets nothing stays missing
 	}
 	ch.Action = "update"
 	if !existed {
@@ -422,15 +551,15 @@ func addFile(o Options, f file) (Change, error) {
 		return ch, nil
 	}
 	bp := backupPath(o, f.path)
-	var bk backup
-	if raw, ok, err := readFile(bp); err != nil {
+	bk, err := readBackup(bp)
+	if err != nil {
 		return ch, err
-	} else if ok {
-		if err := json.Unmarshal(raw, &bk); err != nil {
-			return ch, fmt.Errorf("setup backup %s is damaged: %w", bp, err)
-		}
-	} else {
-		bk = backup{Path: f.path, Existed: existed, Original: old}
+	}
+	if bk == nil || hash(old) != bk.Written {
+		// The first change, or the file changed since setup wrote it:
+		// back up what is there now. An older copy would lack what was
+		// written since.
+		bk = &backup{Path: f.path, Existed: existed, Original: old}
 		if dir := filepath.Dir(f.path); !existed {
 			if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 				bk.CreatedDir = dir
@@ -441,40 +570,48 @@ func addFile(o Options, f file) (Change, error) {
 	if err := writeJSONFile(bp, bk); err != nil {
 		return ch, err
 	}
-	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
 		return ch, fmt.Errorf("setup: %w", err)
 	}
-	if err := gitstore.WriteFileAtomic(f.path, next, 0o644); err != nil {
+	if err := gitstore.WriteFileAtomic(real, next, 0o644); err != nil {
 		return ch, fmt.Errorf("write %s: %w", f.path, err)
 	}
 	return ch, nil
 }
 
+// madeFrom reports whether cur is exactly what setup makes of orig: then
+// orig is cur without our entries, and putting it back loses nothing.
+func madeFrom(f file, orig, cur []byte) bool {
+	next, _, err := f.add(orig)
+	return err == nil && !bytes.Equal(orig, cur) && bytes.Equal(next, cur)
+}
+
 func removeFile(o Options, f file) (Change, error) {
-	old, existed, err := readFile(f.path)
+	real, err := target(f.path)
+	if err != nil {
+		return Change{}, err
+	}
+	old, existed, err := readFile(real)
 	if err != nil {
 		return Change{}, err
 	}
 	bp := backupPath(o, f.path)
-	var bk *backup
-	if raw, ok, err := readFile(bp); err != nil {
+	bk, err := readBackup(bp)
+	if err != nil {
 		return Change{}, err
-	} else if ok {
-		bk = &backup{}
-		if err := json.Unmarshal(raw, bk); err != nil {
-			return Change{}, fmt.Errorf("setup backup %s is damaged: %w", bp, err)
-		}
 	}
 	ch := Change{Path: f.path, Action: "unchanged", Before: old, After: old}
+	restore := bk != nil && existed && madeFrom(f, bk.Original, old)
 	switch {
-	case bk != nil && existed && hash(old) == bk.Written:
-		// Nobody touched the file since setup: put back what was there.
-		ch.After = bk.Original
-		ch.Action = "restore"
-		if !bk.Existed {
-			ch.Action, ch.After = "delete", nil
-		}
+	case restore && bk.Existed:
+		// The file holds nothing but the backup and our entries: put the
+		// backup back, byte for byte.
+		ch.Action, ch.After = "restore", bk.Original
+	case restore && real == f.path:
+		ch.Action, ch.After = "delete", nil
 	case existed:
+		// Otherwise take our entries out of the file as it is now: the
+		// backup lacks what was written since.
 		next, err := f.remove(old)
 		if err != nil {
 			return Change{}, err
@@ -495,7 +632,7 @@ func removeFile(o Options, f file) (Change, error) {
 			_ = os.Remove(bk.CreatedDir) // only if empty
 		}
 	case "restore", "update":
-		if err := gitstore.WriteFileAtomic(f.path, ch.After, 0o644); err != nil {
+		if err := gitstore.WriteFileAtomic(real, ch.After, 0o644); err != nil {
 			return ch, fmt.Errorf("write %s: %w", f.path, err)
 		}
 	}

@@ -1,6 +1,7 @@
 package agentsetup
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -279,5 +280,280 @@ func TestCursorRemoveTakesOutTheEarlierEntry(t *testing.T) {
 	}
 	if got := read(t, path); strings.Contains(got, "contextfs") || !strings.Contains(got, `"other"`) {
 		t.Errorf("after remove:\n%s", got)
+	}
+}
+
+func TestRemoveNeverPutsBackAStaleBackupOverLaterChanges(t *testing.T) {
+	tests := []struct {
+		name, client string
+		user         bool
+		file, before string
+		// edit is what others write after the first setup: it drops our
+		// entry and adds their own content, so the second setup writes
+		// again over a file the first backup no longer describes.
+		edit          string
+		want, notWant []string
+	}{
+		{
+			name: "~/.claude.json keeps what Claude Code wrote after the first setup", client: "claude", user: true,
+			file: ".claude.json", before: `{"numStartups": 1, "mcpServers": {}}` + "\n",
+			edit: `{"numStartups": 42, "mcpServers": {}, "projects": {"/work/app": {"history": ["state"]}}, "oauthAccount": {"email": "me@x"}}` + "\n",
+			want: []string{`"numStartups": 42`, `"/work/app"`, `"oauthAccount"`}, notWant: []string{ServerName},
+		},
+		{
+			name: "a project .mcp.json keeps a server added after the first setup", client: "claude",
+			file: ".mcp.json", before: userMCP,
+			edit: `{"mcpServers": {"github": {"command": "gh-mcp"}, "new": {"command": "mine"}}}` + "\n",
+			want: []string{`"new"`, `"mine"`, `"gh-mcp"`}, notWant: []string{ServerName},
+		},
+		{
+			name: "a codex config.toml keeps a setting added after the first setup", client: "codex",
+			file: ".codex/config.toml", before: "model = \"o3\"\n",
+			edit: "model = \"o3\"\napproval_policy = \"never\"\n",
+			want: []string{"model = \"o3\"", "approval_policy = \"never\""}, notWant: []string{ServerName},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := options(t, tt.client)
+			o.User = tt.user
+			base := o.Root
+			if tt.user {
+				base = o.Home
+			}
+			path := filepath.Join(base, tt.file)
+			write(t, path, tt.before)
+			if _, err := Run(o); err != nil {
+				t.Fatal(err)
+			}
+			write(t, path, tt.edit)
+			if _, err := Run(o); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(read(t, path), ServerName) {
+				t.Fatalf("the second setup wrote no entry:\n%s", read(t, path))
+			}
+			o.Remove = true
+			if _, err := Run(o); err != nil {
+				t.Fatal(err)
+			}
+			got := read(t, path)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("after remove the file lacks %s:\n%s", w, got)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(got, w) {
+					t.Errorf("after remove the file still has %s:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
+
+func TestSetupWritesThroughASymlinkAndKeepsIt(t *testing.T) {
+	tests := []struct {
+		name, client string
+		user         bool
+		file, before string
+		want         string
+	}{
+		{"a dotfiles-managed ~/.claude/settings.json", "claude", true, ".claude/settings.json", `{"theme":"dark"}` + "\n", "git contextfs context"},
+		{"a linked project .mcp.json", "claude", false, ".mcp.json", userMCP, `"contextfs"`},
+		{"a linked codex config.toml", "codex", false, ".codex/config.toml", "model = \"o3\"\n", "[mcp_servers.contextfs]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := options(t, tt.client)
+			o.User = tt.user
+			base := o.Root
+			if tt.user {
+				base = o.Home
+			}
+			link := filepath.Join(base, tt.file)
+			dotfile := filepath.Join(t.TempDir(), "dotfiles", filepath.Base(tt.file))
+			write(t, dotfile, tt.before)
+			if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(dotfile, link); err != nil {
+				t.Fatal(err)
+			}
+			isLink := func(when string) {
+				t.Helper()
+				fi, err := os.Lstat(link)
+				if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+					t.Fatalf("%s: %s is no longer a symbolic link (%v)", when, link, err)
+				}
+			}
+			if _, err := Run(o); err != nil {
+				t.Fatal(err)
+			}
+			isLink("after setup")
+			if got := read(t, dotfile); !strings.Contains(got, tt.want) {
+				t.Errorf("the link's target lacks %s:\n%s", tt.want, got)
+			}
+			o.Remove = true
+			if _, err := Run(o); err != nil {
+				t.Fatal(err)
+			}
+			isLink("after remove")
+			if got := read(t, dotfile); got != tt.before {
+				t.Errorf("remove did not restore the link's target:\n%s", got)
+			}
+		})
+	}
+}
+
+func TestSetupRefusesADanglingSymlink(t *testing.T) {
+	o := options(t, "cursor")
+	link := filepath.Join(o.Root, ".cursor", "mcp.json")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(t.TempDir(), "gone.json")
+	if err := os.Symlink(missing, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(o); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("err = %v, want a refusal naming the symbolic link", err)
+	}
+	if dest, err := os.Readlink(link); err != nil || dest != missing {
+		t.Errorf("the link changed: %q %v", dest, err)
+	}
+}
+
+func TestCodexSetupFindsTheUsersEntryInEveryTOMLForm(t *testing.T) {
+	tests := []struct {
+		name, content, wantErr string
+	}{
+		{"dotted keys at the top level", "mcp_servers.contextfs.command = \"/opt/cfs\"\n", "config.toml:1 already has its own mcp_servers.contextfs entry"},
+		{"an inline table under [mcp_servers]", "model = \"o3\"\n\n[mcp_servers]\ncontextfs = { command = \"/opt/cfs\" }\n", "config.toml:4 already has its own"},
+		{"dotted keys under [mcp_servers]", "[mcp_servers]\ncontextfs.command = \"/opt/cfs\"\ncontextfs.args = []\n", "config.toml:2 already has its own"},
+		{"a quoted key under [mcp_servers]", "[mcp_servers]\n\"contextfs\" = {command = \"x\"}\n", "config.toml:2 already has its own"},
+		{"inside an inline mcp_servers table", "mcp_servers = { other = { command = \"x\" }, contextfs = { command = \"y\" } }\n", "config.toml:1 already has its own"},
+		{"a table header with spaces and a literal key", "[ mcp_servers . 'contextfs' ]\ncommand = \"x\"\n", "config.toml:1 already has its own"},
+		{"a sub-table of the entry", "[mcp_servers.contextfs.env]\nX = \"1\"\n", "config.toml:1 already has its own"},
+		{"an inline mcp_servers table a table may not extend", "mcp_servers = { other = { command = \"x\" } }\n", "config.toml:1 defines mcp_servers as an inline table"},
+		{"a string that does not end", "model = \"o3\n[mcp_servers.other]\n", "config.toml:1: setup cannot read this TOML"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := options(t, "codex")
+			path := filepath.Join(o.Root, ".codex", "config.toml")
+			write(t, path, tt.content)
+			if _, err := Run(o); err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("err = %v, want %q", err, tt.wantErr)
+			}
+			if read(t, path) != tt.content {
+				t.Errorf("the user's file changed:\n%s", read(t, path))
+			}
+		})
+	}
+}
+
+func TestCodexSetupAppendsToTOMLThatOnlyMentionsOurName(t *testing.T) {
+	tests := []struct {
+		name, content string
+	}{
+		{"a commented-out header", "# [mcp_servers.contextfs]\nmodel = \"o3\"\n"},
+		{"a header inside a multi-line string", "notes = \"\"\"\n[mcp_servers.contextfs]\n\"\"\"\nlit = '''\n[mcp_servers.contextfs]'''\n"},
+		{"another server as dotted keys", "mcp_servers.other.command = \"x\"\n"},
+		{"contextfs in a profile, not at the top level", "[profiles.work]\nmcp_servers.contextfs.command = \"x\"\n"},
+		{"a typical Codex config", "model = \"gpt-5\"\n[projects.\"/home/me/app\"]\ntrust_level = \"trusted\"\n\n[mcp_servers.github]\ncommand = \"npx\"\nargs = [\"-y\", \"@modelcontextprotocol/server-github\"]\nenv = { \"GITHUB_TOKEN\" = \"x\" }\nstartup_timeout_sec = 20.5\n[tui]\nnotifications = [\"agent-turn-complete\"]\n"},
+		{"CRLF line endings", "model = \"o3\"\r\n[mcp_servers.other] # theirs\r\ncommand = \"x\"\r\n"},
+		{"an array spanning lines", "[tools]\nlist = [\n  [1, 2], # c\n  { a = \"contextfs\" },\n]\nwhen = 1979-05-27 07:32:00\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := options(t, "codex")
+			path := filepath.Join(o.Root, ".codex", "config.toml")
+			write(t, path, tt.content)
+			if _, err := Run(o); err != nil {
+				t.Fatal(err)
+			}
+			if got := read(t, path); !strings.HasPrefix(got, tt.content) || !strings.HasSuffix(got, codexBlock()) {
+				t.Errorf("config.toml:\n%s", got)
+			}
+		})
+	}
+}
+
+func TestClaudeHooksAreNotAddedBesideAnEquivalentHook(t *testing.T) {
+	ownContext := `{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "git contextfs context --budget 1500"}]}]}}` + "\n"
+	tests := []struct {
+		name string
+		// files under the project root (p/) or the home directory (h/)
+		files                map[string]string
+		userSetupFirst       bool
+		wantStarts, wantEnds int // hooks in the project's settings.json
+	}{
+		{name: "the user's own SessionStart hook runs git contextfs context",
+			files:      map[string]string{"p/.claude/settings.json": ownContext},
+			wantStarts: 1, wantEnds: 1},
+		{name: "the user's settings already have setup's hooks",
+			userSetupFirst: true, wantStarts: 0, wantEnds: 0},
+		{name: "the user's own hook in ~/.claude/settings.json runs git contextfs context",
+			files:      map[string]string{"h/.claude/settings.json": ownContext},
+			wantStarts: 0, wantEnds: 1},
+		{name: "the project's local settings run git contextfs context",
+			files:      map[string]string{"p/.claude/settings.local.json": ownContext},
+			wantStarts: 0, wantEnds: 1},
+		{name: "a hook that only mentions contextfs is not equivalent",
+			files:      map[string]string{"p/.claude/settings.json": `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo git contextfs contexts"}]}]}}`},
+			wantStarts: 2, wantEnds: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := options(t, "claude")
+			for name, content := range tt.files {
+				dir, rel, _ := strings.Cut(name, "/")
+				base := o.Root
+				if dir == "h" {
+					base = o.Home
+				}
+				write(t, filepath.Join(base, rel), content)
+			}
+			if tt.userSetupFirst {
+				u := o
+				u.User = true
+				if _, err := Run(u); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := Run(o); err != nil {
+				t.Fatal(err)
+			}
+			settings := filepath.Join(o.Root, ".claude", "settings.json")
+			got := ""
+			if _, err := os.Stat(settings); err == nil {
+				got = read(t, settings)
+				if tt.wantStarts+tt.wantEnds == 0 {
+					t.Errorf("setup created a settings.json with no hook in it: %q", got)
+				}
+			}
+			var doc struct {
+				Hooks map[string][]struct {
+					Hooks []struct{ Command string }
+				}
+			}
+			if got != "" {
+				if err := json.Unmarshal([]byte(got), &doc); err != nil {
+					t.Fatal(err)
+				}
+			}
+			count := func(ev string) int {
+				n := 0
+				for _, g := range doc.Hooks[ev] {
+					n += len(g.Hooks)
+				}
+				return n
+			}
+			if count("SessionStart") != tt.wantStarts || count("SessionEnd") != tt.wantEnds {
+				t.Errorf("SessionStart hooks %d (want %d), SessionEnd hooks %d (want %d):\n%s",
+					count("SessionStart"), tt.wantStarts, count("SessionEnd"), tt.wantEnds, got)
+			}
+		})
 	}
 }

@@ -83,6 +83,7 @@ func TestSessionAndContextThroughTheCLI(t *testing.T) {
 }
 
 func TestSetupClaudeProjectThroughTheCLI(t *testing.T) {
+	isolateSetup(t) // project setup reads the user's settings too
 	dir := testgit.Init(t)
 	mcp, settings := filepath.Join(dir, ".mcp.json"), filepath.Join(dir, ".claude", "settings.json")
 	const theirMCP = "{\"mcpServers\": {\"github\": {\"command\": \"gh-mcp\"}}}\n"

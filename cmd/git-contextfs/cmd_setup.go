@@ -30,9 +30,12 @@ and share; --user writes your own.
   codex   --project: .codex/config.toml    --user: $CODEX_HOME/config.toml (~/.codex)
 
 Entries are merged into existing files; an entry of your own named
-contextfs is never replaced. Running it twice changes nothing. --remove
-restores each file byte for byte (or deletes it if setup created it) when
-nobody edited it since, and otherwise takes out only our entries.
+contextfs is never replaced, and a hook of yours that already runs
+"git contextfs context" (or "session end") gets no second one beside it.
+A file that is a symbolic link is written through and stays a link.
+Running it twice changes nothing. --remove takes out only our entries,
+from each file as it is now: a file that holds nothing else since setup
+is restored byte for byte (or deleted if setup created it).
 docs/AGENTS.md describes every file.`,
 		Example: `  git contextfs setup claude
   git contextfs setup cursor --user --dry-run
@@ -47,12 +50,14 @@ docs/AGENTS.md describes every file.`,
 				return &usageError{fmt.Errorf("--project and --user exclude each other")}
 			}
 			o := agentsetup.Options{Client: args[0], User: user, Remove: remove, DryRun: dryRun, CodexHome: os.Getenv("CODEX_HOME")}
+			// Project setup reads the user's settings too, so that its
+			// hooks do not repeat theirs; without a home it reads none.
+			home, homeErr := os.UserHomeDir()
+			o.Home = home
 			if user {
-				home, err := os.UserHomeDir()
-				if err != nil {
-					return err
+				if homeErr != nil {
+					return homeErr
 				}
-				o.Home = home
 				state := os.Getenv("XDG_STATE_HOME")
 				if state == "" {
 					state = filepath.Join(home, ".local", "state")
@@ -72,6 +77,11 @@ docs/AGENTS.md describes every file.`,
 			chs, err := agentsetup.Run(o)
 			if err != nil {
 				return err
+			}
+			for _, c := range chs {
+				for _, n := range c.Notes {
+					fmt.Fprintf(a.io.ErrOut, "note: %s\n", n)
+				}
 			}
 			if asJSON {
 				return a.printJSON(chs)
