@@ -69,7 +69,7 @@ type SearchOutput struct {
 // IDInput is the argument of the tools that take one memory.
 type IDInput struct {
 	ID    string `json:"id" jsonschema:"the memory's ID or a unique prefix of it"`
-	Scope string `json:"scope,omitempty" jsonschema:"repo, user or all (default: the repository first, then the user store)"`
+	Scope string `json:"scope,omitempty" jsonschema:"repo, user or all (default: both stores; a prefix matching a memory in each is ambiguous, a full ID is its memory)"`
 }
 
 // ListInput is the argument of list_memories.
@@ -96,7 +96,7 @@ type UpdateInput struct {
 	Data        map[string]any `json:"data,omitempty" jsonschema:"fields merged into the structured data; a null value deletes the field"`
 	AddPaths    []string       `json:"add_paths,omitempty" jsonschema:"globs of code to attach the memory to"`
 	RemovePaths []string       `json:"remove_paths,omitempty" jsonschema:"globs to detach the memory from"`
-	Scope       string         `json:"scope,omitempty" jsonschema:"repo, user or all (default: the repository first, then the user store)"`
+	Scope       string         `json:"scope,omitempty" jsonschema:"repo, user or all (default: both stores; a prefix matching a memory in each is ambiguous, a full ID is its memory)"`
 }
 
 // UpdateOutput is the result of update_memory.
@@ -199,6 +199,21 @@ func parseScope(v string) (scope.Scope, error) {
 	return sc, nil
 }
 
+// checkLimit refuses a limit out of range, as the CLI's --limit does: 0
+// is the default, a negative one means nothing, and one above most (0:
+// no bound) is more than the tool returns. Checked here, once, because a
+// search of several stores skips a store that fails: a limit every store
+// refused read as "no matches".
+func checkLimit(n, most int) error {
+	if n < 0 {
+		return fmt.Errorf("limit must be 0 (the default) or more, not %d", n)
+	}
+	if most > 0 && n > most {
+		return fmt.Errorf("limit must be at most %d, not %d", most, n)
+	}
+	return nil
+}
+
 func (sv *server) listRepos(ctx context.Context, _ struct{}) (ReposOutput, string, error) {
 	cfg, err := scope.LoadConfig()
 	if err != nil {
@@ -243,6 +258,9 @@ func (sv *server) search(ctx context.Context, in SearchInput) (SearchOutput, str
 	}
 	sc, err := parseScope(in.Scope)
 	if err != nil {
+		return SearchOutput{}, "", err
+	}
+	if err := checkLimit(in.Limit, contextfs.MaxSearchLimit); err != nil {
 		return SearchOutput{}, "", err
 	}
 	q := contextfs.Query{Text: in.Query, Tags: in.Tags, Limit: in.Limit, Mode: in.Mode, Tests: in.Tests, Group: in.Group}
@@ -333,6 +351,9 @@ func (sv *server) recall(ctx context.Context, in IDInput) (*memory.Memory, strin
 }
 
 func (sv *server) list(ctx context.Context, in ListInput) (ListOutput, string, error) {
+	if err := checkLimit(in.Limit, 0); err != nil {
+		return ListOutput{}, "", err
+	}
 	o := contextfs.ListOptions{Limit: in.Limit}
 	if in.Type != "" {
 		o.Types = []string{in.Type}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"strings"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cache"
@@ -111,7 +112,13 @@ func (s *Set) CommitUser(ctx context.Context, st *contextfs.Store) string {
 }
 
 // Resolve finds the memory id in sc: in one store, or with All in the
-// repository first, then the user store. It returns the store that holds it.
+// repository and the user store. It returns the store that holds it.
+//
+// With All a prefix is looked up in both stores, and one that matches in
+// each is a *contextfs.AmbiguousError naming every match with its store,
+// as a prefix matching twice in one store is: taking the repository's
+// made `delete` remove a memory the person may not have meant. A full ID
+// found in a store is that memory, whatever the other store holds.
 func (s *Set) Resolve(ctx context.Context, sc Scope, id string) (*memory.Memory, Scope, *contextfs.Store, error) {
 	scopes := []Scope{sc}
 	if sc == All || sc == "" {
@@ -120,6 +127,14 @@ func (s *Set) Resolve(ctx context.Context, sc Scope, id string) (*memory.Memory,
 			scopes = append(scopes, User)
 		}
 	}
+	type match struct {
+		m   *memory.Memory
+		sc  Scope
+		st  *contextfs.Store
+		err error // a store's own *contextfs.AmbiguousError
+	}
+	var matches []match
+	var labelled []string // every match, "ID  path (store)"
 	var firstErr error
 	for _, one := range scopes {
 		if one == User && !s.userExists() {
@@ -136,13 +151,31 @@ func (s *Set) Resolve(ctx context.Context, sc Scope, id string) (*memory.Memory,
 			return nil, "", nil, err
 		}
 		m, err := st.Resolve(ctx, id)
-		if err == nil {
+		var amb *contextfs.AmbiguousError
+		switch {
+		case err == nil && strings.EqualFold(m.ID, strings.TrimSpace(id)):
 			return m, one, st, nil
-		}
-		if !errors.Is(err, contextfs.ErrNotFound) {
+		case err == nil:
+			matches = append(matches, match{m: m, sc: one, st: st})
+			labelled = append(labelled, m.ID+"  "+m.Path+" ("+storeName(one)+")")
+		case errors.As(err, &amb):
+			matches = append(matches, match{sc: one, err: err})
+			for _, x := range amb.Matches {
+				labelled = append(labelled, x+" ("+storeName(one)+")")
+			}
+		case errors.Is(err, contextfs.ErrNotFound):
+			firstErr = cmp.Or(firstErr, err)
+		default:
 			return nil, "", nil, err
 		}
-		firstErr = cmp.Or(firstErr, err)
+	}
+	switch {
+	case len(matches) > 1:
+		return nil, "", nil, &contextfs.AmbiguousError{Prefix: strings.TrimSpace(id), Matches: labelled}
+	case len(matches) == 1 && matches[0].err != nil:
+		return nil, "", nil, matches[0].err
+	case len(matches) == 1:
+		return matches[0].m, matches[0].sc, matches[0].st, nil
 	}
 	if firstErr == nil && s.Repo == nil {
 		firstErr = gitstore.ErrNotRepo // and no user store yet
@@ -151,6 +184,14 @@ func (s *Set) Resolve(ctx context.Context, sc Scope, id string) (*memory.Memory,
 		firstErr = fmt.Errorf("%w %s", contextfs.ErrNotFound, contextfs.QuoteID(id))
 	}
 	return nil, "", nil, firstErr
+}
+
+// storeName names a store of scope sc in a message.
+func storeName(sc Scope) string {
+	if sc == User {
+		return "user store"
+	}
+	return "repository"
 }
 
 // Update applies edit to the memory id of sc (All finds it in either
@@ -320,19 +361,29 @@ func (s *Set) Search(ctx context.Context, sc Scope, q contextfs.Query) ([]Result
 		return nil, err
 	}
 	var lists [][]Result
+	errs := make([]error, len(sts))
 	for i, st := range sts {
 		res, err := st.Search(ctx, q)
 		if err != nil {
-			if len(sts) > 1 {
-				s.warnf("%s memories skipped: %v", scs[i], err)
-				continue
-			}
-			return nil, err
+			errs[i] = err
+			continue
 		}
 		if scs[i] == User {
 			s.warnProblems(ctx, st)
 		}
 		lists = append(lists, tag(res, scs[i], ""))
+	}
+	// A store that fails is skipped with a warning; when every store
+	// fails, the query is at fault (a limit out of range) and it is the
+	// error: skipped, it read as "no matches".
+	for i, err := range errs {
+		switch {
+		case err == nil:
+		case len(lists) == 0:
+			return nil, err
+		default:
+			s.warnf("%s memories skipped: %v", scs[i], err)
+		}
 	}
 	return Merge(limitOf(q, s.Repo), lists...), nil
 }

@@ -100,6 +100,11 @@ func (c *Config) AddRepo(ctx context.Context, dir, name string) (RepoEntry, erro
 		return RepoEntry{}, fmt.Errorf("repos add %s: %w", dir, err)
 	}
 	e := RepoEntry{ID: RepoID(ctx, r.Root), Path: r.Root}
+	if isUserStore(ctx, e) {
+		// search --repos searches the user store anyway: registered, it
+		// answered every search with each user memory twice.
+		return RepoEntry{}, fmt.Errorf("repos add %s: that is your user store, which every search reads already (--scope user for it alone)", dir)
+	}
 	e.Name = name
 	if e.Name == "" {
 		e.Name = nameOf(e.ID)
@@ -121,6 +126,22 @@ func (c *Config) AddRepo(ctx context.Context, dir, name string) (RepoEntry, erro
 	}
 	c.Repos = append(c.Repos, e)
 	return e, c.Save()
+}
+
+// isUserStore reports whether e is the user store, or a clone of it:
+// the same folder, or the same identity (its remote).
+func isUserStore(ctx context.Context, e RepoEntry) bool {
+	dir, err := UserDir()
+	if err != nil {
+		return false
+	}
+	if sameDir(e.Path, dir) {
+		return true
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		return false
+	}
+	return RepoID(ctx, dir) == e.ID
 }
 
 // ErrUnknownRepo is a name (or path) that no registered repository has.

@@ -55,18 +55,53 @@ func Parse(s string) (Scope, error) {
 
 // UserDir is where the user store lives: $CONTEXTFS_USER_DIR, else
 // $XDG_DATA_HOME/contextfs/user, else ~/.local/share/contextfs/user.
+// A relative CONTEXTFS_USER_DIR is a *UserDirError: it would name another
+// store from every directory, and one inside the repository a command runs
+// in.
 func UserDir() (string, error) {
+	dir, _, err := userDirFrom()
+	return dir, err
+}
+
+// userDirFrom is UserDir and the environment variable that chose it, for
+// messages ("" when it is the home directory's default).
+func userDirFrom() (dir, from string, err error) {
 	if d := os.Getenv("CONTEXTFS_USER_DIR"); d != "" {
-		return filepath.Abs(d)
+		if !filepath.IsAbs(d) {
+			return "", "", &UserDirError{Var: "CONTEXTFS_USER_DIR", Path: d,
+				Reason: "a relative path names another store from every directory: give an absolute path, outside any git work tree"}
+		}
+		return filepath.Clean(d), "CONTEXTFS_USER_DIR", nil
 	}
 	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "contextfs", "user"), nil
+		return filepath.Join(d, "contextfs", "user"), "XDG_DATA_HOME", nil
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("user store: no CONTEXTFS_USER_DIR, XDG_DATA_HOME or home directory: %w", err)
+		return "", "", fmt.Errorf("user store: no CONTEXTFS_USER_DIR, XDG_DATA_HOME or home directory: %w", err)
 	}
-	return filepath.Join(home, ".local", "share", "contextfs", "user"), nil
+	return filepath.Join(home, ".local", "share", "contextfs", "user"), "", nil
+}
+
+// UserDirError is a user store refused for where it is: a relative
+// CONTEXTFS_USER_DIR, or a directory in another repository's work tree,
+// whose commits (or nested repository) would land in that repository.
+// Reads warn about it and go on without the user store; a user-scope
+// save fails with it, having written nothing.
+type UserDirError struct {
+	// Var is the environment variable that set Path; "" for the default.
+	Var    string
+	Path   string
+	Reason string
+}
+
+// Error names the variable and the path, then why they are refused.
+func (e *UserDirError) Error() string {
+	where := e.Path
+	if e.Var != "" {
+		where += " (from " + e.Var + ")"
+	}
+	return "user store " + where + ": " + e.Reason
 }
 
 // ConfigDir is where the user's own settings live (the repos registry,
@@ -207,11 +242,15 @@ func (s *Set) User(ctx context.Context) (*contextfs.Store, error) {
 	if s.user != nil {
 		return s.user, nil
 	}
-	dir, err := UserDir()
+	dir, from, err := userDirFrom()
 	if err != nil {
 		return nil, err
 	}
-	u, err := OpenUser(ctx, dir, s.storeOptions(dir))
+	var cur string
+	if s.Repo != nil {
+		cur = s.Repo.Repo.Root
+	}
+	u, err := openUser(ctx, dir, from, cur, s.storeOptions(dir))
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +275,10 @@ func (s *Set) userExists() bool {
 	}
 	dir, err := UserDir()
 	if err != nil {
-		return false
+		// A CONTEXTFS_USER_DIR set wrong is said (by User), not read as
+		// a store with nothing in it.
+		var ude *UserDirError
+		return errors.As(err, &ude)
 	}
 	_, err = os.Stat(filepath.Join(dir, ".git"))
 	return err == nil
@@ -244,15 +286,57 @@ func (s *Set) userExists() bool {
 
 // OpenUser opens the user store at dir with opts (whose Dir is ignored),
 // creating the git repository and its .contextfs/ layout when they are
-// missing. A dir that is inside another repository but not its root is
-// refused: the user store must never write into a team's work tree.
+// missing. A dir inside another repository's work tree is refused (a
+// *UserDirError), as is one that is not the root of its own repository:
+// the user store must never write into a team's work tree.
 func OpenUser(ctx context.Context, dir string, opts contextfs.Options) (*contextfs.Store, error) {
+	return openUser(ctx, dir, "", "", opts)
+}
+
+// userStoreKey is the git config key (in the store's own .git/config,
+// never committed) that marks a repository created as a user store: the
+// only repository the user store may be when a command runs inside it.
+const userStoreKey = "contextfs.userStore"
+
+// openUser is OpenUser for the user store set by the environment variable
+// from ("" for the default), seen from the repository whose work tree is
+// cur ("" outside one).
+//
+// Every check runs before anything is written: a user store in the
+// current repository used to commit the team's pending memories, its
+// config and the "private" preference into the team's history, and one
+// anywhere under a work tree was created as a repository nested in it.
+func openUser(ctx context.Context, dir, from, cur string, opts contextfs.Options) (*contextfs.Store, error) {
+	refuse := func(reason, or string) error {
+		return &UserDirError{Var: from, Path: dir, Reason: reason + ": set CONTEXTFS_USER_DIR to an absolute path outside any git work tree" + or}
+	}
+	_, err := os.Stat(filepath.Join(dir, ".git"))
+	isNew := errors.Is(err, os.ErrNotExist)
+	switch {
+	case cur != "" && sameDir(dir, cur):
+		if !markedUserStore(ctx, dir) {
+			return nil, refuse("it is the repository you are in, and user memories would be committed to its history",
+				"; or, if it is your user store and no team's repository, mark it so: git -C "+dir+" config "+userStoreKey+" true")
+		}
+	case cur != "" && within(dir, cur):
+		return nil, refuse("it is inside the work tree of the repository you are in ("+cur+"), where user memories do not belong", "")
+	case isNew:
+		// A folder that repository ignores is fine (a home directory kept
+		// in git with everything ignored but the dotfiles): the nested
+		// store shows nowhere in it.
+		if r, err := gitstore.Discover(existingAncestor(dir)); err == nil && !ignoredIn(ctx, r.Root, dir) {
+			return nil, refuse("it is inside the git work tree "+r.Root+", and a store there would be a repository nested in it", "")
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("user store: %w", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ".git")); errors.Is(err, os.ErrNotExist) {
+	if isNew {
 		if _, err := (git.Cmd{Dir: dir}).Run(ctx, "init", "-q"); err != nil {
 			return nil, fmt.Errorf("user store: git init %s: %w", dir, err)
+		}
+		if _, err := (git.Cmd{Dir: dir}).Run(ctx, "config", userStoreKey, "true"); err != nil {
+			return nil, fmt.Errorf("user store: mark %s: %w", dir, err)
 		}
 	}
 	opts.Dir = dir
@@ -269,6 +353,63 @@ func OpenUser(ctx context.Context, dir string, opts contextfs.Options) (*context
 		return nil, fmt.Errorf("user store %s: init: %w", dir, err)
 	}
 	return st, nil
+}
+
+// markedUserStore reports whether the repository at dir was created as a
+// user store (see userStoreKey). Asked only when a command runs inside
+// the user store's directory, so git answering costs nothing elsewhere.
+func markedUserStore(ctx context.Context, dir string) bool {
+	out, err := git.Cmd{Dir: dir}.Output(ctx, "config", "--type=bool", "--get", userStoreKey)
+	return err == nil && out == "true"
+}
+
+// ignoredIn reports whether the repository whose work tree is root
+// ignores path (which need not exist).
+func ignoredIn(ctx context.Context, root, path string) bool {
+	rel, err := filepath.Rel(realPath(root), realPath(path))
+	if err != nil {
+		return false
+	}
+	_, err = git.Cmd{Dir: root}.Run(ctx, "check-ignore", "-q", "--no-index", "--", filepath.ToSlash(rel)+"/")
+	return err == nil
+}
+
+// existingAncestor is dir or its nearest ancestor that exists: where the
+// search for a work tree around a store not created yet starts.
+func existingAncestor(dir string) string {
+	for {
+		if _, err := os.Stat(dir); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return dir
+		}
+		dir = parent
+	}
+}
+
+// within reports whether path is root or below it, symlinks resolved
+// (path need not exist yet).
+func within(path, root string) bool {
+	rel, err := filepath.Rel(realPath(root), realPath(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// realPath is p with the symlinks of its longest existing part resolved.
+func realPath(p string) string {
+	var rest []string
+	for d := p; ; {
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			return filepath.Join(append([]string{r}, rest...)...)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return p
+		}
+		rest = append([]string{filepath.Base(d)}, rest...)
+		d = parent
+	}
 }
 
 func sameDir(a, b string) bool {

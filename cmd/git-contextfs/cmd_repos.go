@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"text/tabwriter"
 
@@ -102,10 +101,9 @@ func (a *app) editRepos(edit func(*scope.Config) (scope.RepoEntry, error), verb 
 	if err != nil {
 		return err
 	}
+	// A name nobody registered is a thing not found (exit 1), as an
+	// unknown memory ID is, not a command line written wrong.
 	e, err := edit(&cfg)
-	if errors.Is(err, scope.ErrUnknownRepo) {
-		return &usageError{err}
-	}
 	if err != nil {
 		return err
 	}

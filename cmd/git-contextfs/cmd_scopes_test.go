@@ -88,12 +88,12 @@ func TestCLISearchAcrossRegisteredRepositories(t *testing.T) {
 	if r.code != 0 || len(hits) != 1 || hits[0].Repo != "api" || !strings.Contains(r.stderr, "warning: repository "+filepath.Base(b)) {
 		t.Errorf("with B gone: exit %d, hits %+v, stderr %q; want A's hit and a warning", r.code, hits, r.stderr)
 	}
-	if r := cli(t, elsewhere, "", "search", "--repos", "nope", "x"); r.code != exitUsage {
-		t.Errorf("--repos nope: exit %d, want 2", r.code)
+	if r := cli(t, elsewhere, "", "search", "--repos", "nope", "x"); r.code != exitFail {
+		t.Errorf("--repos nope: exit %d, want 1 (not found)", r.code)
 	}
 	ok(t, a, "repos", "remove", "api")
-	if r := cli(t, a, "", "repos", "remove", "api"); r.code != exitUsage {
-		t.Errorf("removing it twice: exit %d, want 2", r.code)
+	if r := cli(t, a, "", "repos", "remove", "api"); r.code != exitFail {
+		t.Errorf("removing it twice: exit %d, want 1 (not found)", r.code)
 	}
 }
 

@@ -143,7 +143,7 @@ func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
 	var repos []scope.RepoEntry
 	if len(o.repos) > 0 {
 		if repos, err = s.Config.Pick(o.repos); err != nil {
-			return &usageError{fmt.Errorf("--repos: %w", err)}
+			return fmt.Errorf("--repos: %w", err) // a name not registered: not found, exit 1
 		}
 	}
 	prepare := func() error {

@@ -14,9 +14,11 @@ func (a *app) userCmd() *cobra.Command {
 		Short: "Your own memory store, which follows you across repositories",
 		Long: `Your user store is a git repository of its own, at
 $XDG_DATA_HOME/contextfs/user (~/.local/share/contextfs/user by default;
-CONTEXTFS_USER_DIR overrides). Memories saved with --scope user (and the
-user type by default) go there, never into a team's repository, and are
-committed at once. Back it up by pushing it to a private remote.`,
+CONTEXTFS_USER_DIR overrides, with an absolute path outside any git work
+tree). Memories saved with --scope user (and the user type by default) go
+there, never into a team's repository, and are committed at once. A store
+in the repository you are in, or inside a work tree, is refused. Back it
+up by pushing it to a private remote.`,
 		Example: `  git contextfs user path
   git -C "$(git contextfs user path)" remote add origin git@example.com:me/memories.git
   git -C "$(git contextfs user path)" push -u origin HEAD`,
