@@ -7,17 +7,25 @@
 package contextblock
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
+	"time"
+	"unicode/utf8"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/check"
+	"github.com/contextfs/contextfs/frontmatter"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/pathglob"
+	"github.com/contextfs/contextfs/secrets"
+	"github.com/contextfs/contextfs/session"
 )
 
 // DefaultBudget is the budget, in estimated tokens, when neither the
@@ -100,6 +108,9 @@ type Options struct {
 	// User, when set, is the user's own store (package scope): its
 	// preferences follow the repository's in "Preferences".
 	User *contextfs.Store
+	// Now is the time a memory's expires: is compared with; zero means
+	// the time of the call.
+	Now time.Time
 }
 
 // Block is the context block.
@@ -134,16 +145,18 @@ func Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	return assemble(ctx, s, o)
+	b, _, err := assemble(ctx, s, o)
+	return b, err
 }
 
 // Builder builds blocks for a long-lived process (the MCP server), which
 // asks for one on every get_context call. It keeps the last few blocks
 // with what each is a function of: the generations of the stores' indexes
 // (read after their sync, so they name the memory files as they are), the
-// changed files, the task and the budget. While those are the same it
-// returns the kept block, which Build would build again byte for byte (the
-// block is deterministic, docs/CONTEXT.md). The zero value is ready for
+// changed files, the task and the budget. While those are the same, and no
+// item of the kept block has expired since, it returns the kept block,
+// which Build would build again byte for byte (the block is
+// deterministic, docs/CONTEXT.md). The zero value is ready for
 // use; a Builder is safe for concurrent use, with one store.
 type Builder struct {
 	mu   sync.Mutex
@@ -155,6 +168,7 @@ type keptBlock struct {
 	task   string
 	budget int
 	block  *Block
+	until  time.Time // when an item of the block expires; zero: never
 }
 
 // builderKeeps is how many blocks a Builder keeps: the block without a
@@ -171,21 +185,24 @@ func (bd *Builder) Build(ctx context.Context, s *contextfs.Store, o Options) (*B
 	state, ok := blockState(ctx, s, o)
 	bd.mu.Lock()
 	defer bd.mu.Unlock()
-	// The generations only grow: blocks of another state never hold again.
-	bd.kept = slices.DeleteFunc(bd.kept, func(k keptBlock) bool { return !ok || k.state != state })
+	// The generations only grow, and so does the time: blocks of another
+	// state, or with an item that has expired since, never hold again.
+	bd.kept = slices.DeleteFunc(bd.kept, func(k keptBlock) bool {
+		return !ok || k.state != state || !k.until.IsZero() && memory.Expired(k.until, o.Now)
+	})
 	if i := slices.IndexFunc(bd.kept, func(k keptBlock) bool { return k.task == o.Task && k.budget == o.Budget }); i >= 0 {
 		k := bd.kept[i]
 		bd.kept = append(slices.Delete(bd.kept, i, i+1), k)
 		return k.block.clone(), nil
 	}
-	b, err := assemble(ctx, s, o)
+	b, until, err := assemble(ctx, s, o)
 	if err != nil || !ok {
 		return b, err
 	}
 	if len(bd.kept) == builderKeeps {
 		bd.kept = slices.Delete(bd.kept, 0, 1)
 	}
-	bd.kept = append(bd.kept, keptBlock{state, o.Task, o.Budget, b.clone()})
+	bd.kept = append(bd.kept, keptBlock{state, o.Task, o.Budget, b.clone(), until})
 	return b, nil
 }
 
@@ -207,6 +224,9 @@ func blockState(ctx context.Context, s *contextfs.Store, o Options) (string, boo
 // prepare syncs the stores and settles the options: the budget, and the
 // changed files (asked of ChangedUnder when memories have paths).
 func prepare(ctx context.Context, s *contextfs.Store, o Options) (Options, error) {
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
 	if o.Budget <= 0 {
 		o.Budget = s.Config.Context.Budget
 	}
@@ -239,14 +259,18 @@ func prepare(ctx context.Context, s *contextfs.Store, o Options) (Options, error
 	return o, nil
 }
 
-// assemble builds the block of prepared options from the synced index.
-func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
+// assemble builds the block of prepared options from the synced index,
+// and says until when it holds: the first time an item of it expires
+// (zero: never).
+func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.Time, error) {
 	b := &Block{Budget: o.Budget, Estimator: Estimator}
 	shown := map[string]bool{}
+	var until time.Time
+	scanners := map[*contextfs.Store]*secrets.Scanner{}
 	for _, sp := range specs {
 		entries, err := gather(ctx, s, sp, o)
 		if err != nil {
-			return nil, fmt.Errorf("context: %s: %w", sp.title, err)
+			return nil, until, fmt.Errorf("context: %s: %w", sp.title, err)
 		}
 		sec := Section{Key: sp.key, Title: sp.title}
 		add := func(st *contextfs.Store, entries []contextfs.Entry) error {
@@ -254,8 +278,21 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, error
 				if shown[e.ID] || len(sec.Items) == sp.limit {
 					continue
 				}
+				// An expired memory is no longer true: the block shows
+				// what it will show once prune has removed it.
+				if exp := expiry(st, e.Path); !exp.IsZero() {
+					if memory.Expired(exp, o.Now) {
+						continue
+					}
+					if until.IsZero() || exp.Before(until) {
+						until = exp
+					}
+				}
+				if scanners[st] == nil {
+					scanners[st] = scanner(st)
+				}
 				// Search results carry no summary: those are read too.
-				it, err := item(st, e, sp.bodies, sp.bodies || sp.key == RelevantTask)
+				it, err := item(st, e, sp.bodies, sp.bodies || sp.key == RelevantTask, scanners[st])
 				if err != nil {
 					return fmt.Errorf("context: %s: %w", sp.title, err)
 				}
@@ -265,17 +302,17 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, error
 			return nil
 		}
 		if err := add(s, entries); err != nil {
-			return nil, err
+			return nil, until, err
 		}
 		if sp.key == Preferences && o.User != nil {
 			// The user's own preferences follow them into every repository;
 			// the repository's come first, as they bind its team.
 			mine, err := o.User.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Limit: sp.limit * 2})
 			if err != nil {
-				return nil, fmt.Errorf("context: %s: user store: %w", sp.title, err)
+				return nil, until, fmt.Errorf("context: %s: user store: %w", sp.title, err)
 			}
 			if err := add(o.User, mine); err != nil {
-				return nil, err
+				return nil, until, err
 			}
 		}
 		if len(sec.Items) > 0 {
@@ -283,7 +320,7 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, error
 		}
 	}
 	b.fit()
-	return b, nil
+	return b, until, nil
 }
 
 // gather lists the candidate entries of one section, best first.
@@ -313,12 +350,11 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 	case OpenWork:
 		// No earlier section shows these types: the page is exact.
 		return s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Status: openStatuses, Limit: sp.limit})
+	case LastSession:
+		return latestSessions(ctx, s)
 	}
-	limit := sp.limit * 2
-	if sp.limit == 1 {
-		limit = 1 // only the latest: an older one never shows
-	}
-	entries, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Limit: limit})
+	// An older progress shows only where a newer one has expired.
+	entries, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Limit: sp.limit * 2})
 	if err != nil {
 		return nil, err
 	}
@@ -331,17 +367,42 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 	return entries, nil
 }
 
+// latestSessions lists the episodic memories the latest ended first
+// (session.Latest), as session list does. The index orders by updated,
+// which a tag added to an old summary moves, so every summary is read:
+// prune keeps their number small (aging's session cap).
+func latestSessions(ctx context.Context, s *contextfs.Store) ([]contextfs.Entry, error) {
+	entries, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: []string{"episodic"}})
+	if err != nil {
+		return nil, err
+	}
+	ms := make(map[string]*memory.Memory, len(entries))
+	var out []contextfs.Entry
+	for _, e := range entries {
+		m, err := s.Read(e.Path)
+		if err != nil {
+			continue // reported by validate; the block goes on, as session list does
+		}
+		ms[e.Path] = m
+		out = append(out, e)
+	}
+	slices.SortStableFunc(out, func(a, b contextfs.Entry) int { return session.Latest(ms[a.Path], ms[b.Path]) })
+	return out, nil
+}
+
 // openStatuses are the data.status values of open work ("" is none).
 var openStatuses = []string{"", "open", "in_progress"}
 
-// item is the memory behind e, with its body if body. Unless read, the
-// entry has all the item shows, from the index that Build synced with the
-// files first (the same guarantee a listing has); otherwise the file is
-// read, as for a body, which the index keeps only mixed with the data's
-// values.
-func item(s *contextfs.Store, e contextfs.Entry, body, read bool) (Item, error) {
+// item is the memory behind e, with its body if body, and the suspected
+// secrets sc finds in it masked. Unless read, the entry has all the item
+// shows, from the index that Build synced with the files first (the same
+// guarantee a listing has); otherwise the file is read, as for a body,
+// which the index keeps only mixed with the data's values.
+func item(s *contextfs.Store, e contextfs.Entry, body, read bool, sc *secrets.Scanner) (Item, error) {
 	if !read {
-		return Item{ID: e.ID, Type: e.Type, Title: oneLine(e.Title), Summary: oneLine(e.Summary)}, nil
+		it := Item{ID: e.ID, Type: e.Type, Title: oneLine(e.Title), Summary: oneLine(e.Summary)}
+		it.mask(sc)
+		return it, nil
 	}
 	m, err := s.Read(e.Path)
 	if err != nil {
@@ -349,12 +410,80 @@ func item(s *contextfs.Store, e contextfs.Entry, body, read bool) (Item, error) 
 	}
 	it := Item{ID: m.ID, Type: m.Type, Title: oneLine(m.Title), Summary: oneLine(m.Summary)}
 	if body {
-		it.Body = clip(strings.TrimSpace(m.Body), maxBody)
-		if it.Body == it.Summary {
-			it.Body = ""
-		}
+		it.Body = strings.TrimSpace(m.Body)
+	}
+	// Before the cut, which could leave too little of a secret to know it.
+	it.mask(sc)
+	it.Body = clip(it.Body, maxBody)
+	if it.Body == it.Summary {
+		it.Body = ""
 	}
 	return it, nil
+}
+
+// expiry is the instant the memory file rel expires (zero: never), read
+// from its frontmatter as prune reads it (check.Expires): a value that is
+// no date, which validate reports, makes it expire never, as prune leaves
+// it alone. So does a file that cannot be read now: the item is as the
+// index has it, and a body that cannot be read is an error of its own.
+func expiry(st *contextfs.Store, rel string) time.Time {
+	raw, err := st.Repo.ReadFile(rel)
+	if err != nil {
+		return time.Time{}
+	}
+	doc, err := frontmatter.Parse(raw)
+	if err != nil {
+		return time.Time{}
+	}
+	if exp, ok, _ := check.Expires(doc); ok {
+		return exp.At
+	}
+	return time.Time{}
+}
+
+// scanner is the secret scanner of st's config (its allow lists); with a
+// config it cannot use, the scanner without exceptions, so that the block
+// hides more, never less.
+func scanner(st *contextfs.Store) *secrets.Scanner {
+	sc, err := st.SecretScanner()
+	if err != nil {
+		return &secrets.Scanner{}
+	}
+	return sc
+}
+
+// mask replaces each suspected secret in what the item shows with its
+// redacted form (the first characters, then one '*' a character), as
+// review does in the report it posts. The block goes into every agent's
+// context window, and from there to the model's provider and the
+// transcript (docs/SECRETS.md): save warns of a secret but keeps it, and
+// the block must not spread it.
+func (it *Item) mask(sc *secrets.Scanner) {
+	values := map[string]string{}
+	for _, text := range []string{it.Title, it.Summary, it.Body} {
+		lines := strings.Split(text, "\n")
+		for _, f := range sc.Scan("", []byte(text)) {
+			if f.Line < 1 || f.Line > len(lines) || f.Column < 1 || f.Column > len(lines[f.Line-1]) {
+				continue
+			}
+			// Redacted has as many characters as the secret.
+			v := lines[f.Line-1][f.Column-1:]
+			if r := []rune(v); len(r) > utf8.RuneCountInString(f.Redacted) {
+				v = string(r[:utf8.RuneCountInString(f.Redacted)])
+			}
+			values[v] = f.Redacted
+		}
+	}
+	// The longest first, so that a secret inside another is no matter of
+	// map order: the block stays deterministic.
+	keys := slices.SortedFunc(maps.Keys(values), func(a, b string) int {
+		return cmp.Or(len(b)-len(a), strings.Compare(a, b))
+	})
+	for _, v := range keys {
+		it.Title = strings.ReplaceAll(it.Title, v, values[v])
+		it.Summary = strings.ReplaceAll(it.Summary, v, values[v])
+		it.Body = strings.ReplaceAll(it.Body, v, values[v])
+	}
 }
 
 // fit trims the block to its budget: bodies first, then whole items, each
@@ -413,8 +542,8 @@ func (b *Block) Markdown() string {
 		fmt.Fprintf(&w, "\n## %s\n\n", sec.Title)
 		for _, it := range sec.Items {
 			fmt.Fprintf(&w, "- [%s] %s (%s)", it.ID, it.Title, it.Type)
-			if it.Summary != "" && it.Summary != it.Title {
-				w.WriteString(": " + it.Summary)
+			if sum := summaryAfter(it.Title, it.Summary); sum != "" {
+				w.WriteString(": " + sum)
 			}
 			w.WriteString("\n")
 			if it.Body != "" {
@@ -432,6 +561,21 @@ func (b *Block) Markdown() string {
 		}
 	}
 	return w.String()
+}
+
+// summaryAfter is what summary adds to title. A memory saved without a
+// title takes the first sentence of its first paragraph as its title and
+// the paragraph as its summary, which then repeats the title: only the
+// rest is said.
+func summaryAfter(title, summary string) string {
+	if summary == title {
+		return ""
+	}
+	end, _ := utf8.DecodeLastRuneInString(title)
+	if rest, ok := strings.CutPrefix(summary, title+" "); ok && strings.ContainsRune(".!?…", end) {
+		return rest
+	}
+	return summary
 }
 
 // memoryTypes names every memory type but code and commit, which a

@@ -31,11 +31,16 @@ type SessionStartInput struct {
 	Label string `json:"label,omitempty" jsonschema:"what the session is about"`
 	Tool  string `json:"tool,omitempty" jsonschema:"the assistant (default: this MCP client's name)"`
 	Model string `json:"model,omitempty" jsonschema:"the model behind the assistant"`
+	// Resume is a pointer so that leaving it out means true: the agent's
+	// hook (setup claude) has usually started the session already.
+	Resume *bool `json:"resume,omitempty" jsonschema:"keep the session already open in this work tree, such as the one the agent's SessionStart hook started, giving it the label and model it lacks (default true); false closes it first, as left open, and starts a new one"`
 }
 
 // SessionStartOutput is the result of session_start.
 type SessionStartOutput struct {
 	Session *session.Session `json:"session"`
+	// Resumed says the session was already open and is kept.
+	Resumed bool `json:"resumed,omitempty" jsonschema:"the session was already open (started by a hook or an earlier call) and is kept"`
 	// Closed is the summary memory of a session that was left open.
 	Closed string `json:"closed,omitempty" jsonschema:"ID of the summary of a session that was still open and is now closed"`
 }
@@ -94,7 +99,7 @@ func (sv *server) registerAgents(srv *mcp.Server) {
 	}, sv.getContext)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "session_start",
-		Description: "Start a working session. Memories saved while it is open record it; a session left open is closed first (the result says so). End it with session_end.",
+		Description: "Start a working session, or join the one open in this work tree (a hook may have started it; resume false closes that one first, and the result says so). Memories saved while it is open record it. End it with session_end.",
 		Annotations: &mcp.ToolAnnotations{Title: "Start a session", DestructiveHint: new(false)},
 	}, sv.sessionStart)
 	addTool(sv, srv, &mcp.Tool{
@@ -221,7 +226,19 @@ func (sv *server) sessionStart(ctx context.Context, in SessionStartInput) (Sessi
 	if tool == "" {
 		tool = clientSource(ctx)
 	}
-	res, err := session.Start(ctx, sv.store, session.StartOptions{Label: in.Label, Tool: tool, Model: in.Model}, time.Now())
+	o := session.StartOptions{Label: in.Label, Tool: tool, Model: in.Model}
+	if in.Resume == nil || *in.Resume {
+		cur, err := session.Resume(sv.store.Repo, o)
+		if err != nil {
+			return SessionStartOutput{}, "", err
+		}
+		if cur != nil {
+			return SessionStartOutput{Session: cur, Resumed: true},
+				fmt.Sprintf("resumed session %s, open since %s", cur.ID, cur.Started.Format(time.RFC3339)), nil
+		}
+	}
+	o.User = sv.user(ctx)
+	res, err := session.Start(ctx, sv.store, o, time.Now())
 	if err != nil {
 		return SessionStartOutput{}, "", err
 	}
@@ -234,8 +251,24 @@ func (sv *server) sessionStart(ctx context.Context, in SessionStartInput) (Sessi
 	return out, text, nil
 }
 
+// user is the user's own store, where a session's saves of type user go,
+// or nil when it has not been created or cannot be opened: a session's
+// summary is still worth saving without them.
+func (sv *server) user(ctx context.Context) *contextfs.Store {
+	u, err := sv.set.ExistingUser(ctx)
+	if err != nil {
+		fmt.Fprintf(sv.log, "contextfs mcp: the user store is left out of the session: %v\n", err)
+		return nil
+	}
+	return u
+}
+
 func (sv *server) sessionEnd(ctx context.Context, in SessionEndInput) (SessionEndOutput, string, error) {
-	m, err := session.End(ctx, sv.store, session.EndOptions{Summary: in.Summary, Outcome: in.Outcome}, time.Now())
+	m, err := session.End(ctx, sv.store, session.EndOptions{Summary: in.Summary, Outcome: in.Outcome, User: sv.user(ctx)}, time.Now())
+	if errors.Is(err, session.ErrNoSession) {
+		// ErrNoSession names the CLI; an agent here starts one with the tool.
+		return SessionEndOutput{}, "", errors.New("no session is open (start one with session_start)")
+	}
 	if err != nil {
 		return SessionEndOutput{}, "", err
 	}

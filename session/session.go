@@ -17,6 +17,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
@@ -28,6 +30,12 @@ var Outcomes = []string{"success", "partial", "failure", "unknown"}
 
 // MaxLog caps a session's raw message log; older messages give way.
 const MaxLog = 1 << 20
+
+// MaxLabel caps, in characters, a session's label and the names of its
+// tool and model. The label becomes the title of the session's summary,
+// which every listing prints on one line: a longer one is refused at
+// start (and one recorded before, cut).
+const MaxLabel = 200
 
 // Session is an open session, as recorded in the git directory.
 type Session struct {
@@ -57,7 +65,8 @@ func logFile(repo *gitstore.Repo, id string) string { return filepath.Join(Dir(r
 
 // Current returns the open session, or nil when there is none.
 func Current(repo *gitstore.Repo) (*Session, error) {
-	raw, err := os.ReadFile(currentFile(repo))
+	p := currentFile(repo)
+	raw, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -65,15 +74,46 @@ func Current(repo *gitstore.Repo) (*Session, error) {
 		return nil, fmt.Errorf("session: %w", err)
 	}
 	var s Session
-	if err := json.Unmarshal(raw, &s); err != nil || !memory.ValidID(s.ID) {
-		return nil, fmt.Errorf("session: %s is damaged (delete it to start afresh): %v", currentFile(repo), err)
+	err = json.Unmarshal(raw, &s)
+	if err == nil && !memory.ValidID(s.ID) {
+		err = fmt.Errorf("%q is not a session ID", s.ID)
 	}
+	if err != nil {
+		return nil, fmt.Errorf("session: the open session's record %s is damaged (%v); delete that file to start afresh", p, err)
+	}
+	// A session recorded by an older version, or edited by hand, may hold
+	// what StartOptions.Check refuses. It is cleaned, not refused: a
+	// session that cannot be ended cannot be replaced either, and would
+	// block every session after it.
+	s.Label, s.Tool, s.Model = clean(s.Label), clean(s.Tool), clean(s.Model)
 	return &s, nil
 }
 
 // StartOptions describe a new session.
 type StartOptions struct {
 	Label, Tool, Model string
+	// User, when set, is the user's own store (package scope): a session
+	// left open that Start closes lists what it saved there too.
+	User *contextfs.Store
+}
+
+// Check refuses a label, tool or model that the session's summary could
+// not carry: one with a control character, which a memory's title
+// refuses (and which would reach the terminal of whoever lists the
+// sessions), or one longer than MaxLabel characters. Line breaks and runs
+// of spaces are fine: they become one space.
+func (o StartOptions) Check() error {
+	for _, f := range []struct{ name, value string }{{"label", o.Label}, {"tool", o.Tool}, {"model", o.Model}} {
+		v := oneLine(f.value)
+		if i := strings.IndexFunc(v, unicode.IsControl); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(v[i:])
+			return fmt.Errorf("the session's %s must not contain control characters; found U+%04X", f.name, r)
+		}
+		if n := utf8.RuneCountInString(v); n > MaxLabel {
+			return fmt.Errorf("the session's %s is %d characters long; at most %d are allowed", f.name, n, MaxLabel)
+		}
+	}
+	return nil
 }
 
 // Started is the result of Start: the new session, and the summary of the
@@ -87,13 +127,16 @@ type Started struct {
 // outcome "unknown", and reported in Started.Closed: a forgotten session
 // is closed, never silently replaced.
 func Start(ctx context.Context, st *contextfs.Store, o StartOptions, now time.Time) (*Started, error) {
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
 	var res Started
 	prev, err := Current(st.Repo)
 	if err != nil {
 		return nil, err
 	}
 	if prev != nil {
-		m, err := End(ctx, st, EndOptions{Outcome: "unknown",
+		m, err := End(ctx, st, EndOptions{Outcome: "unknown", User: o.User,
 			Summary: "Left open; closed when the next session started."}, now)
 		if err != nil {
 			return nil, fmt.Errorf("close the session left open (%s): %w", prev.ID, err)
@@ -102,29 +145,78 @@ func Start(ctx context.Context, st *contextfs.Store, o StartOptions, now time.Ti
 	}
 	s := &Session{ID: memory.NewID(), Label: oneLine(o.Label), Tool: oneLine(o.Tool), Model: oneLine(o.Model),
 		Branch: branch(st.Repo), Started: now.UTC().Truncate(time.Second)}
-	raw, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
+	if err := write(st.Repo, s); err != nil {
 		return nil, err
-	}
-	if err := os.MkdirAll(Dir(st.Repo), 0o755); err != nil {
-		return nil, fmt.Errorf("session: %w", err)
-	}
-	if err := gitstore.WriteFileAtomic(currentFile(st.Repo), append(raw, '\n'), 0o644); err != nil {
-		return nil, fmt.Errorf("session: %w", err)
 	}
 	res.Session = s
 	return &res, nil
+}
+
+// Resume returns the open session, or nil when none is open. It is how a
+// second party joins the session a first one started: the hook of an
+// agent starts one as the agent starts, then the agent asks for one (MCP
+// session_start, or session start --resume); both are one session, with
+// one summary. A label, tool or model the open session lacks is taken
+// from o; what it has is kept.
+func Resume(repo *gitstore.Repo, o StartOptions) (*Session, error) {
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
+	s, err := Current(repo)
+	if err != nil || s == nil {
+		return nil, err
+	}
+	changed := false
+	fill := func(have *string, give string) {
+		if *have == "" && oneLine(give) != "" {
+			*have, changed = oneLine(give), true
+		}
+	}
+	fill(&s.Label, o.Label)
+	fill(&s.Tool, o.Tool)
+	fill(&s.Model, o.Model)
+	if changed {
+		if err := write(repo, s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// write records s as the open session.
+func write(repo *gitstore.Repo, s *Session) error {
+	raw, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(Dir(repo), 0o755); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	if err := gitstore.WriteFileAtomic(currentFile(repo), append(raw, '\n'), 0o644); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	return nil
 }
 
 // EndOptions describe how a session ended.
 type EndOptions struct {
 	Summary string
 	Outcome string // one of Outcomes; "" means success
+	// User, when set, is the user's own store (package scope): the
+	// memories saved there in the session are listed in saved too.
+	User *contextfs.Store
+	// Hook says a hook ends the session, one that may be installed for
+	// every repository (setup claude --user). A session it ends without
+	// a summary, in a repository with no .contextfs folder, is closed
+	// without saving one, and End returns nil: a repository that never
+	// used contextfs does not get one because an agent ran in it.
+	Hook bool
 }
 
 // End closes the open session and saves its summary: one episodic memory
 // whose data records the session's ID, tool, model, branch, start and end,
-// outcome and the IDs of the memories saved in it.
+// outcome and the IDs of the memories saved in it, in the repository's
+// store and the user's.
 func End(ctx context.Context, st *contextfs.Store, o EndOptions, now time.Time) (*memory.Memory, error) {
 	s, err := Current(st.Repo)
 	if err != nil {
@@ -140,15 +232,29 @@ func End(ctx context.Context, st *contextfs.Store, o EndOptions, now time.Time) 
 	if !slices.Contains(Outcomes, outcome) {
 		return nil, fmt.Errorf("outcome must be one of %s, not %q", strings.Join(Outcomes, ", "), outcome)
 	}
-	saved, err := st.List(ctx, contextfs.ListOptions{Session: s.ID, All: true})
-	if err != nil {
-		return nil, err
+	if o.Hook && strings.TrimSpace(o.Summary) == "" {
+		if _, err := os.Stat(filepath.Join(st.Repo.Root, gitstore.Dir)); errors.Is(err, fs.ErrNotExist) {
+			if err := os.Remove(currentFile(st.Repo)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("session: %w", err)
+			}
+			return nil, nil
+		}
 	}
-	ids := make([]any, 0, len(saved))
-	for _, e := range saved {
-		ids = append(ids, e.ID)
+	var ids []string
+	for _, store := range []*contextfs.Store{st, o.User} {
+		if store == nil {
+			continue
+		}
+		saved, err := store.List(ctx, contextfs.ListOptions{Session: s.ID, All: true})
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range saved {
+			ids = append(ids, e.ID)
+		}
 	}
-	slices.SortFunc(ids, func(a, b any) int { return strings.Compare(a.(string), b.(string)) })
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
 	title := "Session " + s.ID
 	if s.Label != "" {
 		title = "Session: " + s.Label
@@ -157,10 +263,14 @@ func End(ctx context.Context, st *contextfs.Store, o EndOptions, now time.Time) 
 	if body == "" {
 		body = fmt.Sprintf("Session %s saved %d memories.", s.ID, len(ids))
 	}
+	savedIDs := make([]any, 0, len(ids))
+	for _, id := range ids {
+		savedIDs = append(savedIDs, id)
+	}
 	data := map[string]any{
 		"session_id": s.ID, "branch": s.Branch, "outcome": outcome,
 		"started": s.Started.Format(time.RFC3339), "ended": now.UTC().Truncate(time.Second).Format(time.RFC3339),
-		"saved": ids,
+		"saved": savedIDs,
 	}
 	if s.Tool != "" {
 		data["tool"] = s.Tool
@@ -194,29 +304,67 @@ type Summary struct {
 	Body    string   `json:"body,omitempty"`
 }
 
-// List returns ended sessions, newest first, at most limit (0: all).
+// List returns ended sessions, the latest ended first (see Latest), at
+// most limit (0: all).
 func List(ctx context.Context, st *contextfs.Store, limit int) ([]Summary, error) {
 	es, err := st.List(ctx, contextfs.ListOptions{Types: []string{"episodic"}, All: true})
 	if err != nil {
 		return nil, err
 	}
-	var out []Summary
+	var ms []*memory.Memory
 	for _, e := range es {
-		if limit > 0 && len(out) == limit {
-			break
-		}
 		m, err := st.Read(e.Path)
 		if err != nil {
 			continue // reported by validate; a list goes on
 		}
-		if sum, ok := summaryOf(m); ok {
-			out = append(out, sum)
+		if _, ok := summaryOf(m); ok {
+			ms = append(ms, m)
 		}
+	}
+	slices.SortFunc(ms, Latest)
+	if limit > 0 && len(ms) > limit {
+		ms = ms[:limit]
+	}
+	var out []Summary
+	for _, m := range ms {
+		sum, _ := summaryOf(m)
+		out = append(out, sum)
 	}
 	return out, nil
 }
 
-// Show returns the ended session id (or a unique prefix of it).
+// Ended is when the session that an episodic memory summarises ended: its
+// data.ended, else (a summary written by hand) when the memory was
+// created.
+func Ended(m *memory.Memory) time.Time {
+	switch v := m.Data["ended"].(type) {
+	case string:
+		if t, err := time.Parse(time.RFC3339, v); err == nil {
+			return t
+		}
+	case time.Time: // written by hand, unquoted
+		return v
+	}
+	return m.Created
+}
+
+// Latest orders episodic memories the latest ended first (see Ended), then
+// the latest started, then by ID, so that the order is total. It is not
+// the order of updated, which a tag or an edit moves: a summary touched
+// today does not make an old session the last one.
+func Latest(a, b *memory.Memory) int {
+	if c := Ended(b).Compare(Ended(a)); c != 0 {
+		return c
+	}
+	started := func(m *memory.Memory) string { s, _ := m.Data["started"].(string); return s }
+	if c := strings.Compare(started(b), started(a)); c != 0 {
+		return c
+	}
+	return strings.Compare(b.ID, a.ID)
+}
+
+// Show returns the ended session id (or a unique prefix of it), which may
+// also name the session's summary memory, as session end prints it.
 func Show(ctx context.Context, st *contextfs.Store, id string) (*Summary, error) {
 	all, err := List(ctx, st, 0)
 	if err != nil {
@@ -224,10 +372,10 @@ func Show(ctx context.Context, st *contextfs.Store, id string) (*Summary, error)
 	}
 	var found []Summary
 	for _, s := range all {
-		if s.ID == id {
+		if s.ID == id || s.Memory == id {
 			return &s, nil
 		}
-		if id != "" && strings.HasPrefix(s.ID, strings.ToLower(id)) {
+		if id != "" && (strings.HasPrefix(s.ID, strings.ToLower(id)) || strings.HasPrefix(s.Memory, strings.ToLower(id))) {
 			found = append(found, s)
 		}
 	}
@@ -289,8 +437,11 @@ func Log(repo *gitstore.Repo, msg string) error {
 }
 
 // ReadLog returns the raw message log of session id ("" for the open one).
+// The open session may have logged nothing yet; a session named that has
+// no log is an error, so that a mistyped ID is not taken for an empty log.
 func ReadLog(repo *gitstore.Repo, id string) ([]byte, error) {
-	if id == "" {
+	open := id == ""
+	if open {
 		s, err := Current(repo)
 		if err != nil {
 			return nil, err
@@ -305,7 +456,10 @@ func ReadLog(repo *gitstore.Repo, id string) ([]byte, error) {
 	}
 	b, err := os.ReadFile(logFile(repo, id))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		if open {
+			return nil, nil // nothing logged yet
+		}
+		return nil, fmt.Errorf("no log for session %q: it logged nothing, or is no session of this work tree (git contextfs session list shows them)", id)
 	}
 	return b, err
 }
@@ -325,7 +479,12 @@ func Stamp(repo *gitstore.Repo, req *contextfs.SaveRequest) error {
 	if req.Source != nil {
 		src = &memory.Source{Tool: req.Source.Tool, Model: req.Source.Model, Session: s.ID}
 		if src.Tool == "" {
-			src.Tool, src.Model = s.Tool, s.Model
+			// A model alone (CONTEXTFS_SOURCE_MODEL) is the model behind
+			// the session's tool: it is kept, with that tool.
+			src.Tool = s.Tool
+			if src.Model == "" {
+				src.Model = s.Model
+			}
 		}
 	}
 	req.Source = src
@@ -347,3 +506,18 @@ func branch(repo *gitstore.Repo) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// clean makes s what StartOptions.Check accepts: one line, without control
+// characters, at most MaxLabel characters.
+func clean(s string) string {
+	s = oneLine(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) && !unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s))
+	if r := []rune(s); len(r) > MaxLabel {
+		s = strings.TrimSpace(string(r[:MaxLabel]))
+	}
+	return s
+}

@@ -38,7 +38,7 @@ A memory of your user store is found there too (or only there, with
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the deleted ID and path as JSON")
-	cmd.Flags().StringVar(&o.scope, "scope", "", scopeUsage+" (default all: the repository first)")
+	cmd.Flags().StringVar(&o.scope, "scope", "", scopeUsage+" (default all: either store; a prefix matching in both is ambiguous)")
 	return cmd
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/session"
 )
 
@@ -43,42 +45,52 @@ func (a *app) sessionStartCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "start [--label TEXT] [--tool NAME] [--model NAME]",
 		Short: "Open a session and print its ID",
-		Long: `Opens a session for this work tree and prints its ID. A session still open
-is ended first (outcome unknown), and a notice says so.`,
+		Long: fmt.Sprintf(`Opens a session for this work tree and prints its ID. A session still open
+is ended first (outcome unknown), and a notice says so; with --resume it is
+kept instead, and given the label, tool and model it lacks. The label, tool
+and model must be at most %d characters, without control characters.`, session.MaxLabel),
 		Example: `  git contextfs session start
   git contextfs session start --label "fix rounding" --tool claude-code --model opus`,
 		Args: argsRange(0, 0),
-		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-			if resume {
-				cur, err := session.Current(s.Repo)
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Check(); err != nil {
+				return &usageError{err}
+			}
+			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+				if resume {
+					cur, err := session.Resume(s.Repo, o)
+					if err != nil {
+						return err
+					}
+					if cur != nil {
+						if asJSON {
+							return a.printJSON(map[string]any{"session": cur, "resumed": true})
+						}
+						fmt.Fprintln(a.io.Out, cur.ID)
+						return nil
+					}
+				}
+				user, done := a.sessionUser(cmd.Context(), s)
+				defer done()
+				o.User = user
+				res, err := session.Start(cmd.Context(), s, o, time.Now())
 				if err != nil {
 					return err
 				}
-				if cur != nil {
-					if asJSON {
-						return a.printJSON(map[string]any{"session": cur})
-					}
-					fmt.Fprintln(a.io.Out, cur.ID)
-					return nil
-				}
-			}
-			res, err := session.Start(cmd.Context(), s, o, time.Now())
-			if err != nil {
-				return err
-			}
-			if res.Closed != nil {
-				fmt.Fprintf(a.io.ErrOut, "notice: session %v was still open; it is closed now (summary %s)\n", res.Closed.Data["session_id"], res.Closed.ID)
-			}
-			if asJSON {
-				out := map[string]any{"session": res.Session}
 				if res.Closed != nil {
-					out["closed"] = res.Closed
+					fmt.Fprintf(a.io.ErrOut, "notice: session %v was still open; it is closed now (summary %s)\n", res.Closed.Data["session_id"], res.Closed.ID)
 				}
-				return a.printJSON(out)
-			}
-			fmt.Fprintln(a.io.Out, res.Session.ID)
-			return nil
-		}),
+				if asJSON {
+					out := map[string]any{"session": res.Session}
+					if res.Closed != nil {
+						out["closed"] = res.Closed
+					}
+					return a.printJSON(out)
+				}
+				fmt.Fprintln(a.io.Out, res.Session.ID)
+				return nil
+			})(cmd, args)
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Label, "label", "", "what the session is about")
@@ -99,7 +111,14 @@ func (a *app) sessionEndCmd() *cobra.Command {
 		Short: "End the open session and save its summary as an episodic memory",
 		Long: `Ends the open session and saves one episodic memory whose data records the
 session ID, tool, model, branch, start, end, outcome and the IDs of the
-memories saved in it. --summary - reads the summary from standard input.`,
+memories saved in it, in this repository and in your user store.
+--summary - reads the summary from standard input.
+
+--if-open is for hooks: with no session open it does nothing, successfully
+(--json prints null). In a repository with no .contextfs folder, it closes
+a session without a summary and saves none, so that hooks installed for
+every repository (setup claude --user) leave those that never used
+contextfs alone.`,
 		Example: `  git contextfs session end --summary "Refresh tokens work; docs pending." --outcome partial
   echo "Fixed the flaky test" | git contextfs session end --summary -`,
 		Args: argsRange(0, 0),
@@ -115,12 +134,20 @@ memories saved in it. --summary - reads the summary from standard input.`,
 				summary = b
 			}
 			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				m, err := session.End(cmd.Context(), s, session.EndOptions{Summary: summary, Outcome: outcome}, time.Now())
+				user, done := a.sessionUser(cmd.Context(), s)
+				defer done()
+				m, err := session.End(cmd.Context(), s, session.EndOptions{Summary: summary, Outcome: outcome, User: user, Hook: quiet}, time.Now())
 				if quiet && errors.Is(err, session.ErrNoSession) {
-					return nil
+					err = nil
 				}
 				if err != nil {
 					return err
+				}
+				if m == nil { // --if-open, and nothing to end or to save
+					if asJSON {
+						return a.printJSON(nil)
+					}
+					return nil
 				}
 				if asJSON {
 					return a.printJSON(m)
@@ -136,6 +163,18 @@ memories saved in it. --summary - reads the summary from standard input.`,
 	f.BoolVar(&quiet, "if-open", false, "do nothing, successfully, when no session is open (for hooks)")
 	f.BoolVar(&asJSON, "json", false, "print the summary memory as JSON")
 	return cmd
+}
+
+// sessionUser opens the user's own store, where a session's saves of type
+// user go, if it has been created; done closes it. A user store that
+// cannot be opened is said, and the session goes on without it.
+func (a *app) sessionUser(ctx context.Context, s *contextfs.Store) (user *contextfs.Store, done func()) {
+	set := scope.FromStore(s, scope.Options{Warnings: a.io.ErrOut})
+	user, err := set.ExistingUser(ctx)
+	if err != nil {
+		fmt.Fprintf(a.io.ErrOut, "contextfs: the session's saves in the user store are left out: %v\n", err)
+	}
+	return user, func() { set.Close() } // the user store it opens; s stays the caller's
 }
 
 func (a *app) sessionListCmd() *cobra.Command {
@@ -184,7 +223,7 @@ func (a *app) sessionShowCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:     "show ID",
-		Short:   "Show an ended session: its summary and the memories saved in it",
+		Short:   "Show an ended session (by its ID or its summary's) and the memories saved in it",
 		Example: "  git contextfs session show 7hq2",
 		Args:    argsRange(1, 1),
 		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {

@@ -60,7 +60,7 @@ the user store at once.`,
 	f.BoolVar(&o.replaceData, "replace-data", false, "with --data: replace data instead of merging")
 	f.BoolVar(&o.json, "json", false, "print the updated memory as JSON")
 	o.attach.flags(f)
-	f.StringVar(&o.scope, "scope", "", scopeUsage+" (default all: the repository first)")
+	f.StringVar(&o.scope, "scope", "", scopeUsage+" (default all: either store; a prefix matching in both is ambiguous)")
 	return cmd
 }
 

@@ -1,0 +1,109 @@
+package mcpserver_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/contextfs/contextfs/internal/testgit"
+	"github.com/contextfs/contextfs/session"
+)
+
+// TestSessionStartJoinsTheSessionAHookStarted: setup claude's SessionStart
+// hook starts a session, then the instructions ask the agent to call
+// session_start: that is one session, with one summary, not a junk
+// "left open" summary of the hook's.
+func TestSessionStartJoinsTheSessionAHookStarted(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    map[string]any
+		resumed bool
+	}{
+		{"by default the open session is joined", map[string]any{"label": "mcp work"}, true},
+		{"resume true joins it", map[string]any{"label": "mcp work", "resume": true}, true},
+		{"resume false closes it and starts another", map[string]any{"label": "mcp work", "resume": false}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cs, s, dir := connect(t)
+			hook, err := session.Start(context.Background(), s, session.StartOptions{Tool: "claude-code"}, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out struct {
+				Session struct{ ID, Label, Tool string }
+				Resumed bool
+				Closed  string
+			}
+			txt := call(t, cs, "session_start", tt.args, &out)
+			summaries, _ := filepath.Glob(filepath.Join(dir, ".contextfs", "memories", "session-*.md"))
+			if tt.resumed {
+				if !out.Resumed || out.Session.ID != hook.Session.ID || out.Closed != "" || len(summaries) != 0 {
+					t.Fatalf("session_start = %+v (%q), %d summaries; want the hook's session %s joined", out, txt, len(summaries), hook.Session.ID)
+				}
+				if out.Session.Label != "mcp work" || out.Session.Tool != "claude-code" {
+					t.Errorf("joined session %+v: want the call's label and the hook's tool", out.Session)
+				}
+				return
+			}
+			if out.Resumed || out.Session.ID == hook.Session.ID || out.Closed == "" || len(summaries) != 1 {
+				t.Errorf("session_start = %+v (%q), %d summaries; want the hook's session closed", out, txt, len(summaries))
+			}
+		})
+	}
+}
+
+func TestSessionStartRefusesALabelWithAControlCharacter(t *testing.T) {
+	cs, s, _ := connect(t)
+	res := callRaw(t, cs, "session_start", map[string]any{"label": "ctrl \x1b[31m red"})
+	if !res.IsError || !strings.Contains(text(res), "control characters") {
+		t.Fatalf("session_start with an escape in the label: error=%v %q", res.IsError, text(res))
+	}
+	if cur, _ := session.Current(s.Repo); cur != nil {
+		t.Errorf("a refused start opened %+v", cur)
+	}
+}
+
+func TestSessionEndWithNoneOpenNamesTheTool(t *testing.T) {
+	cs, _, _ := connect(t)
+	res := callRaw(t, cs, "session_end", map[string]any{"summary": "x"})
+	if !res.IsError || !strings.Contains(text(res), "session_start") || strings.Contains(text(res), "git contextfs") {
+		t.Errorf("session_end with none open: error=%v %q; want it to name session_start", res.IsError, text(res))
+	}
+}
+
+// TestSessionEndListsTheUserStoresSaves: a preference saved in the
+// session goes to the user's own store, and is one of the session's saves.
+func TestSessionEndListsTheUserStoresSaves(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+	for _, kv := range testgit.Env()[len(os.Environ()):] {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	cs, _, _ := connect(t)
+	call(t, cs, "session_start", map[string]any{}, nil)
+	var pref, fact struct{ ID, Scope string }
+	call(t, cs, "save_memory", map[string]any{"type": "user", "content": "Never run the integration tests locally."}, &pref)
+	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "The repo fact of the session."}, &fact)
+	if pref.Scope != "user" {
+		t.Fatalf("the preference went to scope %q", pref.Scope)
+	}
+	var ended struct{ Saved []string }
+	call(t, cs, "session_end", map[string]any{"summary": "done"}, &ended)
+	if strings.Join(ended.Saved, " ") != strings.Join(sorted(pref.ID, fact.ID), " ") {
+		t.Errorf("session_end saved %v, want %s and %s", ended.Saved, pref.ID, fact.ID)
+	}
+}
+
+func sorted(a, b string) []string {
+	if a > b {
+		a, b = b, a
+	}
+	return []string{a, b}
+}
