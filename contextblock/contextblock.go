@@ -7,11 +7,9 @@
 package contextblock
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -459,31 +457,17 @@ func scanner(st *contextfs.Store) *secrets.Scanner {
 // transcript (docs/SECRETS.md): save warns of a secret but keeps it, and
 // the block must not spread it.
 func (it *Item) mask(sc *secrets.Scanner) {
-	values := map[string]string{}
+	var values map[string]string
 	for _, text := range []string{it.Title, it.Summary, it.Body} {
-		lines := strings.Split(text, "\n")
-		for _, f := range sc.Scan("", []byte(text)) {
-			if f.Line < 1 || f.Line > len(lines) || f.Column < 1 || f.Column > len(lines[f.Line-1]) {
-				continue
-			}
-			// Redacted has as many characters as the secret.
-			v := lines[f.Line-1][f.Column-1:]
-			if r := []rune(v); len(r) > utf8.RuneCountInString(f.Redacted) {
-				v = string(r[:utf8.RuneCountInString(f.Redacted)])
-			}
-			values[v] = f.Redacted
+		if found := sc.Scan("", []byte(text)); len(found) > 0 {
+			values = secrets.Values(values, []byte(text), found)
 		}
 	}
-	// The longest first, so that a secret inside another is no matter of
-	// map order: the block stays deterministic.
-	keys := slices.SortedFunc(maps.Keys(values), func(a, b string) int {
-		return cmp.Or(len(b)-len(a), strings.Compare(a, b))
-	})
-	for _, v := range keys {
-		it.Title = strings.ReplaceAll(it.Title, v, values[v])
-		it.Summary = strings.ReplaceAll(it.Summary, v, values[v])
-		it.Body = strings.ReplaceAll(it.Body, v, values[v])
+	if len(values) == 0 {
+		return
 	}
+	m := secrets.Masker(values)
+	it.Title, it.Summary, it.Body = m.Replace(it.Title), m.Replace(it.Summary), m.Replace(it.Body)
 }
 
 // fit trims the block to its budget: bodies first, then whole items, each

@@ -284,6 +284,9 @@ func (sv *server) sessionEnd(ctx context.Context, in SessionEndInput) (SessionEn
 }
 
 func (sv *server) sessionList(ctx context.Context, in SessionListInput) (SessionListOutput, string, error) {
+	if err := checkLimit(in.Limit, 0); err != nil {
+		return SessionListOutput{}, "", err
+	}
 	cur, err := session.Current(sv.store.Repo)
 	if err != nil {
 		return SessionListOutput{}, "", err

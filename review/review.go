@@ -399,10 +399,11 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 	slices.SortStableFunc(r.Secrets, func(x, y secrets.Finding) int {
 		return cmp.Or(cmp.Compare(x.Path, y.Path), cmp.Compare(x.Line, y.Line), cmp.Compare(x.Column, y.Column))
 	})
-	redactReport(&r, secretValues(touched, r.Secrets))
+	values := secretValues(touched, r.Secrets)
+	redactReport(&r, values)
 	r.Diagram = diagram(head, r.Changes) // hygiene
-	for v, red := range secretValues(touched, r.Secrets) {
-		r.Diagram = strings.ReplaceAll(r.Diagram, v, red)
+	if len(values) > 0 {
+		r.Diagram = secrets.Masker(values).Replace(r.Diagram)
 	}
 	return r
 }
@@ -412,23 +413,11 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 // comment): a secret must not appear there in full because it was in a
 // title or a changed line rather than only in the secrets section.
 func secretValues(files []check.File, found []secrets.Finding) map[string]string {
-	out := map[string]string{}
-	byPath := map[string][]byte{}
+	values := map[string]string{}
 	for _, f := range files {
-		byPath[f.Path] = f.Content
+		secrets.Values(values, f.Content, slices.DeleteFunc(slices.Clone(found), func(x secrets.Finding) bool { return x.Path != f.Path }))
 	}
-	for _, f := range found {
-		lines := strings.Split(string(byPath[f.Path]), "\n")
-		if f.Line < 1 || f.Line > len(lines) {
-			continue
-		}
-		l, start := lines[f.Line-1], f.Column-1
-		if start < 0 || start+len(f.Redacted) > len(l) || len(f.Redacted) < 4 {
-			continue
-		}
-		out[l[start:start+len(f.Redacted)]] = f.Redacted
-	}
-	return out
+	return values
 }
 
 // redactReport replaces each secret of values in the text the report
@@ -437,12 +426,7 @@ func redactReport(r *Report, values map[string]string) {
 	if len(values) == 0 {
 		return
 	}
-	red := func(s string) string {
-		for v, x := range values {
-			s = strings.ReplaceAll(s, v, x)
-		}
-		return s
-	}
+	red := secrets.Masker(values).Replace
 	for i := range r.Changes {
 		c := &r.Changes[i]
 		c.Title = red(c.Title)

@@ -1,0 +1,51 @@
+package secrets
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Values maps the text of each finding in content (the bytes Scan read)
+// to its Redacted form, adding to into (a new map when nil). Callers that
+// show that content elsewhere (a review posted to a pull request, the
+// context block an agent reads) must hide what was found in it, wherever
+// it appears there.
+func Values(into map[string]string, content []byte, found []Finding) map[string]string {
+	if into == nil {
+		into = map[string]string{}
+	}
+	lines := strings.Split(string(content), "\n")
+	for _, f := range found {
+		if f.Line < 1 || f.Line > len(lines) || f.Column < 1 || f.Column > len(lines[f.Line-1]) {
+			continue
+		}
+		// Redacted has as many characters as the secret.
+		n := utf8.RuneCountInString(f.Redacted)
+		v := lines[f.Line-1][f.Column-1:]
+		if r := []rune(v); len(r) > n {
+			v = string(r[:n])
+		}
+		if utf8.RuneCountInString(v) < n || n < 4 {
+			continue // not where the finding says: nothing to mask by
+		}
+		into[v] = f.Redacted
+	}
+	return into
+}
+
+// Masker replaces each secret of values (see Values) with its redacted
+// form. The longest come first, so that a secret inside another is masked
+// the same whatever the map's order.
+func Masker(values map[string]string) *strings.Replacer {
+	keys := slices.SortedFunc(maps.Keys(values), func(a, b string) int {
+		return cmp.Or(len(b)-len(a), strings.Compare(a, b))
+	})
+	pairs := make([]string, 0, 2*len(keys))
+	for _, k := range keys {
+		pairs = append(pairs, k, values[k])
+	}
+	return strings.NewReplacer(pairs...)
+}
