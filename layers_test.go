@@ -43,8 +43,8 @@ var layers = map[string]int{
 	// block, sessions), knowledge hygiene (links, duplicates, lineage,
 	// aging, the graph) and the pull-request report that shows it.
 	// Several stores behind one API (the user's, other repositories) too.
-	"contextblock": 7, "session": 7, "links": 7, "dedup": 7, "scope": 7,
-	"lineage": 8, "aging": 8, "graph": 8,
+	"session": 7, "links": 7, "dedup": 7, "scope": 7,
+	"lineage": 8, "aging": 8, "graph": 8, "contextblock": 8,
 	"review": 9,
 	// 10 adapters over the front door; 11 programs.
 	"mcpserver": 10, "cmd/git-contextfs": 11, "cmd/contextfs-bench": 11,

@@ -431,6 +431,13 @@ func (s *Store) Read(rel string) (*memory.Memory, error) {
 	if err != nil {
 		return nil, err
 	}
+	return DecodeMemory(rel, raw)
+}
+
+// DecodeMemory is the memory in raw, the content of the memory file rel,
+// as Read gives it (the title and summary derived from the body when the
+// file has none), for callers that read the file for more than the memory.
+func DecodeMemory(rel string, raw []byte) (*memory.Memory, error) {
 	m, _, err := gitstore.Decode(rel, raw)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@
 package contextblock
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -276,9 +277,16 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.
 				if shown[e.ID] || len(sec.Items) == sp.limit {
 					continue
 				}
+				// The file, read once: for its expiry, and for what the
+				// item shows beyond the index.
+				read := sp.bodies || sp.key == RelevantTask
+				raw, rerr := st.Repo.ReadFile(e.Path)
+				if rerr != nil && read {
+					return fmt.Errorf("context: %s: %w", sp.title, rerr)
+				}
 				// An expired memory is no longer true: the block shows
 				// what it will show once prune has removed it.
-				if exp := expiry(st, e.Path); !exp.IsZero() {
+				if exp := expiry(raw); !exp.IsZero() {
 					if memory.Expired(exp, o.Now) {
 						continue
 					}
@@ -290,7 +298,7 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.
 					scanners[st] = scanner(st)
 				}
 				// Search results carry no summary: those are read too.
-				it, err := item(st, e, sp.bodies, sp.bodies || sp.key == RelevantTask, scanners[st])
+				it, err := item(e, raw, sp.bodies, read, scanners[st])
 				if err != nil {
 					return fmt.Errorf("context: %s: %w", sp.title, err)
 				}
@@ -349,7 +357,8 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 		// No earlier section shows these types: the page is exact.
 		return s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Status: openStatuses, Limit: sp.limit})
 	case LastSession:
-		return latestSessions(ctx, s)
+		// One more than shown, should the latest have expired.
+		return latestSessions(ctx, s, sp.limit+1)
 	}
 	// An older progress shows only where a newer one has expired.
 	entries, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Limit: sp.limit * 2})
@@ -366,17 +375,46 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 }
 
 // latestSessions lists the episodic memories the latest ended first
-// (session.Latest), as session list does. The index orders by updated,
-// which a tag added to an old summary moves, so every summary is read:
-// prune keeps their number small (aging's session cap).
-func latestSessions(ctx context.Context, s *contextfs.Store) ([]contextfs.Entry, error) {
-	entries, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: []string{"episodic"}})
-	if err != nil {
-		return nil, err
+// (session.Latest), as session list does, as far as need of them. The
+// index orders by updated, which a tag added to an old summary moves, so
+// the order is read from the files; but a session ends before its summary
+// is written (session end writes it), so they are read newest-updated
+// first only until the next one was updated before the need-th latest end
+// found. (A summary written by hand with an end after its own time may be
+// passed over, as all were before ends were compared.) That is
+// usually need files, not every summary: reading all of them (about a
+// thousand at 10,000 memories) made a context block three times slower.
+func latestSessions(ctx context.Context, s *contextfs.Store, need int) ([]contextfs.Entry, error) {
+	// A page of the listing first, which is almost always enough; all of
+	// it only when the summaries' times say the page may not be.
+	for page := 4 * need; ; page = 0 {
+		entries, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: []string{"episodic"}, Limit: page})
+		if err != nil {
+			return nil, err
+		}
+		out, sure := latestOf(s, entries, need)
+		if sure || page == 0 || len(entries) < page {
+			return out, nil
+		}
 	}
-	ms := make(map[string]*memory.Memory, len(entries))
-	var out []contextfs.Entry
+}
+
+// latestOf reads the summaries of entries (newest updated first) until
+// the next one was updated before the need-th latest end found, and
+// returns those read, the latest ended first; sure is false when it read
+// them all without getting there.
+func latestOf(s *contextfs.Store, entries []contextfs.Entry, need int) (out []contextfs.Entry, sure bool) {
+	ms := map[string]*memory.Memory{}
+	byEnd := func(a, b contextfs.Entry) int { return session.Latest(ms[a.Path], ms[b.Path]) }
 	for _, e := range entries {
+		if len(out) >= need {
+			slices.SortStableFunc(out, byEnd)
+			// The index keeps whole seconds; an end may be within the second.
+			if e.Updated.Add(time.Second).Before(session.Ended(ms[out[need-1].Path])) {
+				sure = true
+				break
+			}
+		}
 		m, err := s.Read(e.Path)
 		if err != nil {
 			continue // reported by validate; the block goes on, as session list does
@@ -384,8 +422,8 @@ func latestSessions(ctx context.Context, s *contextfs.Store) ([]contextfs.Entry,
 		ms[e.Path] = m
 		out = append(out, e)
 	}
-	slices.SortStableFunc(out, func(a, b contextfs.Entry) int { return session.Latest(ms[a.Path], ms[b.Path]) })
-	return out, nil
+	slices.SortStableFunc(out, byEnd)
+	return out, sure
 }
 
 // openStatuses are the data.status values of open work ("" is none).
@@ -396,13 +434,13 @@ var openStatuses = []string{"", "open", "in_progress"}
 // shows, from the index that Build synced with the files first (the same
 // guarantee a listing has); otherwise the file is read, as for a body,
 // which the index keeps only mixed with the data's values.
-func item(s *contextfs.Store, e contextfs.Entry, body, read bool, sc *secrets.Scanner) (Item, error) {
+func item(e contextfs.Entry, raw []byte, body, read bool, sc *secrets.Scanner) (Item, error) {
 	if !read {
 		it := Item{ID: e.ID, Type: e.Type, Title: oneLine(e.Title), Summary: oneLine(e.Summary)}
 		it.mask(sc)
 		return it, nil
 	}
-	m, err := s.Read(e.Path)
+	m, err := contextfs.DecodeMemory(e.Path, raw)
 	if err != nil {
 		return Item{}, err
 	}
@@ -419,14 +457,14 @@ func item(s *contextfs.Store, e contextfs.Entry, body, read bool, sc *secrets.Sc
 	return it, nil
 }
 
-// expiry is the instant the memory file rel expires (zero: never), read
-// from its frontmatter as prune reads it (check.Expires): a value that is
-// no date, which validate reports, makes it expire never, as prune leaves
-// it alone. So does a file that cannot be read now: the item is as the
-// index has it, and a body that cannot be read is an error of its own.
-func expiry(st *contextfs.Store, rel string) time.Time {
-	raw, err := st.Repo.ReadFile(rel)
-	if err != nil {
+// expiry is the instant the memory file whose content is raw expires
+// (zero: never), read from its frontmatter as prune reads it
+// (check.Expires): a value that is no date, which validate reports, makes
+// it expire never, as prune leaves it alone. So does a file that could not
+// be read (raw nil): the item is as the index has it. Most memories have
+// no expires: key, and are not parsed for it.
+func expiry(raw []byte) time.Time {
+	if !bytes.Contains(raw, []byte("expires:")) {
 		return time.Time{}
 	}
 	doc, err := frontmatter.Parse(raw)

@@ -3,6 +3,7 @@ package contextblock_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -182,6 +183,29 @@ func TestLastSessionIsTheLatestEndedNotTheLatestUpdated(t *testing.T) {
 		Data: map[string]any{"session_id": "oldsession", "started": "2026-01-01T09:00:00Z", "ended": "2026-01-01T10:00:00Z"}})
 	if _, err := s.Update(ctx, old, func(m *memory.Memory) error { m.Tags = append(m.Tags, "reviewed"); return nil }); err != nil {
 		t.Fatal(err)
+	}
+	b, err := contextblock.Build(ctx, s, contextblock.Options{Budget: 100000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(sectionOf(b, contextblock.LastSession)); !slices.Equal(got, []string{latest}) {
+		t.Errorf("last session %v, want [%s] (the latest ended)", got, latest)
+	}
+}
+
+// The latest ended session is found past the first page of the listing
+// (newest updated first), when many summaries of older sessions were
+// written after its own (merged from a branch, say). Each summary is
+// written after its session ended, as session end writes it (the store's
+// clock starts at 2026-01-01 00:01).
+func TestLastSessionIsFoundPastAPageOfLaterWrittenSummaries(t *testing.T) {
+	ctx := context.Background()
+	s := openAt(t, testgit.Init(t))
+	latest := save(t, s, contextfs.SaveRequest{Type: "episodic", Title: "Session: latest", Body: "Latest work.",
+		Data: map[string]any{"session_id": "newsession", "started": "2025-12-31T23:00:00Z", "ended": "2025-12-31T23:30:00Z"}})
+	for i := range 12 {
+		save(t, s, contextfs.SaveRequest{Type: "episodic", Title: fmt.Sprintf("Session: old %d", i), Body: fmt.Sprintf("Old work %d.", i),
+			Data: map[string]any{"session_id": fmt.Sprintf("old%07d", i), "started": "2025-12-30T09:00:00Z", "ended": fmt.Sprintf("2025-12-30T10:%02d:00Z", i)}})
 	}
 	b, err := contextblock.Build(ctx, s, contextblock.Options{Budget: 100000})
 	if err != nil {
