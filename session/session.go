@@ -207,9 +207,11 @@ type EndOptions struct {
 	User *contextfs.Store
 	// Hook says a hook ends the session, one that may be installed for
 	// every repository (setup claude --user). A session it ends without
-	// a summary, in a repository with no .contextfs folder, is closed
-	// without saving one, and End returns nil: a repository that never
-	// used contextfs does not get one because an agent ran in it.
+	// a summary, in a repository with no .contextfs folder or having
+	// saved nothing, is closed without saving one, and End returns nil: a
+	// repository that never used contextfs does not get one because an
+	// agent ran in it, and an agent session that left nothing does not
+	// become the "Last session" of the next one's context block.
 	Hook bool
 }
 
@@ -255,6 +257,15 @@ func End(ctx context.Context, st *contextfs.Store, o EndOptions, now time.Time) 
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
+	if o.Hook && strings.TrimSpace(o.Summary) == "" && len(ids) == 0 {
+		// Nothing saved and nothing said: "saved 0 memories" would only
+		// push the last session that did something out of the context
+		// block, once for every agent session the hooks end.
+		if err := os.Remove(currentFile(st.Repo)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("session: %w", err)
+		}
+		return nil, nil
+	}
 	title := "Session " + s.ID
 	if s.Label != "" {
 		title = "Session: " + s.Label

@@ -194,7 +194,9 @@ func TestHookEndSavesNoSummaryInARepositoryWithoutContextfs(t *testing.T) {
 	}{
 		{"a hook's end without a summary in a repository without .contextfs saves nothing", false, true, "", false},
 		{"a hook's end with a summary saves it", false, true, "Did things.", true},
-		{"a hook's end in a repository with .contextfs saves the summary", true, true, "", true},
+		{"a hook's end in a repository with .contextfs and nothing saved saves nothing", true, true, "", false},
+		{"a hook's end in a repository with .contextfs saves a summary given", true, true, "Did things.", true},
+		{"a hook's end in a repository with .contextfs saves the summary of a session that saved", true, true, "", true},
 		{"an end that is not a hook's saves the summary", false, false, "", true},
 	}
 	for _, tt := range tests {
@@ -207,8 +209,14 @@ func TestHookEndSavesNoSummaryInARepositoryWithoutContextfs(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if _, err := session.Start(ctx, st, session.StartOptions{Tool: "claude-code"}, time.Now()); err != nil {
+			sess, err := session.Start(ctx, st, session.StartOptions{Tool: "claude-code"}, time.Now())
+			if err != nil {
 				t.Fatal(err)
+			}
+			if strings.Contains(tt.name, "a session that saved") {
+				if _, err := st.Save(ctx, contextfs.SaveRequest{Type: "fact", Body: "The build caches modules.", Session: sess.Session.ID}); err != nil {
+					t.Fatal(err)
+				}
 			}
 			m, err := session.End(ctx, st, session.EndOptions{Summary: tt.summary, Outcome: "unknown", Hook: tt.hook}, time.Now())
 			if err != nil {

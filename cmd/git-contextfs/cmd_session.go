@@ -118,7 +118,8 @@ memories saved in it, in this repository and in your user store.
 (--json prints null). In a repository with no .contextfs folder, it closes
 a session without a summary and saves none, so that hooks installed for
 every repository (setup claude --user) leave those that never used
-contextfs alone.`,
+contextfs alone; and anywhere, it closes a session that saved nothing and
+has no summary without saving one.`,
 		Example: `  git contextfs session end --summary "Refresh tokens work; docs pending." --outcome partial
   echo "Fixed the flaky test" | git contextfs session end --summary -`,
 		Args: argsRange(0, 0),

@@ -78,6 +78,14 @@ func TestAWedgedSessionCanBeEndedOrReplaced(t *testing.T) {
 			ok(t, dir, "save", "A fact, so that the repository uses contextfs")
 			writeSessionRecord(t, dir, wedged)
 			ok(t, dir, args...)
+			if args[len(args)-1] == "unknown" {
+				// The hook's end of a session that saved nothing saves no
+				// summary; it closes the session all the same.
+				if out := ok(t, dir, "session", "list", "--json"); !strings.Contains(out, `"open": null`) {
+					t.Errorf("the wedged session is still open:\n%s", out)
+				}
+				return
+			}
 			if out := ok(t, dir, "session", "show", "wedged01"); !strings.Contains(out, "Session: bell\n") {
 				t.Errorf("session show wedged01:\n%s", out)
 			}
@@ -98,16 +106,19 @@ func TestADamagedSessionRecordSaysHowToRecover(t *testing.T) {
 
 // TestHookCommandsLeaveARepositoryWithoutContextfsAlone runs what setup
 // claude's hooks run. With --user they run in every repository Claude
-// opens: one that never used contextfs must not get a .contextfs folder.
+// opens: one that never used contextfs must not get a .contextfs folder,
+// and a session that saved nothing leaves no summary anywhere.
 func TestHookCommandsLeaveARepositoryWithoutContextfsAlone(t *testing.T) {
 	isolateHome(t)
 	tests := []struct {
 		name      string
 		contextfs bool
+		save      bool // a memory is saved in the session
 		summaries int
 	}{
-		{"a repository without .contextfs gets nothing", false, 0},
-		{"a repository with .contextfs gets the session's summary", true, 1},
+		{"a repository without .contextfs gets nothing", false, false, 0},
+		{"a repository with .contextfs gets no summary of a session that saved nothing", true, false, 0},
+		{"a repository with .contextfs gets the summary of a session that saved", true, true, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,6 +130,11 @@ func TestHookCommandsLeaveARepositoryWithoutContextfsAlone(t *testing.T) {
 			}
 			ok(t, dir, "session", "start", "--tool", "claude-code", "--resume")
 			ok(t, dir, "context")
+			if tt.save {
+				ok(t, dir, "save", "--type", "fact", "The build caches modules.")
+				testgit.Run(t, dir, "add", ".")
+				testgit.Run(t, dir, "commit", "-qm", "fact")
+			}
 			if out := ok(t, dir, "session", "end", "--if-open", "--outcome", "unknown", "--json"); tt.summaries == 0 && out != "null\n" {
 				t.Errorf("session end --if-open --json printed %q, want null", out)
 			}
