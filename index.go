@@ -233,6 +233,23 @@ func (s *Store) RecallIndexed(ctx context.Context, id string) (*Indexed, bool, e
 			return nil, false, err
 		}
 		r := rows[0]
+		// Memory IDs are hex in part too: a prefix of one is that memory
+		// when it is its whole ID, and ambiguous when it also starts a
+		// commit's SHA (recall abcd once showed a commit for a memory).
+		mem, err := s.cache.ResolveID(ctx, cache.KindMemory, id)
+		if err != nil {
+			return nil, false, err
+		}
+		if len(mem) > 0 {
+			if len(id) == len(mem[0].MID) {
+				return nil, false, nil
+			}
+			amb := &AmbiguousError{Prefix: id, Matches: []string{r.MID + " (commit)"}}
+			for _, m := range mem {
+				amb.Matches = append(amb.Matches, m.MID+" "+m.Path)
+			}
+			return nil, false, amb
+		}
 		return &Indexed{Kind: "commit", ID: r.MID, Title: r.Title, Author: r.Author, Date: r.Created.Format(time.RFC3339), Text: r.Body}, true, nil
 	}
 	return nil, false, nil

@@ -18,8 +18,9 @@ type Status struct {
 	Files    int            `json:"files"`
 	// OnDisk is the number of memory files in the work tree when the
 	// cache could not be brought up to date (Cache.Fresh false), so that
-	// the counts above, which are the cache's, can be told stale.
-	OnDisk    int            `json:"files_on_disk,omitempty"`
+	// the counts above, which are the cache's, can be told stale; nil
+	// (left out of JSON) when the cache is fresh, and 0 is a count.
+	OnDisk    *int           `json:"files_on_disk,omitempty"`
 	Invalid   []Problem      `json:"invalid,omitempty"`
 	Cache     CacheStatus    `json:"cache"`
 	Code      map[string]int `json:"code,omitempty"`
@@ -81,7 +82,8 @@ func (s *Store) Status(ctx context.Context) (*Status, error) {
 		Cache: CacheStatus{Path: s.CacheDir(), Schema: cache.SchemaVersion, Fresh: fresh}}
 	if !fresh {
 		if ents, err := s.Repo.List(); err == nil {
-			st.OnDisk = len(ents)
+			n := len(ents)
+			st.OnDisk = &n
 		}
 	}
 	for _, n := range by {

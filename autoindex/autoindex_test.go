@@ -2,6 +2,7 @@ package autoindex_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -395,5 +396,36 @@ func TestCommitsAfterBranchSwitchesAreAFreshIndexs(t *testing.T) {
 		if _, ok := want[sha]; !ok {
 			t.Errorf("commit %s of another branch is still searchable", sha[:8])
 		}
+	}
+}
+
+// Memory IDs are hex in part: a short prefix that starts both a memory's
+// ID and a commit's SHA is ambiguous, a memory's whole ID is the memory,
+// and a prefix only a commit has is the commit.
+func TestRecallOfAHexPrefixSharedByAMemoryAndACommit(t *testing.T) {
+	dir, s := setup(t)
+	index(t, s)
+	ctx := context.Background()
+	sha := testgit.Run(t, dir, "rev-parse", "HEAD")
+	id := sha[:4] + "zzzzzz"
+	mem := "---\nid: " + id + "\ntype: fact\ntitle: Hex prefix\ncreated: 2024-05-01T10:00:00Z\nupdated: 2024-05-01T10:00:00Z\n---\nShares a prefix.\n"
+	if err := os.MkdirAll(filepath.Join(dir, ".contextfs", "memories"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".contextfs", "memories", "hex.md"), []byte(mem), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var amb *contextfs.AmbiguousError
+	if _, ok, err := s.RecallIndexed(ctx, sha[:4]); ok || !errors.As(err, &amb) || len(amb.Matches) != 2 {
+		t.Errorf("recall %s: ok=%v err=%v; want it ambiguous between the commit and %s", sha[:4], ok, err, id)
+	}
+	if _, ok, err := s.RecallIndexed(ctx, sha[:8]); !ok || err != nil {
+		t.Errorf("recall %s: ok=%v err=%v; want the commit", sha[:8], ok, err)
+	}
+	if _, ok, err := s.RecallIndexed(ctx, id); ok || err != nil {
+		t.Errorf("recall %s: ok=%v err=%v; want no commit, so that the memory is recalled", id, ok, err)
 	}
 }

@@ -66,6 +66,10 @@ func TestBlockMasksSuspectedSecrets(t *testing.T) {
 		Body: "Staging deploy token is " + github + " and the stripe key " + stripe})
 	save(t, s, contextfs.SaveRequest{Type: "episodic", Title: "Session: rotate " + github, Body: "Rotated it."})
 	save(t, s, contextfs.SaveRequest{Type: "user", Title: "Use the test key", Summary: "The key is " + stripe})
+	// A private key: its finding names the BEGIN line, the key is below it.
+	const keyLine = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun"
+	save(t, s, contextfs.SaveRequest{Type: "config", Title: "Staging SSH key",
+		Body: "-----BEGIN RSA " + "PRIVATE KEY-----\n" + keyLine + "\nVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n-----END RSA " + "PRIVATE KEY-----"})
 	allowed := "ghp_Ex4mpl3T0k3nF0rTh3D0cs9Zk2Lm8Np5Qr7St"
 	save(t, s, contextfs.SaveRequest{Type: "tech-context", Title: "Docs example token",
 		Body: "The docs show " + allowed + " <!-- " + "contextfs:allow-secret -->"})
@@ -78,7 +82,7 @@ func TestBlockMasksSuspectedSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	for form, text := range map[string]string{"markdown": b.Markdown(), "json": string(raw)} {
-		for _, secret := range []string{github, stripe} {
+		for _, secret := range []string{github, stripe, keyLine, "VTLw7onLRnrq0/IzW7yWR7Qk"} {
 			if strings.Contains(text, secret) {
 				t.Errorf("the %s block shows %s:\n%s", form, secret, text)
 			}

@@ -234,29 +234,35 @@ func sameSubject(titleA string, posA any, titleB string, posB any) bool {
 	return true
 }
 
-// stop are words that say nothing about a subject.
-var stop = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or": true, "of": true, "to": true, "in": true,
-	"on": true, "at": true, "by": true, "for": true, "from": true, "with": true, "as": true, "is": true, "are": true,
-	"be": true, "we": true, "our": true, "use": true, "using": true, "now": true, "instead": true, "all": true}
-
-// negations are the words that only turn a statement around ("not", and
-// what is left of "n't" once a title is split into words). The built-in
-// embedder gives negation a heavy feature of its own, since a negated
-// sentence is no paraphrase of its affirmation; so any two negated titles
-// looked alike ("Memory paths never go through a symbolic link" and "A
-// supersedes entry naming no memory is history, not a problem": 0.79),
-// though what a title is about does not depend on them.
-var negations = map[string]bool{"no": true, "not": true, "never": true, "neither": true, "nor": true, "none": true,
-	"nothing": true, "nobody": true, "noone": true, "nowhere": true, "without": true, "cannot": true, "t": true,
-	"don": true, "doesn": true, "didn": true, "isn": true, "aren": true, "wasn": true, "weren": true, "hasn": true,
-	"haven": true, "hadn": true, "wouldn": true, "shouldn": true, "couldn": true, "mustn": true}
+// ignored are the words a subject is compared without (built on first
+// use: nothing of ours does work at start, docs/DESIGN.md "Start-up"):
+//
+//   - words that say nothing about a subject ("the", "use", "instead");
+//   - negations, the words that only turn a statement around ("not", and
+//     what is left of "n't" once a title is split into words). The
+//     built-in embedder gives negation a heavy feature of its own, since
+//     a negated sentence is no paraphrase of its affirmation; so any two
+//     negated titles looked alike ("Memory paths never go through a
+//     symbolic link" and "A supersedes entry naming no memory is history,
+//     not a problem": 0.79), though what a title is about does not depend
+//     on them.
+var ignored = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the and or of to in on at by for from with as is are be we our use
+		using now instead all` + // function words
+		` no not never neither nor none nothing nobody noone nowhere without cannot t don doesn didn isn
+		aren wasn weren hasn haven hadn wouldn shouldn couldn mustn`) { // negations
+		m[w] = true
+	}
+	return m
+})
 
 // about is what a title's subject is compared on: its words less the
 // function words and negations, or the title itself if nothing is left.
 func about(title string) string {
 	var keep []string
 	for _, w := range words(title) {
-		if !stop[w] && !negations[w] {
+		if !ignored()[w] {
 			keep = append(keep, w)
 		}
 	}
@@ -277,7 +283,7 @@ func subject(title string, pos any) map[string]bool {
 	}
 	out := map[string]bool{}
 	for _, w := range words(title) {
-		if !stop[w] && !negations[w] && !drop[w] {
+		if !ignored()[w] && !drop[w] {
 			out[w] = true
 		}
 	}

@@ -413,9 +413,15 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 // comment): a secret must not appear there in full because it was in a
 // title or a changed line rather than only in the secrets section.
 func secretValues(files []check.File, found []secrets.Finding) map[string]string {
+	byPath := map[string][]secrets.Finding{}
+	for _, f := range found {
+		byPath[f.Path] = append(byPath[f.Path], f)
+	}
 	values := map[string]string{}
 	for _, f := range files {
-		secrets.Values(values, f.Content, slices.DeleteFunc(slices.Clone(found), func(x secrets.Finding) bool { return x.Path != f.Path }))
+		if len(byPath[f.Path]) > 0 {
+			secrets.Values(values, f.Content, byPath[f.Path])
+		}
 	}
 	return values
 }

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"bytes"
 	"cmp"
 	"maps"
 	"slices"
@@ -32,8 +33,32 @@ func Values(into map[string]string, content []byte, found []Finding) map[string]
 			continue // not where the finding says: nothing to mask by
 		}
 		into[v] = f.Redacted
+		if f.Rule == "private-key" {
+			keyMaterial(into, content, lines, f, v)
+		}
 	}
 	return into
+}
+
+// keyMaterial adds to into the lines of the armored key whose header is
+// the finding f (text v): the finding names only the BEGIN line, and the
+// key is the base64 after it, up to the END line. Each run of it is masked
+// by value, so it is hidden also where the lines were joined (a summary,
+// a one-line listing).
+func keyMaterial(into map[string]string, content []byte, lines []string, f Finding, v string) {
+	at := len(v) + f.Column - 1
+	for _, l := range lines[:f.Line-1] {
+		at += len(l) + 1
+	}
+	body := content[min(at, len(content)):]
+	if i := bytes.Index(body, []byte("-----")); i >= 0 {
+		body = body[:i]
+	}
+	for _, run := range bytes.FieldsFunc(body, func(r rune) bool { return r > 0x7f || !isBase64(byte(r)) }) {
+		if len(run) >= 8 { // the short tail of the last line says nothing
+			into[string(run)] = redact(string(run))
+		}
+	}
 }
 
 // Masker replaces each secret of values (see Values) with its redacted

@@ -1,14 +1,17 @@
 package secrets
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestValuesAndMaskerHideWhatWasFoundWhereverItAppears(t *testing.T) {
 	content := []byte("first line\nkey AKIAABCDEFGHIJKLMNOP here\nnaïve ghp_0123456789abcdefghijklmnopqrstuvwxyz\n")
 	found := []Finding{
 		{Line: 2, Column: 5, Redacted: "AKIA****************"},
 		{Line: 3, Column: 8, Redacted: "ghp_************************************"}, // after a two-byte ï
-		{Line: 9, Column: 1, Redacted: "abcd****"},                                  // no such line
-		{Line: 1, Column: 7, Redacted: "line******"},                                // runs past the line
+		{Line: 9, Column: 1, Redacted: "abcd****"},                                 // no such line
+		{Line: 1, Column: 7, Redacted: "line******"},                               // runs past the line
 	}
 	values := Values(nil, content, found)
 	if len(values) != 2 || values["AKIAABCDEFGHIJKLMNOP"] != "AKIA****************" ||
@@ -21,5 +24,36 @@ func TestValuesAndMaskerHideWhatWasFoundWhereverItAppears(t *testing.T) {
 	want := "title AKIA****************, AKIA****; ghp_************************************"
 	if got != want {
 		t.Fatalf("Masker:\n got %q\nwant %q", got, want)
+	}
+}
+
+// A private key's finding names its BEGIN line; the key is the lines
+// after it, which must be hidden too, also where they were joined.
+func TestValuesHideAPrivateKeysMaterial(t *testing.T) {
+	begin := "-----BEGIN RSA " + "PRIVATE KEY-----" // built here so no scanner flags this file
+	lines := []string{
+		"MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun",
+		"VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK",
+		"LxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW/VDL5AaWTg0nLVkjRo",
+		"9z+40RQzuVaE8AkAFmxZzow3x+VJYKdjykkJ0iT9wCS0DRTXu269V264Vf/3jvre",
+		"dQ==",
+	}
+	content := "Staging deploy key:\n" + begin + "\n" + strings.Join(lines, "\n") + "\n-----END RSA " + "PRIVATE KEY-----\n"
+	sc := &Scanner{}
+	found := sc.Scan("", []byte(content))
+	if len(found) != 1 || found[0].Rule != "private-key" {
+		t.Fatalf("Scan = %+v; want one private-key finding", found)
+	}
+	m := Masker(Values(nil, []byte(content), found))
+	joined := strings.Join(strings.Fields(content), " ") // as a one-line summary shows it
+	for _, shown := range []string{m.Replace(content), m.Replace(joined)} {
+		for _, l := range lines[:4] {
+			if strings.Contains(shown, l) || strings.Contains(shown, l[8:40]) {
+				t.Fatalf("key material shown in clear:\n%s", shown)
+			}
+		}
+		if !strings.Contains(shown, "Staging deploy key:") || !strings.Contains(shown, "-----END RSA") {
+			t.Fatalf("more than the key was masked:\n%s", shown)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -49,7 +50,11 @@ func (a *app) runStatus(ctx context.Context, s *contextfs.Store, o *statusOption
 	if st.Cache.Fresh {
 		fmt.Fprintf(a.io.Out, "memories    %d in %d files\n", st.Memories, st.Files)
 	} else {
-		fmt.Fprintf(a.io.Out, "memories    %d in %d files as the cache last saw them; %d files now\n", st.Memories, st.Files, st.OnDisk)
+		now := "?"
+		if st.OnDisk != nil {
+			now = strconv.Itoa(*st.OnDisk)
+		}
+		fmt.Fprintf(a.io.Out, "memories    %d in %d files as the cache last saw them; %s files now\n", st.Memories, st.Files, now)
 	}
 	types := make([]string, 0, len(st.ByType))
 	for t := range st.ByType {

@@ -145,13 +145,18 @@ func (a *app) tryWarm(c *cobra.Command, args []string) (int, bool) {
 // which is about the commands a benchmark or test runs: help and
 // completions (nothing to run cold), and what git or contextfs itself
 // starts with the environment it was given (a hook, the merge driver,
-// the watcher), which must not fail a commit, a merge or the watcher.
+// the watcher), which must not fail a commit, a merge or the watcher;
+// nor the session commands an agent's hooks run (setup claude), which a
+// CONTEXTFS_WARM=only left in a shell profile would fail at every start
+// and end of an agent session.
 func onlyExempt(c *cobra.Command) bool {
 	switch c.Name() {
 	case "help", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd, "hook", "merge-driver":
 		return c.Parent() == c.Root()
 	case "run":
 		return c.Parent() != nil && c.Parent().Name() == "watch"
+	case "start", "end":
+		return c.Parent() != nil && c.Parent().Name() == "session"
 	}
 	return c == c.Root()
 }

@@ -281,8 +281,10 @@ func TestWarmOnlyFailsForACommandNeverSentToTheWatcher(t *testing.T) {
 		t.Fatalf("list --all with CONTEXTFS_WARM=off: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// What git runs with the environment it was given (a hook, here on a
-	// commit) and help are not the command the variable was set for.
-	for _, args := range [][]string{{"hook", "pre-commit"}, {"help", "search"}} {
+	// commit), what an agent's hooks run (setup claude) and help are not
+	// the command the variable was set for.
+	for _, args := range [][]string{{"hook", "pre-commit"}, {"help", "search"},
+		{"session", "start", "--tool", "claude-code", "--resume"}, {"session", "end", "--if-open", "--outcome", "unknown"}} {
 		if r := runBin(t, bin, dir, []string{"CONTEXTFS_WARM=only"}, args...); r.code != 0 {
 			t.Errorf("%v with CONTEXTFS_WARM=only: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
 		}
