@@ -3,11 +3,12 @@
 // hooks that inject the context block at start and end the session at the
 // end. It merges into the user's files and never replaces their entries;
 // running it twice changes nothing; removal takes out only our entries,
-// from each file as it is now (a backup of the bytes before setup, kept
-// outside the repository's tracked files, is put back only when the file
-// is exactly what setup made of them); a symbolic link is written through
-// and kept; a dry run reports without writing. docs/AGENTS.md lists every
-// file per client.
+// from each file as it is now (a backup of the bytes before setup, less
+// any entry of ours and kept outside the repository's tracked files, is
+// put back only when the file is exactly what setup made of them); a
+// symbolic link is written through and kept, except that a project file
+// follows no link out of the repository; a dry run reports without
+// writing. docs/AGENTS.md lists every file per client.
 package agentsetup
 
 import (
@@ -66,7 +67,10 @@ type Options struct {
 
 // Change is what happened (or, in a dry run, would happen) to one file.
 type Change struct {
-	Path   string `json:"path"`
+	Path string `json:"path"`
+	// Target is the file read and written when Path is a symbolic link
+	// (written through, and kept); "" when Path is the file itself.
+	Target string `json:"target,omitempty"`
 	Action string `json:"action"` // create, update, unchanged, restore, delete
 	Before []byte `json:"-"`
 	After  []byte `json:"-"`
@@ -106,14 +110,21 @@ func Run(o Options) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every file's links are checked before any file is written.
+	reals := make([]string, len(files))
+	for i, f := range files {
+		if reals[i], err = target(o, f.path); err != nil {
+			return nil, err
+		}
+	}
 	var out []Change
-	for _, f := range files {
+	for i, f := range files {
 		var ch Change
 		var err error
 		if o.Remove {
-			ch, err = removeFile(o, f)
+			ch, err = removeFile(o, f, reals[i])
 		} else {
-			ch, err = addFile(o, f)
+			ch, err = addFile(o, f, reals[i])
 		}
 		if err != nil {
 			return out, err
@@ -227,22 +238,29 @@ func claudeHooks() map[string]object {
 	return map[string]object{"SessionStart": group(contextCommand), "SessionEnd": group(endCommand)}
 }
 
-// hookDoes says what our group for each event does, and equivalentHook
+// hookDoes says what our group for the event does, and equivalentHook
 // recognises a command that does it too: a SessionStart hook that prints
 // the context block (with or without opening a session), a SessionEnd
 // hook that ends the session. A second such hook would inject the block
-// twice or end the session twice.
-var (
-	hookDoes = map[string]string{"SessionStart": "git contextfs context", "SessionEnd": "git contextfs session end"}
-	// Compiled on first use: nothing of ours does work at start (see
-	// docs/DESIGN.md, "Start-up").
-	equivalentHook = sync.OnceValue(func() map[string]*regexp.Regexp {
-		return map[string]*regexp.Regexp{
-			"SessionStart": regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+|-)contextfs\s+context(?:$|[\s;&|)])`),
-			"SessionEnd":   regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+|-)contextfs\s+session\s+end(?:$|[\s;&|)])`),
-		}
-	})
-)
+// twice or end the session twice. A switch, not a map: a package-level
+// map literal is built at every start (docs/DESIGN.md, "Start-up").
+func hookDoes(ev string) string {
+	switch ev {
+	case "SessionStart":
+		return "git contextfs context"
+	case "SessionEnd":
+		return "git contextfs session end"
+	}
+	return ""
+}
+
+// equivalentHook is compiled on first use, for the same reason.
+var equivalentHook = sync.OnceValue(func() map[string]*regexp.Regexp {
+	return map[string]*regexp.Regexp{
+		"SessionStart": regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+|-)contextfs\s+context(?:$|[\s;&|)])`),
+		"SessionEnd":   regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+|-)contextfs\s+session\s+end(?:$|[\s;&|)])`),
+	}
+})
 
 // claudeHooksFile adds our SessionStart and SessionEnd groups to a Claude
 // Code settings file, but not where the file, or one of others (the
@@ -272,7 +290,7 @@ func claudeHooksFile(path string, others []string) file {
 					continue
 				}
 				if where := equivalentIn(ev, path, groups, others); where != "" {
-					note := fmt.Sprintf("hooks.%s in %s already runs %q, so setup adds no second hook", ev, where, hookDoes[ev])
+					note := fmt.Sprintf("hooks.%s in %s already runs %q, so setup adds no second hook", ev, where, hookDoes(ev))
 					if where != path {
 						note += " to " + path
 					}
@@ -461,10 +479,11 @@ func codexFile(path string) file {
 }
 
 // backup is what setup remembers of a file it changed: its bytes before
-// the change, and a hash of what setup wrote, so that the next setup can
-// tell whether anyone changed the file since (then the backup is taken
-// afresh). Removal puts Original back only when the file is exactly what
-// setup makes of it, so that nothing written since is lost.
+// the change, less any entry of ours, and a hash of what setup wrote, so
+// that the next setup can tell whether anyone changed the file since
+// (then the backup is taken afresh). Removal puts Original back only when
+// the file is exactly what setup makes of it, so that nothing written
+// since is lost.
 type backup struct {
 	Path       string `json:"path"`
 	Existed    bool   `json:"existed"`
@@ -501,8 +520,15 @@ func readFile(path string) ([]byte, bool, error) {
 // target is the file to read and write for path: path itself or, when
 // path is a symbolic link (dotfile managers link configuration files into
 // place), the file it points to, so that a write goes through the link
-// and keeps it.
-func target(path string) (string, error) {
+// and keeps it. The project's files are a repository's, into which
+// anyone can commit a link: there a link must stay inside the work tree
+// (inRepository), and any other is refused before anything is written.
+func target(o Options, path string) (string, error) {
+	if !o.User {
+		if err := inRepository(o, path); err != nil {
+			return "", err
+		}
+	}
 	fi, err := os.Lstat(path)
 	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		return path, nil
@@ -512,6 +538,58 @@ func target(path string) (string, error) {
 		return "", fmt.Errorf("%s is a symbolic link setup cannot follow, nothing written: %w", path, err)
 	}
 	return real, nil
+}
+
+// inRepository refuses path, a file of the repository at o.Root, when it
+// or a folder on the way to it is a symbolic link that leads out of the
+// work tree or into the git directory: a cloned repository must not get
+// setup to write the user's files elsewhere (~/.claude/settings.json, any
+// other configuration) or git's own. The error names the link and where
+// it leads.
+func inRepository(o Options, path string) error {
+	root, err := filepath.EvalSymlinks(o.Root)
+	if err != nil {
+		return fmt.Errorf("setup: %w", err)
+	}
+	gitDir := ""
+	if o.GitDir != "" {
+		if gitDir, err = filepath.EvalSymlinks(o.GitDir); err != nil {
+			gitDir = filepath.Clean(o.GitDir)
+		}
+	}
+	rel, err := filepath.Rel(o.Root, path)
+	if err != nil || !under(".", rel) {
+		return fmt.Errorf("setup: %s is not in the repository %s, nothing written", path, o.Root)
+	}
+	at, p := o.Root, root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		at, p = filepath.Join(at, part), filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return nil // missing: setup creates it, in the repository
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		dest, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return fmt.Errorf("%s is a symbolic link setup cannot follow, nothing written: %w", at, err)
+		}
+		switch {
+		case !under(root, dest):
+			return fmt.Errorf("%s is a symbolic link to %s, outside the repository: project setup follows no link out of it, nothing written (make it a file, or set up your own files with --user)", at, dest)
+		case gitDir != "" && under(gitDir, dest):
+			return fmt.Errorf("%s is a symbolic link to %s, in the repository's git directory: project setup writes only the work tree's files, nothing written", at, dest)
+		}
+		p = dest
+	}
+	return nil
+}
+
+// under reports whether p is dir or inside it.
+func under(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func readBackup(path string) (*backup, error) {
@@ -526,11 +604,9 @@ func readBackup(path string) (*backup, error) {
 	return &bk, nil
 }
 
-func addFile(o Options, f file) (Change, error) {
-	real, err := target(f.path)
-	if err != nil {
-		return Change{}, err
-	}
+// addFile adds f's entries to real, the file f.path stands for (target),
+// backing up what was there.
+func addFile(o Options, f file, real string) (Change, error) {
 	old, existed, err := readFile(real)
 	if err != nil {
 		return Change{}, err
@@ -539,7 +615,7 @@ func addFile(o Options, f file) (Change, error) {
 	if err != nil {
 		return Change{}, err
 	}
-	ch := Change{Path: f.path, Action: "unchanged", Before: old, After: next, Notes: notes}
+	ch := Change{Path: f.path, Target: linkTarget(f.path, real), Action: "unchanged", Before: old, After: next, Notes: notes}
 	if bytes.Equal(next, old) {
 		return ch, nil // a missing file that gets nothing stays missing
 	}
@@ -558,8 +634,15 @@ func addFile(o Options, f file) (Change, error) {
 	if bk == nil || hash(old) != bk.Written {
 		// The first change, or the file changed since setup wrote it:
 		// back up what is there now. An older copy would lack what was
-		// written since.
-		bk = &backup{Path: f.path, Existed: existed, Original: old}
+		// written since. What is there now can hold some of our entries
+		// (an earlier setup's, or a teammate's that was committed): the
+		// backup is kept without them, so that removal never puts them
+		// back.
+		orig, err := f.remove(old)
+		if err != nil {
+			return ch, err
+		}
+		bk = &backup{Path: f.path, Existed: existed, Original: orig}
 		if dir := filepath.Dir(f.path); !existed {
 			if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 				bk.CreatedDir = dir
@@ -579,6 +662,14 @@ func addFile(o Options, f file) (Change, error) {
 	return ch, nil
 }
 
+// linkTarget is real when it is not path: the file a link leads to.
+func linkTarget(path, real string) string {
+	if real == path {
+		return ""
+	}
+	return real
+}
+
 // madeFrom reports whether cur is exactly what setup makes of orig: then
 // orig is cur without our entries, and putting it back loses nothing.
 func madeFrom(f file, orig, cur []byte) bool {
@@ -586,11 +677,9 @@ func madeFrom(f file, orig, cur []byte) bool {
 	return err == nil && !bytes.Equal(orig, cur) && bytes.Equal(next, cur)
 }
 
-func removeFile(o Options, f file) (Change, error) {
-	real, err := target(f.path)
-	if err != nil {
-		return Change{}, err
-	}
+// removeFile takes f's entries out of real, the file f.path stands for
+// (target), or puts back the backup where that loses nothing.
+func removeFile(o Options, f file, real string) (Change, error) {
 	old, existed, err := readFile(real)
 	if err != nil {
 		return Change{}, err
@@ -600,13 +689,18 @@ func removeFile(o Options, f file) (Change, error) {
 	if err != nil {
 		return Change{}, err
 	}
-	ch := Change{Path: f.path, Action: "unchanged", Before: old, After: old}
+	ch := Change{Path: f.path, Target: linkTarget(f.path, real), Action: "unchanged", Before: old, After: old}
 	restore := bk != nil && existed && madeFrom(f, bk.Original, old)
 	switch {
 	case restore && bk.Existed:
 		// The file holds nothing but the backup and our entries: put the
-		// backup back, byte for byte.
-		ch.Action, ch.After = "restore", bk.Original
+		// backup back, byte for byte, less any entry of ours in it (an
+		// earlier version backed up files that held some).
+		orig, err := f.remove(bk.Original)
+		if err != nil {
+			return Change{}, err
+		}
+		ch.Action, ch.After = "restore", orig
 	case restore && real == f.path:
 		ch.Action, ch.After = "delete", nil
 	case existed:

@@ -263,8 +263,12 @@ func TestCursorEntryNamesTheWorkspaceAndUpgradesTheEarlierEntry(t *testing.T) {
 			if _, err := Run(o); err != nil {
 				t.Fatal(err)
 			}
-			if tt.before != "" && read(t, path) != tt.before {
-				t.Errorf("remove did not restore the file:\n%s", read(t, path))
+			// The earlier entry is ours too: remove takes it out with the
+			// new one, and keeps the user's.
+			if tt.before != "" {
+				if got := read(t, path); strings.Contains(got, ServerName) || !strings.Contains(got, `"other"`) {
+					t.Errorf("after remove:\n%s", got)
+				}
 			}
 		})
 	}
@@ -289,8 +293,9 @@ func TestRemoveNeverPutsBackAStaleBackupOverLaterChanges(t *testing.T) {
 		user         bool
 		file, before string
 		// edit is what others write after the first setup: it drops our
-		// entry and adds their own content, so the second setup writes
-		// again over a file the first backup no longer describes.
+		// entry (or one of them) and adds their own content, so the second
+		// setup writes again over a file the first backup no longer
+		// describes. "" is no edit and no second setup.
 		edit          string
 		want, notWant []string
 	}{
@@ -312,6 +317,22 @@ func TestRemoveNeverPutsBackAStaleBackupOverLaterChanges(t *testing.T) {
 			edit: "model = \"o3\"\napproval_policy = \"never\"\n",
 			want: []string{"model = \"o3\"", "approval_policy = \"never\""}, notWant: []string{ServerName},
 		},
+		{
+			// The second setup backs up a file that still holds our
+			// SessionStart hook; remove must not put that hook back.
+			name: "a settings.json that kept our SessionStart hook but lost SessionEnd", client: "claude",
+			file: ".claude/settings.json", before: `{"theme": "dark"}` + "\n",
+			edit: `{"theme": "dark", "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "` + contextCommand + `"}]}]}}` + "\n",
+			want: []string{`"theme": "dark"`}, notWant: []string{"git contextfs", "hooks"},
+		},
+		{
+			// A committed file that had our hook before the first setup
+			// (a teammate's setup): its backup must not hold it either.
+			name: "a settings.json that had our SessionStart hook before the first setup", client: "claude",
+			file:   ".claude/settings.json",
+			before: `{"theme": "dark", "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "` + contextCommand + `"}]}]}}` + "\n",
+			want:   []string{`"theme": "dark"`}, notWant: []string{"git contextfs", "hooks"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -326,9 +347,11 @@ func TestRemoveNeverPutsBackAStaleBackupOverLaterChanges(t *testing.T) {
 			if _, err := Run(o); err != nil {
 				t.Fatal(err)
 			}
-			write(t, path, tt.edit)
-			if _, err := Run(o); err != nil {
-				t.Fatal(err)
+			if tt.edit != "" {
+				write(t, path, tt.edit)
+				if _, err := Run(o); err != nil {
+					t.Fatal(err)
+				}
 			}
 			if !strings.Contains(read(t, path), ServerName) {
 				t.Fatalf("the second setup wrote no entry:\n%s", read(t, path))
@@ -352,6 +375,33 @@ func TestRemoveNeverPutsBackAStaleBackupOverLaterChanges(t *testing.T) {
 	}
 }
 
+// TestRemoveTakesOurEntriesOutOfABackupThatHoldsThem: a backup that an
+// earlier version saved with our hook in it (the file had it already) is
+// put back without it.
+func TestRemoveTakesOurEntriesOutOfABackupThatHoldsThem(t *testing.T) {
+	o := options(t, "claude")
+	path := filepath.Join(o.Root, ".claude", "settings.json")
+	f := claudeHooksFile(path, nil)
+	orig := []byte(`{"theme": "dark", "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "` + contextCommand + `"}]}]}}` + "\n")
+	cur, _, err := f.add(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, path, string(cur))
+	raw, err := json.Marshal(backup{Path: path, Existed: true, Original: orig, Written: hash(cur)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, backupPath(o, path), string(raw))
+	o.Remove = true
+	if _, err := Run(o); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, path); strings.Contains(got, "git contextfs") || !strings.Contains(got, `"theme"`) {
+		t.Errorf("after remove:\n%s", got)
+	}
+}
+
 func TestSetupWritesThroughASymlinkAndKeepsIt(t *testing.T) {
 	tests := []struct {
 		name, client string
@@ -360,19 +410,22 @@ func TestSetupWritesThroughASymlinkAndKeepsIt(t *testing.T) {
 		want         string
 	}{
 		{"a dotfiles-managed ~/.claude/settings.json", "claude", true, ".claude/settings.json", `{"theme":"dark"}` + "\n", "git contextfs context"},
-		{"a linked project .mcp.json", "claude", false, ".mcp.json", userMCP, `"contextfs"`},
-		{"a linked codex config.toml", "codex", false, ".codex/config.toml", "model = \"o3\"\n", "[mcp_servers.contextfs]"},
+		{"a project .mcp.json linked to a file in the repository", "claude", false, ".mcp.json", userMCP, `"contextfs"`},
+		{"a codex config.toml linked to a file in the repository", "codex", false, ".codex/config.toml", "model = \"o3\"\n", "[mcp_servers.contextfs]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := options(t, tt.client)
 			o.User = tt.user
 			base := o.Root
+			// The user's files may link anywhere (a dotfiles folder); the
+			// project's only within the repository.
+			dotfile := filepath.Join(o.Root, "config", "shared", filepath.Base(tt.file))
 			if tt.user {
 				base = o.Home
+				dotfile = filepath.Join(t.TempDir(), "dotfiles", filepath.Base(tt.file))
 			}
 			link := filepath.Join(base, tt.file)
-			dotfile := filepath.Join(t.TempDir(), "dotfiles", filepath.Base(tt.file))
 			write(t, dotfile, tt.before)
 			if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
 				t.Fatal(err)
@@ -404,6 +457,106 @@ func TestSetupWritesThroughASymlinkAndKeepsIt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestProjectSetupFollowsNoLinkOutOfTheRepository: the project's files
+// are a cloned repository's, so a committed link (the file's or a
+// folder's on the way to it) that leads out of the work tree, or into
+// the git directory, is refused before anything is written, setup and
+// remove alike; the error names the link and where it leads.
+func TestProjectSetupFollowsNoLinkOutOfTheRepository(t *testing.T) {
+	tests := []struct {
+		name, client string
+		link         string // what in the repository is the link
+		file         string // the file setup writes, under the link
+		inGitDir     bool   // the link leads into .git, not out of the repository
+		content      string // the file the link leads to, "" for none
+	}{
+		{name: ".mcp.json linked to a file outside", client: "claude", link: ".mcp.json", content: userMCP},
+		{name: ".claude/settings.json linked to a file outside", client: "claude", link: ".claude/settings.json", content: `{"theme": "dark"}` + "\n"},
+		{name: ".codex/config.toml linked to a file outside", client: "codex", link: ".codex/config.toml", content: "model = \"o3\"\n"},
+		{name: ".codex linked to a folder outside", client: "codex", link: ".codex", file: "config.toml", content: "model = \"o3\"\n"},
+		{name: ".codex linked to a folder outside without config.toml", client: "codex", link: ".codex", file: "config.toml"},
+		{name: ".cursor/mcp.json linked into .git", client: "cursor", link: ".cursor/mcp.json", inGitDir: true, content: `{"mcpServers": {}}` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, remove := range []bool{false, true} {
+				o := options(t, tt.client)
+				o.Remove = remove
+				outside := filepath.Join(t.TempDir(), "victim")
+				if tt.inGitDir {
+					outside = filepath.Join(o.GitDir, "victim")
+				}
+				dest, written := outside, outside
+				if tt.file != "" {
+					if err := os.MkdirAll(outside, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					written = filepath.Join(outside, tt.file)
+				}
+				if tt.content != "" {
+					write(t, written, tt.content)
+				}
+				link := filepath.Join(o.Root, tt.link)
+				if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(dest, link); err != nil {
+					t.Fatal(err)
+				}
+				if remove && tt.content != "" {
+					// What setup would have written there: remove leaves it.
+					next, _, err := fileOf(t, o, filepath.Join(link, tt.file)).add([]byte(tt.content))
+					if err != nil {
+						t.Fatal(err)
+					}
+					tt.content = string(next)
+					write(t, written, tt.content)
+				}
+				_, err := Run(o)
+				if err == nil || !strings.Contains(err.Error(), link) || !strings.Contains(err.Error(), outside) || !strings.Contains(err.Error(), "nothing written") {
+					t.Errorf("remove %v: err = %v, want a refusal naming %s and %s", remove, err, link, outside)
+				}
+				if tt.content == "" {
+					if _, err := os.Lstat(written); err == nil {
+						t.Errorf("remove %v: setup created %s", remove, written)
+					}
+				} else if got := read(t, written); got != tt.content {
+					t.Errorf("remove %v: the file outside changed:\n%s", remove, got)
+				}
+				if _, err := os.Lstat(filepath.Join(o.GitDir, "contextfs")); err == nil {
+					t.Errorf("remove %v: setup wrote a backup", remove)
+				}
+				if got, err := os.Readlink(link); err != nil || got != dest {
+					t.Errorf("remove %v: the link changed: %q %v", remove, got, err)
+				}
+				if tt.content != "" && !remove {
+					// A dry run refuses it too.
+					o.DryRun = true
+					if _, err := Run(o); err == nil {
+						t.Errorf("a dry run reports no refusal")
+					}
+				}
+			}
+		})
+	}
+}
+
+// fileOf is the file of o's client at path.
+func fileOf(t *testing.T, o Options, path string) file {
+	t.Helper()
+	files, err := filesFor(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if filepath.Clean(f.path) == filepath.Clean(path) {
+			return f
+		}
+	}
+	t.Fatalf("no file %s for %s", path, o.Client)
+	return file{}
 }
 
 func TestSetupRefusesADanglingSymlink(t *testing.T) {

@@ -50,9 +50,15 @@ type ForeignDriverError struct {
 	File, Driver string
 }
 
+// Error names the config file and the driver found there, and says that
+// it is left as it is.
 func (e *ForeignDriverError) Error() string {
 	return fmt.Sprintf("merge.contextfs.driver in %s is %q, which contextfs did not write: left as it is", e.File, e.Driver)
 }
+
+// beforeCreate, when set (by tests), runs just before install creates
+// the global config file: where another process may create it first.
+var beforeCreate func()
 
 // createdMarker is the first line of a global config file that install
 // created: uninstall deletes the file when nothing else is left in it,
@@ -79,11 +85,7 @@ func RegisterGlobalMergeDriver(ctx context.Context, dir string, force bool) erro
 	if err := checkRegular(st.File); err != nil {
 		return err
 	}
-	created := false
-	if _, err := os.Lstat(st.File); errors.Is(err, fs.ErrNotExist) {
-		// Best effort: without the marker, uninstall leaves an empty file.
-		created = os.WriteFile(st.File, []byte(createdMarker), 0o644) == nil
-	}
+	created := createMarked(st.File)
 	for _, kv := range [][2]string{
 		{"merge.contextfs.name", mergeDriverName},
 		{"merge.contextfs.driver", mergeDriverCommand},
@@ -173,6 +175,30 @@ func checkRegular(p string) error {
 		return fmt.Errorf("%s is not a regular file, so contextfs leaves it alone (does GIT_CONFIG_GLOBAL name it?)", p)
 	}
 	return nil
+}
+
+// createMarked creates the global config file at p with createdMarker
+// when there is none, and reports whether it did. It creates it
+// exclusively: a file that exists, or that another process creates
+// meanwhile, is the user's and is left as it is. Best effort: without
+// the marker, uninstall leaves an empty file.
+func createMarked(p string) bool {
+	if beforeCreate != nil {
+		beforeCreate()
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return false // it exists (not ours), or git creates it
+	}
+	_, err = f.WriteString(createdMarker)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(p) // created by us just now, and holding nothing of anyone's
+		return false
+	}
+	return true
 }
 
 // removeIfCreatedAndEmpty deletes the config file at p when it holds

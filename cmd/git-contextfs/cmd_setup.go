@@ -32,10 +32,13 @@ and share; --user writes your own.
 Entries are merged into existing files; an entry of your own named
 contextfs is never replaced, and a hook of yours that already runs
 "git contextfs context" (or "session end") gets no second one beside it.
-A file that is a symbolic link is written through and stays a link.
+A file that is a symbolic link is written through and stays a link
+(the report names the file it leads to); in the project's files a link
+that leads out of the repository, or into .git, is refused.
 Running it twice changes nothing. --remove takes out only our entries,
 from each file as it is now: a file that holds nothing else since setup
-is restored byte for byte (or deleted if setup created it).
+is restored byte for byte (less any entry of ours it already had), or
+deleted if setup created it.
 docs/AGENTS.md describes every file.`,
 		Example: `  git contextfs setup claude
   git contextfs setup cursor --user --dry-run
@@ -91,7 +94,11 @@ docs/AGENTS.md describes every file.`,
 				if dryRun && c.Action != "unchanged" {
 					verb = "would " + c.Action
 				}
-				fmt.Fprintf(a.io.Out, "%s %s\n", verb, c.Path)
+				if c.Target != "" {
+					fmt.Fprintf(a.io.Out, "%s %s (link to %s)\n", verb, c.Path, c.Target)
+				} else {
+					fmt.Fprintf(a.io.Out, "%s %s\n", verb, c.Path)
+				}
 				if dryRun && c.Action != "unchanged" && c.After != nil {
 					for _, line := range strings.SplitAfter(string(c.After), "\n") {
 						if line != "" {

@@ -68,7 +68,11 @@ func TestSetupKeepsASymlinkedSettingsFileThroughTheCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{{"setup", "claude", "--user"}, {"setup", "claude", "--user", "--remove"}} {
-		ok(t, dir, args...)
+		// The report names the file written, not only the link.
+		out := ok(t, dir, args...)
+		if want := link + " (link to " + dotfile + ")\n"; !strings.Contains(out, want) {
+			t.Errorf("%v printed:\n%s\nwant a line ending %q", args, out, want)
+		}
 		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 			t.Fatalf("after %v the settings file is no longer a symbolic link (%v)", args, err)
 		}
@@ -126,5 +130,50 @@ func TestSetupSaysItAddsNoSecondContextHookThroughTheCLI(t *testing.T) {
 	decodeJSON(t, ok(t, dir, "setup", "claude", "--json"), &chs)
 	if len(chs) != 2 || chs[1].Action != "unchanged" || len(chs[1].Notes) != 1 || !strings.Contains(chs[1].Notes[0], "hooks.SessionStart") {
 		t.Errorf("setup --json: %+v", chs)
+	}
+}
+
+// TestSetupFollowsNoCommittedLinkOutOfTheRepositoryThroughTheCLI: a cloned
+// repository whose .codex/config.toml and .mcp.json are links to files
+// outside it gets them refused, by name, and the files outside are left
+// as they were.
+func TestSetupFollowsNoCommittedLinkOutOfTheRepositoryThroughTheCLI(t *testing.T) {
+	isolateSetup(t)
+	dir := testgit.Init(t)
+	outside := t.TempDir()
+	const victimTOML, victimJSON = "model = \"o3\"\n", `{"mcpServers": {}}` + "\n"
+	writeFile(t, outside, "victim.toml", victimTOML)
+	writeFile(t, outside, "victim.json", victimJSON)
+	tests := []struct{ client, link, victim, content string }{
+		{"codex", ".codex/config.toml", "victim.toml", victimTOML},
+		{"claude", ".mcp.json", "victim.json", victimJSON},
+	}
+	for _, tt := range tests {
+		link := filepath.Join(dir, tt.link)
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		rel, err := filepath.Rel(filepath.Dir(link), filepath.Join(outside, tt.victim))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(rel, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range tests {
+		for _, args := range [][]string{{"setup", tt.client}, {"setup", tt.client, "--remove"}} {
+			r := cli(t, dir, "", args...)
+			if r.code != 1 || !strings.Contains(r.stderr, tt.link) || !strings.Contains(r.stderr, filepath.Join(outside, tt.victim)) ||
+				!strings.Contains(r.stderr, "nothing written") {
+				t.Errorf("%v: exit %d, stderr %q; want 1 and a refusal naming %s and its target", args, r.code, r.stderr, tt.link)
+			}
+			if got := readFile(t, outside, tt.victim); got != tt.content {
+				t.Errorf("%v changed %s outside the repository:\n%s", args, tt.victim, got)
+			}
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(dir, ".claude")); err == nil {
+		t.Errorf("setup claude wrote .claude after refusing .mcp.json")
 	}
 }
