@@ -267,7 +267,16 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.
 	var until time.Time
 	scanners := map[*contextfs.Store]*secrets.Scanner{}
 	for _, sp := range specs {
-		entries, err := gather(ctx, s, sp, o)
+		var (
+			entries []contextfs.Entry
+			known   map[string]session.Episode // files read already, by path
+			err     error
+		)
+		if sp.key == LastSession {
+			entries, known, err = lastSessions(ctx, s, sp.limit)
+		} else {
+			entries, err = gather(ctx, s, sp, o)
+		}
 		if err != nil {
 			return nil, until, fmt.Errorf("context: %s: %w", sp.title, err)
 		}
@@ -280,8 +289,14 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.
 				// The file, read once: for its expiry, and for what the
 				// item shows beyond the index.
 				read := sp.bodies || sp.key == RelevantTask
-				raw, rerr := st.Repo.ReadFile(e.Path)
-				if rerr != nil && read {
+				var (
+					raw  []byte
+					m    *memory.Memory
+					rerr error
+				)
+				if ep, ok := known[e.Path]; ok && st == s {
+					raw, m = ep.Raw, ep.Memory
+				} else if raw, rerr = st.Repo.ReadFile(e.Path); rerr != nil && read {
 					return fmt.Errorf("context: %s: %w", sp.title, rerr)
 				}
 				// An expired memory is no longer true: the block shows
@@ -298,7 +313,7 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.
 					scanners[st] = scanner(st)
 				}
 				// Search results carry no summary: those are read too.
-				it, err := item(e, raw, sp.bodies, read, scanners[st])
+				it, err := item(e, raw, m, sp.bodies, read, scanners[st])
 				if err != nil {
 					return fmt.Errorf("context: %s: %w", sp.title, err)
 				}
@@ -356,9 +371,6 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 	case OpenWork:
 		// No earlier section shows these types: the page is exact.
 		return s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Status: openStatuses, Limit: sp.limit})
-	case LastSession:
-		// One more than shown, should the latest have expired.
-		return latestSessions(ctx, s, sp.limit+1)
 	}
 	// An older progress shows only where a newer one has expired.
 	entries, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Limit: sp.limit * 2})
@@ -374,56 +386,22 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 	return entries, nil
 }
 
-// latestSessions lists the episodic memories the latest ended first
-// (session.Latest), as session list does, as far as need of them. The
-// index orders by updated, which a tag added to an old summary moves, so
-// the order is read from the files; but a session ends before its summary
-// is written (session end writes it), so they are read newest-updated
-// first only until the next one was updated before the need-th latest end
-// found. (A summary written by hand with an end after its own time may be
-// passed over, as all were before ends were compared.) That is
-// usually need files, not every summary: reading all of them (about a
-// thousand at 10,000 memories) made a context block three times slower.
-func latestSessions(ctx context.Context, s *contextfs.Store, need int) ([]contextfs.Entry, error) {
-	// A page of the listing first, which is almost always enough; all of
-	// it only when the summaries' times say the page may not be.
-	for page := 4 * need; ; page = 0 {
-		entries, err := s.ListIndexed(ctx, contextfs.ListOptions{Types: []string{"episodic"}, Limit: page})
-		if err != nil {
-			return nil, err
-		}
-		out, sure := latestOf(s, entries, need)
-		if sure || page == 0 || len(entries) < page {
-			return out, nil
-		}
+// lastSessions lists the episodic memories that ended latest (as session
+// list orders them, session.LatestEpisodes), one more than shown should
+// the latest have expired, with the files read to order them, by path, so
+// that each is read once.
+func lastSessions(ctx context.Context, s *contextfs.Store, shown int) ([]contextfs.Entry, map[string]session.Episode, error) {
+	eps, err := session.LatestEpisodes(ctx, s, shown+1)
+	if err != nil {
+		return nil, nil, err
 	}
-}
-
-// latestOf reads the summaries of entries (newest updated first) until
-// the next one was updated before the need-th latest end found, and
-// returns those read, the latest ended first; sure is false when it read
-// them all without getting there.
-func latestOf(s *contextfs.Store, entries []contextfs.Entry, need int) (out []contextfs.Entry, sure bool) {
-	ms := map[string]*memory.Memory{}
-	byEnd := func(a, b contextfs.Entry) int { return session.Latest(ms[a.Path], ms[b.Path]) }
-	for _, e := range entries {
-		if len(out) >= need {
-			slices.SortStableFunc(out, byEnd)
-			// The index keeps whole seconds; an end may be within the second.
-			if e.Updated.Add(time.Second).Before(session.Ended(ms[out[need-1].Path])) {
-				sure = true
-				break
-			}
-		}
-		m, err := s.Read(e.Path)
-		if err != nil {
-			continue // reported by validate; the block goes on, as session list does
-		}
-		ms[e.Path] = m
-		out = append(out, e)
+	entries := make([]contextfs.Entry, 0, len(eps))
+	known := make(map[string]session.Episode, len(eps))
+	for _, ep := range eps {
+		entries = append(entries, ep.Entry)
+		known[ep.Path] = ep
 	}
-	slices.SortStableFunc(out, byEnd)
-	return out, sure
+	return entries, known, nil
 }
 
 // openStatuses are the data.status values of open work ("" is none).
@@ -433,16 +411,19 @@ var openStatuses = []string{"", "open", "in_progress"}
 // secrets sc finds in it masked. Unless read, the entry has all the item
 // shows, from the index that Build synced with the files first (the same
 // guarantee a listing has); otherwise the file is read, as for a body,
-// which the index keeps only mixed with the data's values.
-func item(e contextfs.Entry, raw []byte, body, read bool, sc *secrets.Scanner) (Item, error) {
+// which the index keeps only mixed with the data's values: its content is
+// raw, and m, when not nil, the memory already decoded from it.
+func item(e contextfs.Entry, raw []byte, m *memory.Memory, body, read bool, sc *secrets.Scanner) (Item, error) {
 	if !read {
 		it := Item{ID: e.ID, Type: e.Type, Title: oneLine(e.Title), Summary: oneLine(e.Summary)}
 		it.mask(sc)
 		return it, nil
 	}
-	m, err := contextfs.DecodeMemory(e.Path, raw)
-	if err != nil {
-		return Item{}, err
+	if m == nil {
+		var err error
+		if m, err = contextfs.DecodeMemory(e.Path, raw); err != nil {
+			return Item{}, err
+		}
 	}
 	it := Item{ID: m.ID, Type: m.Type, Title: oneLine(m.Title), Summary: oneLine(m.Summary)}
 	if body {

@@ -251,16 +251,20 @@ func (sv *server) sessionStart(ctx context.Context, in SessionStartInput) (Sessi
 	return out, text, nil
 }
 
-// user is the user's own store, where a session's saves of type user go,
-// or nil when it has not been created or cannot be opened: a session's
-// summary is still worth saving without them.
-func (sv *server) user(ctx context.Context) *contextfs.Store {
-	u, err := sv.set.ExistingUser(ctx)
-	if err != nil {
-		fmt.Fprintf(sv.log, "contextfs mcp: the user store is left out of the session: %v\n", err)
-		return nil
+// user is how a session reaches the user's own store, where its saves of
+// type user go: called, it opens the store (session.EndOptions.User says
+// when a session needs it), or returns nil when it has not been created
+// (nothing is created) or cannot be opened: a session's summary is still
+// worth saving without them.
+func (sv *server) user(ctx context.Context) func() *contextfs.Store {
+	return func() *contextfs.Store {
+		u, err := sv.set.ExistingUser(ctx)
+		if err != nil {
+			fmt.Fprintf(sv.log, "contextfs mcp: the user store is left out of the session: %v\n", err)
+			return nil
+		}
+		return u
 	}
-	return u
 }
 
 func (sv *server) sessionEnd(ctx context.Context, in SessionEndInput) (SessionEndOutput, string, error) {

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/internal/testgit"
+	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/session"
 )
 
@@ -78,14 +80,7 @@ func TestSessionEndWithNoneOpenNamesTheTool(t *testing.T) {
 // TestSessionEndListsTheUserStoresSaves: a preference saved in the
 // session goes to the user's own store, and is one of the session's saves.
 func TestSessionEndListsTheUserStoresSaves(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
-	for _, kv := range testgit.Env()[len(os.Environ()):] {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
+	isolateHome(t)
 	cs, _, _ := connect(t)
 	call(t, cs, "session_start", map[string]any{}, nil)
 	var pref, fact struct{ ID, Scope string }
@@ -106,4 +101,59 @@ func sorted(a, b string) []string {
 		a, b = b, a
 	}
 	return []string{a, b}
+}
+
+// isolateHome points HOME and the XDG folders at the test's own, and
+// gives git the tests' identity, for a test that writes in the user store.
+func isolateHome(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+	for _, kv := range testgit.Env()[len(os.Environ()):] {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	return home
+}
+
+// TestSessionToolsOpenTheUserStoreOnlyForASummary: session_start and
+// session_end list the user store's saves only when a summary is saved;
+// a call that saves none leaves the store closed. Its cache, removed,
+// tells whether it was opened.
+func TestSessionToolsOpenTheUserStoreOnlyForASummary(t *testing.T) {
+	home := isolateHome(t)
+	ctx := context.Background()
+	dir, err := scope.UserDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(dir, home) {
+		t.Fatalf("the user store %s is not the test's", dir)
+	}
+	u, err := scope.OpenUser(ctx, dir, contextfs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Close()
+	userCache := filepath.Join(dir, ".git", "contextfs", "cache.db")
+	for _, p := range []string{userCache, userCache + "-wal", userCache + "-shm"} {
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	opened := func() bool { _, err := os.Stat(userCache); return err == nil }
+	cs, _, _ := connect(t)
+	if res := callRaw(t, cs, "session_end", map[string]any{"summary": "x"}); !res.IsError || opened() {
+		t.Errorf("session_end with none open: error=%v, the user store opened=%v; want an error, and it closed", res.IsError, opened())
+	}
+	call(t, cs, "session_start", map[string]any{"resume": false}, nil)
+	if opened() {
+		t.Error("session_start with none open opened the user store")
+	}
+	call(t, cs, "session_end", map[string]any{"summary": "done"}, nil)
+	if !opened() {
+		t.Error("session_end saving a summary did not list the user store's saves")
+	}
 }

@@ -63,6 +63,16 @@ func currentFile(repo *gitstore.Repo) string { return filepath.Join(Dir(repo), "
 
 func logFile(repo *gitstore.Repo, id string) string { return filepath.Join(Dir(repo), id+".log") }
 
+// unsavedFile marks the open session id as one that has stamped no save
+// yet (see Stamp): Start writes it, the first Stamp removes it. Without
+// it, End cannot know that the session saved nothing in the user store
+// but by opening that store and asking, on every agent session a hook
+// ends. A session without the mark (one whose first save was stamped, or
+// one started by an older version) may have saved anything.
+func unsavedFile(repo *gitstore.Repo, id string) string {
+	return filepath.Join(Dir(repo), id+".unsaved")
+}
+
 // Current returns the open session, or nil when there is none.
 func Current(repo *gitstore.Repo) (*Session, error) {
 	p := currentFile(repo)
@@ -92,9 +102,11 @@ func Current(repo *gitstore.Repo) (*Session, error) {
 // StartOptions describe a new session.
 type StartOptions struct {
 	Label, Tool, Model string
-	// User, when set, is the user's own store (package scope): a session
-	// left open that Start closes lists what it saved there too.
-	User *contextfs.Store
+	// User, when set, opens the user's own store (package scope), or
+	// returns nil when there is none: a session left open that Start
+	// closes lists what it saved there too. It is called only then, and
+	// as End calls it (see EndOptions.User).
+	User func() *contextfs.Store
 }
 
 // Check refuses a label, tool or model that the session's summary could
@@ -145,7 +157,14 @@ func Start(ctx context.Context, st *contextfs.Store, o StartOptions, now time.Ti
 	}
 	s := &Session{ID: memory.NewID(), Label: oneLine(o.Label), Tool: oneLine(o.Tool), Model: oneLine(o.Model),
 		Branch: branch(st.Repo), Started: now.UTC().Truncate(time.Second)}
+	// The mark first: a save stamped once the record exists removes it.
+	// One that cannot be written is no error (write says what is wrong):
+	// without it, End asks the user store, as for an older session.
+	if os.MkdirAll(Dir(st.Repo), 0o755) == nil {
+		_ = os.WriteFile(unsavedFile(st.Repo, s.ID), nil, 0o644)
+	}
 	if err := write(st.Repo, s); err != nil {
+		_ = os.Remove(unsavedFile(st.Repo, s.ID))
 		return nil, err
 	}
 	res.Session = s
@@ -202,16 +221,22 @@ func write(repo *gitstore.Repo, s *Session) error {
 type EndOptions struct {
 	Summary string
 	Outcome string // one of Outcomes; "" means success
-	// User, when set, is the user's own store (package scope): the
-	// memories saved there in the session are listed in saved too.
-	User *contextfs.Store
+	// User, when set, opens the user's own store (package scope), or
+	// returns nil when there is none: the memories saved there in the
+	// session are listed in saved too. End calls it at most once, and
+	// only when it will save a summary, or (a hook's end without one)
+	// when the session may have saved there: a hook ends every agent
+	// session, and most leave nothing to list.
+	User func() *contextfs.Store
 	// Hook says a hook ends the session, one that may be installed for
 	// every repository (setup claude --user). A session it ends without
-	// a summary, in a repository with no .contextfs folder or having
-	// saved nothing, is closed without saving one, and End returns nil: a
-	// repository that never used contextfs does not get one because an
-	// agent ran in it, and an agent session that left nothing does not
-	// become the "Last session" of the next one's context block.
+	// a summary that saved nothing, in either store, is closed without
+	// saving one, and End returns nil: a repository that never used
+	// contextfs does not get a .contextfs folder because an agent ran in
+	// it, and an agent session that left nothing does not become the
+	// "Last session" of the next one's context block. A session that did
+	// save, even only in the user store, gets its summary, in the
+	// repository as always: it is the record of what the session saved.
 	Hook bool
 }
 
@@ -234,35 +259,45 @@ func End(ctx context.Context, st *contextfs.Store, o EndOptions, now time.Time) 
 	if !slices.Contains(Outcomes, outcome) {
 		return nil, fmt.Errorf("outcome must be one of %s, not %q", strings.Join(Outcomes, ", "), outcome)
 	}
-	if o.Hook && strings.TrimSpace(o.Summary) == "" {
-		if _, err := os.Stat(filepath.Join(st.Repo.Root, gitstore.Dir)); errors.Is(err, fs.ErrNotExist) {
-			if err := os.Remove(currentFile(st.Repo)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("session: %w", err)
-			}
-			return nil, nil
-		}
-	}
+	said := strings.TrimSpace(o.Summary) != ""
 	var ids []string
-	for _, store := range []*contextfs.Store{st, o.User} {
-		if store == nil {
-			continue
-		}
+	add := func(store *contextfs.Store) error {
 		saved, err := store.List(ctx, contextfs.ListOptions{Session: s.ID, All: true})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, e := range saved {
 			ids = append(ids, e.ID)
 		}
+		return nil
+	}
+	// A repository without a .contextfs folder holds no memory: its store
+	// is not asked (its sync would find nothing).
+	if _, err := os.Stat(filepath.Join(st.Repo.Root, gitstore.Dir)); err == nil {
+		if err := add(st); err != nil {
+			return nil, err
+		}
+	}
+	// A hook's end without a summary saves one only for a session that
+	// saved something: the user store is asked only when the repository's
+	// says nothing and the session stamped a save.
+	_, markErr := os.Stat(unsavedFile(st.Repo, s.ID))
+	unsaved := markErr == nil
+	if o.User != nil && (!o.Hook || said || len(ids) > 0 || !unsaved) {
+		if user := o.User(); user != nil {
+			if err := add(user); err != nil {
+				return nil, err
+			}
+		}
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	if o.Hook && strings.TrimSpace(o.Summary) == "" && len(ids) == 0 {
+	if o.Hook && !said && len(ids) == 0 {
 		// Nothing saved and nothing said: "saved 0 memories" would only
 		// push the last session that did something out of the context
 		// block, once for every agent session the hooks end.
-		if err := os.Remove(currentFile(st.Repo)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("session: %w", err)
+		if err := closeRecord(st.Repo, s.ID); err != nil {
+			return nil, err
 		}
 		return nil, nil
 	}
@@ -294,10 +329,20 @@ func End(ctx context.Context, st *contextfs.Store, o EndOptions, now time.Time) 
 	if err != nil {
 		return nil, fmt.Errorf("save the session summary: %w", err)
 	}
-	if err := os.Remove(currentFile(st.Repo)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return res.Memory, fmt.Errorf("session: %w", err)
+	if err := closeRecord(st.Repo, s.ID); err != nil {
+		return res.Memory, err
 	}
 	return res.Memory, nil
+}
+
+// closeRecord removes the open session id's record and its mark.
+func closeRecord(repo *gitstore.Repo, id string) error {
+	for _, p := range []string{currentFile(repo), unsavedFile(repo, id)} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("session: %w", err)
+		}
+	}
+	return nil
 }
 
 // Summary is an ended session as its episodic memory records it.
@@ -316,32 +361,102 @@ type Summary struct {
 }
 
 // List returns ended sessions, the latest ended first (see Latest), at
-// most limit (0: all).
+// most limit (0: all). With a limit it reads only as many summaries as
+// LatestEpisodes does.
 func List(ctx context.Context, st *contextfs.Store, limit int) ([]Summary, error) {
-	es, err := st.List(ctx, contextfs.ListOptions{Types: []string{"episodic"}, All: true})
+	if _, err := st.Sync(ctx); err != nil {
+		return nil, err
+	}
+	eps, err := latest(ctx, st, limit, true, func(m *memory.Memory) bool { _, ok := summaryOf(m); return ok })
 	if err != nil {
 		return nil, err
 	}
-	var ms []*memory.Memory
-	for _, e := range es {
-		m, err := st.Read(e.Path)
-		if err != nil {
-			continue // reported by validate; a list goes on
-		}
-		if _, ok := summaryOf(m); ok {
-			ms = append(ms, m)
-		}
-	}
-	slices.SortFunc(ms, Latest)
-	if limit > 0 && len(ms) > limit {
-		ms = ms[:limit]
-	}
 	var out []Summary
-	for _, m := range ms {
-		sum, _ := summaryOf(m)
+	for _, ep := range eps {
+		sum, _ := summaryOf(ep.Memory)
 		out = append(out, sum)
 	}
 	return out, nil
+}
+
+// Episode is an episodic memory as LatestEpisodes read it: its entry in
+// the index, the content of its file and the memory in it.
+type Episode struct {
+	contextfs.Entry
+	Raw    []byte
+	Memory *memory.Memory
+}
+
+// LatestEpisodes returns the need current episodic memories of st that
+// ended latest (see Latest), the latest first, from st's index as last
+// synced (the caller syncs): the context block's "Last session", which
+// also takes a summary written by hand. need <= 0 means all of them.
+//
+// The index orders by updated, which a tag added to an old summary moves,
+// so the order is read from the files; but a session ends before its
+// summary is written (End writes it), so the files are read newest-updated
+// first only until the next one was updated before the need-th latest end
+// found. That is usually need files, not every summary. (A summary written
+// by hand with an end after its own time may be passed over.) The listing
+// is read a page at a time, each twice the one before, so that a page
+// that does not settle it costs a little more, not every summary.
+func LatestEpisodes(ctx context.Context, st *contextfs.Store, need int) ([]Episode, error) {
+	return latest(ctx, st, need, false, nil)
+}
+
+// latest is LatestEpisodes with superseded memories too when all, and only
+// the memories keep keeps (nil: all).
+func latest(ctx context.Context, st *contextfs.Store, need int, all bool, keep func(*memory.Memory) bool) ([]Episode, error) {
+	byEnd := func(a, b Episode) int { return Latest(a.Memory, b.Memory) }
+	var top []Episode // in Latest order; at most need of them when need > 0
+	seen := map[string]bool{}
+	page := 0 // all
+	if need > 0 {
+		page = 4 * need
+	}
+	for {
+		entries, err := st.ListIndexed(ctx, contextfs.ListOptions{Types: []string{"episodic"}, All: all, Limit: page})
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			// A longer page starts with the shorter one (the index
+			// orders by updated, then ID): those were read.
+			if seen[e.Path] {
+				continue
+			}
+			seen[e.Path] = true
+			// The index keeps whole seconds; an end may be within the second.
+			if need > 0 && len(top) == need && e.Updated.Add(time.Second).Before(Ended(top[need-1].Memory)) {
+				return top, nil
+			}
+			raw, err := st.Repo.ReadFile(e.Path)
+			if err != nil {
+				continue // reported by validate; a list goes on
+			}
+			m, err := contextfs.DecodeMemory(e.Path, raw)
+			if err != nil || keep != nil && !keep(m) {
+				continue
+			}
+			ep := Episode{Entry: e, Raw: raw, Memory: m}
+			if need <= 0 {
+				top = append(top, ep)
+				continue
+			}
+			if i, _ := slices.BinarySearchFunc(top, ep, byEnd); i < need {
+				top = slices.Insert(top, i, ep)
+				top = top[:min(len(top), need)]
+			}
+		}
+		if page == 0 || len(entries) < page {
+			break
+		}
+		page *= 2
+	}
+	if need <= 0 {
+		slices.SortStableFunc(top, byEnd)
+	}
+	return top, nil
 }
 
 // Ended is when the session that an episodic memory summarises ended: its
@@ -477,11 +592,16 @@ func ReadLog(repo *gitstore.Repo, id string) ([]byte, error) {
 
 // Stamp fills in what a memory about to be saved records of the open
 // session: its ID, and the session's tool and model where the request
-// gives no source of its own. Without an open session it changes nothing.
+// gives no source of its own, and that the session has saved, or tried to
+// (see EndOptions.User). Without an open session it changes nothing.
 func Stamp(repo *gitstore.Repo, req *contextfs.SaveRequest) error {
 	s, err := Current(repo)
 	if err != nil || s == nil {
 		return err
+	}
+	// The session may now save, in either store: its end asks both.
+	if err := os.Remove(unsavedFile(repo, s.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("session: %w", err)
 	}
 	if req.Session == "" {
 		req.Session = s.ID

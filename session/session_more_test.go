@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/testgit"
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/session"
 )
@@ -171,7 +174,7 @@ func TestEndListsWhatTheSessionSavedInTheUserStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := session.End(ctx, st, session.EndOptions{Summary: "done", User: user}, time.Now())
+	m, err := session.End(ctx, st, session.EndOptions{Summary: "done", User: func() *contextfs.Store { return user }}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,48 +185,84 @@ func TestEndListsWhatTheSessionSavedInTheUserStore(t *testing.T) {
 	}
 }
 
-// TestHookEndSavesNoSummaryInARepositoryWithoutContextfs: hooks installed
-// for every repository must not start contextfs in one that never used it.
-func TestHookEndSavesNoSummaryInARepositoryWithoutContextfs(t *testing.T) {
+// TestHookEndSavesASummaryOnlyOfASessionThatSaved: hooks installed for
+// every repository must not start contextfs in one that never used it,
+// nor save a summary of a session that saved nothing; but a session that
+// saved, even only in the user store, keeps its record. The user store is
+// opened only when its saves will be listed or may decide the summary:
+// a hook ends every agent session, and most save nothing.
+func TestHookEndSavesASummaryOnlyOfASessionThatSaved(t *testing.T) {
 	tests := []struct {
 		name      string
-		contextfs bool // the repository has a .contextfs folder
-		hook      bool
-		summary   string
-		saved     bool
+		contextfs bool   // the repository has a .contextfs folder
+		hook      bool   // a hook ends the session (--if-open)
+		summary   string // the summary given
+		save      string // where the session saved a memory: "", "repo" or "user"
+		older     bool   // the session was recorded by an older version
+		saved     bool   // a summary is saved
+		opened    bool   // the user store was opened
 	}{
-		{"a hook's end without a summary in a repository without .contextfs saves nothing", false, true, "", false},
-		{"a hook's end with a summary saves it", false, true, "Did things.", true},
-		{"a hook's end in a repository with .contextfs and nothing saved saves nothing", true, true, "", false},
-		{"a hook's end in a repository with .contextfs saves a summary given", true, true, "Did things.", true},
-		{"a hook's end in a repository with .contextfs saves the summary of a session that saved", true, true, "", true},
-		{"an end that is not a hook's saves the summary", false, false, "", true},
+		{"a hook's end without a summary in a repository without .contextfs saves nothing", false, true, "", "", false, false, false},
+		{"a hook's end with a summary saves it", false, true, "Did things.", "", false, true, true},
+		{"a hook's end in a repository with .contextfs and nothing saved saves nothing", true, true, "", "", false, false, false},
+		{"a hook's end in a repository with .contextfs saves a summary given", true, true, "Did things.", "", false, true, true},
+		{"a hook's end in a repository with .contextfs saves the summary of a session that saved", true, true, "", "repo", false, true, true},
+		{"a hook's end saves the summary of a session that saved only in the user store", false, true, "", "user", false, true, true},
+		{"a hook's end with .contextfs saves the summary of a session that saved only in the user store", true, true, "", "user", false, true, true},
+		{"a hook's end of an older session asks the user store, which holds nothing of it", true, true, "", "", true, false, true},
+		{"an end that is not a hook's saves the summary", false, false, "", "", false, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
-			st := open(t)
+			st, user := open(t), open(t)
 			dir := filepath.Join(st.Repo.Root, ".contextfs")
 			if tt.contextfs {
 				if err := os.MkdirAll(dir, 0o755); err != nil {
 					t.Fatal(err)
 				}
 			}
-			sess, err := session.Start(ctx, st, session.StartOptions{Tool: "claude-code"}, time.Now())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(tt.name, "a session that saved") {
-				if _, err := st.Save(ctx, contextfs.SaveRequest{Type: "fact", Body: "The build caches modules.", Session: sess.Session.ID}); err != nil {
+			var sid string
+			if tt.older {
+				sid = "older001"
+				record(t, st, `{"id": "older001", "tool": "claude-code", "started": "2026-03-01T09:00:00Z"}`)
+			} else {
+				sess, err := session.Start(ctx, st, session.StartOptions{Tool: "claude-code"}, time.Now())
+				if err != nil {
 					t.Fatal(err)
 				}
+				sid = sess.Session.ID
 			}
-			m, err := session.End(ctx, st, session.EndOptions{Summary: tt.summary, Outcome: "unknown", Hook: tt.hook}, time.Now())
+			var want []any
+			if tt.save != "" {
+				req := contextfs.SaveRequest{Type: "fact", Body: "The build caches modules."}
+				if err := session.Stamp(st.Repo, &req); err != nil {
+					t.Fatal(err)
+				}
+				in := map[string]*contextfs.Store{"repo": st, "user": user}[tt.save]
+				res, err := in.Save(ctx, req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, res.Memory.ID)
+			}
+			opened := 0
+			o := session.EndOptions{Summary: tt.summary, Outcome: "unknown", Hook: tt.hook,
+				User: func() *contextfs.Store { opened++; return user }}
+			m, err := session.End(ctx, st, o, time.Now())
 			if err != nil {
 				t.Fatal(err)
 			}
 			if (m != nil) != tt.saved {
-				t.Errorf("summary %v, want saved=%v", m, tt.saved)
+				t.Fatalf("summary %v, want saved=%v", m, tt.saved)
+			}
+			if m != nil {
+				if got, _ := m.Data["saved"].([]any); !slices.Equal(got, want) || m.Data["session_id"] != sid {
+					t.Errorf("the summary of session %v lists %v, want %s's %v", m.Data["session_id"], got, sid, want)
+				}
+			}
+			if opened > 1 || (opened == 1) != tt.opened {
+				t.Errorf("the user store was opened %d times, want opened=%v", opened, tt.opened)
 			}
 			_, statErr := os.Stat(dir)
 			if exists := statErr == nil; exists != (tt.saved || tt.contextfs) {
@@ -232,7 +271,33 @@ func TestHookEndSavesNoSummaryInARepositoryWithoutContextfs(t *testing.T) {
 			if cur, _ := session.Current(st.Repo); cur != nil {
 				t.Errorf("the session is still open: %+v", cur)
 			}
+			if left, _ := os.ReadDir(session.Dir(st.Repo)); len(left) != 0 {
+				t.Errorf("the closed session left %v behind", left)
+			}
 		})
+	}
+}
+
+// TestStartOpensTheUserStoreOnlyToCloseASessionLeftOpen: the SessionStart
+// hook starts a session on every agent start; only one left open is
+// ended, and only then are the user store's saves listed.
+func TestStartOpensTheUserStoreOnlyToCloseASessionLeftOpen(t *testing.T) {
+	ctx := context.Background()
+	st, user := open(t), open(t)
+	opened := 0
+	o := session.StartOptions{Tool: "claude-code", User: func() *contextfs.Store { opened++; return user }}
+	if _, err := session.Start(ctx, st, o, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if opened != 0 {
+		t.Errorf("a start with no session open opened the user store %d times", opened)
+	}
+	res, err := session.Start(ctx, st, o, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Closed == nil || opened != 1 {
+		t.Errorf("a start closing a session left open: closed %v, the user store opened %d times; want a summary and once", res.Closed, opened)
 	}
 }
 
@@ -276,6 +341,92 @@ func TestListAndShowOrderByWhenTheSessionEnded(t *testing.T) {
 	for _, id := range []string{sids[1], mids[1], mids[1][:6]} {
 		if s, err := session.Show(ctx, st, id); err != nil || s.ID != sids[1] {
 			t.Errorf("Show(%s) = %+v, %v; want session %s", id, s, err, sids[1])
+		}
+	}
+}
+
+// TestListWithALimitIsTheStartOfTheWholeList: List with a limit reads the
+// summaries newest-written first only until the rest cannot have ended
+// later, a page of the listing at a time; it must give what the whole
+// list starts with, however the ends and the writes interleave: summaries
+// of long-ended sessions written late (merged from a branch), old ones
+// tagged last, ends within the second of the write.
+func TestListWithALimitIsTheStartOfTheWholeList(t *testing.T) {
+	ctx := context.Background()
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	st, err := contextfs.Open(ctx, contextfs.Options{Dir: testgit.Init(t), Embedder: embed.NewBuiltin(),
+		Now: func() time.Time { return at }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	type ended struct {
+		sid, mid string
+		at       time.Time
+	}
+	var all []ended
+	for w := range 40 {
+		at = at.Add(10 * time.Minute) // when the summary is written
+		end := at.Add(-time.Duration(w%3) * time.Minute)
+		if w%4 == 3 {
+			end = at.Add(-72 * time.Hour) // a session that ended long before
+		}
+		res, err := session.Start(ctx, st, session.StartOptions{Label: fmt.Sprint("s", w)}, end.Add(-30*time.Minute))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := session.End(ctx, st, session.EndOptions{Summary: "Work."}, end)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, ended{res.Session.ID, m.ID, end.Truncate(time.Second)})
+	}
+	for _, w := range []int{3, 7, 0} { // tagged last: updated moves, not the end
+		at = at.Add(time.Minute)
+		if _, err := st.Update(ctx, all[w].mid, func(m *memory.Memory) error { m.Tags = append(m.Tags, "reviewed"); return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slices.SortFunc(all, func(a, b ended) int { return b.at.Compare(a.at) })
+	var want []string
+	for _, e := range all {
+		want = append(want, e.sid)
+	}
+	ids := func(list []session.Summary) []string {
+		var out []string
+		for _, s := range list {
+			out = append(out, s.ID)
+		}
+		return out
+	}
+	whole, err := session.List(ctx, st, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(whole); !slices.Equal(got, want) {
+		t.Fatalf("List = %v, want the latest ended first %v", got, want)
+	}
+	for _, n := range []int{1, 2, 3, 5, 8, 13, 39, 40, 41} {
+		list, err := session.List(ctx, st, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(list); !slices.Equal(got, want[:min(n, len(want))]) {
+			t.Errorf("List(%d) = %v, want %v", n, got, want[:min(n, len(want))])
+		}
+		eps, err := session.LatestEpisodes(ctx, st, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, ep := range eps {
+			got = append(got, ep.Memory.Data["session_id"].(string))
+			if raw, err := os.ReadFile(filepath.Join(st.Repo.Root, ep.Path)); err != nil || string(raw) != string(ep.Raw) {
+				t.Errorf("LatestEpisodes(%d): %s comes with content other than its file's (%v)", n, ep.Path, err)
+			}
+		}
+		if !slices.Equal(got, want[:min(n, len(want))]) {
+			t.Errorf("LatestEpisodes(%d) = %v, want %v", n, got, want[:min(n, len(want))])
 		}
 	}
 }

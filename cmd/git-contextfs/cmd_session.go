@@ -115,11 +115,11 @@ memories saved in it, in this repository and in your user store.
 --summary - reads the summary from standard input.
 
 --if-open is for hooks: with no session open it does nothing, successfully
-(--json prints null). In a repository with no .contextfs folder, it closes
-a session without a summary and saves none, so that hooks installed for
+(--json prints null). It closes a session that saved nothing (in either
+store) and has no summary without saving one, so that hooks installed for
 every repository (setup claude --user) leave those that never used
-contextfs alone; and anywhere, it closes a session that saved nothing and
-has no summary without saving one.`,
+contextfs alone. A session that saved, even only in the user store, gets
+its summary.`,
 		Example: `  git contextfs session end --summary "Refresh tokens work; docs pending." --outcome partial
   echo "Fixed the flaky test" | git contextfs session end --summary -`,
 		Args: argsRange(0, 0),
@@ -166,16 +166,30 @@ has no summary without saving one.`,
 	return cmd
 }
 
-// sessionUser opens the user's own store, where a session's saves of type
-// user go, if it has been created; done closes it. A user store that
+// sessionUser is how a session reaches the user's own store, where its
+// saves of type user go: user opens it when first called, and only if it
+// has been created (nil otherwise; nothing is created), so that the hooks,
+// which start and end every agent session, open it only for a session
+// that saved (session.EndOptions.User); done closes it. A user store that
 // cannot be opened is said, and the session goes on without it.
-func (a *app) sessionUser(ctx context.Context, s *contextfs.Store) (user *contextfs.Store, done func()) {
-	set := scope.FromStore(s, scope.Options{Warnings: a.io.ErrOut})
-	user, err := set.ExistingUser(ctx)
-	if err != nil {
-		fmt.Fprintf(a.io.ErrOut, "contextfs: the session's saves in the user store are left out: %v\n", err)
+func (a *app) sessionUser(ctx context.Context, s *contextfs.Store) (user func() *contextfs.Store, done func()) {
+	var set *scope.Set
+	user = func() *contextfs.Store {
+		if set == nil {
+			set = scope.FromStore(s, scope.Options{Warnings: a.io.ErrOut})
+		}
+		u, err := set.ExistingUser(ctx)
+		if err != nil {
+			fmt.Fprintf(a.io.ErrOut, "contextfs: the session's saves in the user store are left out: %v\n", err)
+			return nil
+		}
+		return u
 	}
-	return user, func() { set.Close() } // the user store it opens; s stays the caller's
+	return user, func() {
+		if set != nil {
+			set.Close() // the user store it opened; s stays the caller's
+		}
+	}
 }
 
 func (a *app) sessionListCmd() *cobra.Command {

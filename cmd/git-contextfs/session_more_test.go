@@ -107,18 +107,21 @@ func TestADamagedSessionRecordSaysHowToRecover(t *testing.T) {
 // TestHookCommandsLeaveARepositoryWithoutContextfsAlone runs what setup
 // claude's hooks run. With --user they run in every repository Claude
 // opens: one that never used contextfs must not get a .contextfs folder,
-// and a session that saved nothing leaves no summary anywhere.
+// and a session that saved nothing leaves no summary anywhere. A session
+// that saved, in the user store only too, gets its summary: it is the
+// record of what it saved.
 func TestHookCommandsLeaveARepositoryWithoutContextfsAlone(t *testing.T) {
 	isolateHome(t)
 	tests := []struct {
 		name      string
 		contextfs bool
-		save      bool // a memory is saved in the session
+		save      string // the scope a memory is saved in during the session ("": none)
 		summaries int
 	}{
-		{"a repository without .contextfs gets nothing", false, false, 0},
-		{"a repository with .contextfs gets no summary of a session that saved nothing", true, false, 0},
-		{"a repository with .contextfs gets the summary of a session that saved", true, true, 1},
+		{"a repository without .contextfs gets nothing", false, "", 0},
+		{"a repository with .contextfs gets no summary of a session that saved nothing", true, "", 0},
+		{"a repository with .contextfs gets the summary of a session that saved", true, "repo", 1},
+		{"a repository without .contextfs gets the summary of a session that saved in the user store", false, "user", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,13 +133,23 @@ func TestHookCommandsLeaveARepositoryWithoutContextfsAlone(t *testing.T) {
 			}
 			ok(t, dir, "session", "start", "--tool", "claude-code", "--resume")
 			ok(t, dir, "context")
-			if tt.save {
-				ok(t, dir, "save", "--type", "fact", "The build caches modules.")
-				testgit.Run(t, dir, "add", ".")
-				testgit.Run(t, dir, "commit", "-qm", "fact")
+			var id string
+			if tt.save != "" {
+				id = strings.TrimSpace(ok(t, dir, "save", "--scope", tt.save, "--type", "fact", "The build caches modules."))
+				if tt.save == "repo" {
+					testgit.Run(t, dir, "add", ".")
+					testgit.Run(t, dir, "commit", "-qm", "fact")
+				}
 			}
-			if out := ok(t, dir, "session", "end", "--if-open", "--outcome", "unknown", "--json"); tt.summaries == 0 && out != "null\n" {
+			out := ok(t, dir, "session", "end", "--if-open", "--outcome", "unknown", "--json")
+			if tt.summaries == 0 && out != "null\n" {
 				t.Errorf("session end --if-open --json printed %q, want null", out)
+			}
+			if tt.summaries > 0 {
+				var sum struct{ Data struct{ Saved []string } }
+				if decodeJSON(t, out, &sum); !slices.Equal(sum.Data.Saved, []string{id}) {
+					t.Errorf("the summary lists %v, want [%s]", sum.Data.Saved, id)
+				}
 			}
 			var list struct{ Ended []any }
 			decodeJSON(t, ok(t, dir, "session", "list", "--json"), &list)
@@ -145,6 +158,61 @@ func TestHookCommandsLeaveARepositoryWithoutContextfsAlone(t *testing.T) {
 			}
 			if st := testgit.Run(t, dir, "status", "--porcelain", "--untracked-files=all"); tt.summaries == 0 && st != "" {
 				t.Errorf("the hooks changed the repository:\n%s", st)
+			}
+		})
+	}
+}
+
+// TestHookCommandsOpenTheUserStoreOnlyForASessionThatSaved: the hooks
+// start and end every agent session, in every repository (setup claude
+// --user); opening the user store (its cache, its layout, git) for one
+// that saved nothing is work for nothing. Its cache, removed, tells
+// whether it was opened.
+func TestHookCommandsOpenTheUserStoreOnlyForASessionThatSaved(t *testing.T) {
+	isolateHome(t)
+	ok(t, testgit.Init(t), "save", "--scope", "user", "--type", "user", "Tabs, not spaces.")
+	userCache := filepath.Join(os.Getenv("XDG_DATA_HOME"), "contextfs", "user", ".git", "contextfs", "cache.db")
+	if _, err := os.Stat(userCache); err != nil {
+		t.Fatalf("the user store has no cache where the test looks: %v", err)
+	}
+	tests := []struct {
+		name      string
+		contextfs bool
+		save      string // the scope a memory is saved in during the session ("": none)
+		opened    bool
+	}{
+		{"a session that saved nothing, in a repository without .contextfs", false, "", false},
+		{"a session that saved nothing, in a repository with .contextfs", true, "", false},
+		{"a session that saved in the repository", true, "repo", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := testgit.Init(t)
+			if tt.contextfs {
+				ok(t, dir, "init")
+			}
+			if tt.save != "" {
+				// Before the session, so that the save itself opens no user store.
+				ok(t, dir, "session", "start", "--tool", "claude-code", "--resume")
+				ok(t, dir, "save", "--scope", tt.save, "--type", "fact", "The build caches modules.")
+			}
+			for _, p := range []string{userCache, userCache + "-wal", userCache + "-shm"} {
+				if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+			}
+			for _, args := range [][]string{
+				{"session", "start", "--tool", "claude-code", "--resume"},
+				{"session", "end", "--if-open", "--outcome", "unknown"},
+			} {
+				ok(t, dir, args...)
+				_, err := os.Stat(userCache)
+				if opened := err == nil; opened && (!tt.opened || args[1] == "start") {
+					t.Errorf("%s opened the user store", strings.Join(args, " "))
+				}
+			}
+			if _, err := os.Stat(userCache); (err == nil) != tt.opened {
+				t.Errorf("the user store opened=%v, want %v", err == nil, tt.opened)
 			}
 		})
 	}
