@@ -141,3 +141,24 @@ func TestCLICommandLineMistakesExit2(t *testing.T) {
 		}
 	})
 }
+
+// A command stopped by Ctrl-C (its context cancelled) exits 130, as a
+// shell reports it, not 1 as a failure.
+func TestAnInterruptedCommandExits130(t *testing.T) {
+	dir := testgit.Init(t)
+	testgit.WriteFile(t, dir, "main.go", "package main\n\nfunc main() {}\n")
+	testgit.Run(t, dir, "add", "main.go")
+	testgit.Run(t, dir, "commit", "-qm", "main")
+	for _, kv := range testgit.Env() {
+		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GIT_") {
+			t.Setenv(k, v)
+		}
+	}
+	t.Setenv("CONTEXTFS_WATCH", "off")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ios, _, _, errOut := iostreams.Test()
+	if code := (&app{io: ios}).run(ctx, []string{"-C", dir, "index", "--full"}); code != exitInterrupted {
+		t.Fatalf("interrupted index: exit %d, want %d\n%s", code, exitInterrupted, errOut)
+	}
+}

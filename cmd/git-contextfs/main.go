@@ -2,7 +2,8 @@
 // `git contextfs`, because git runs git-NAME for an unknown command NAME.
 //
 // Exit codes: 0 success; 1 the command ran but found a problem (invalid
-// memories, secrets, not found) or failed; 2 the command line was wrong.
+// memories, secrets, not found) or failed; 2 the command line was wrong;
+// 130 it was interrupted (Ctrl-C), as a shell reports such a command.
 package main
 
 import (
@@ -23,6 +24,9 @@ const (
 	exitOK    = 0
 	exitFail  = 1
 	exitUsage = 2
+	// exitInterrupted is 128 + SIGINT: scripts and shells tell a command
+	// stopped by Ctrl-C from one that failed by this code.
+	exitInterrupted = 130
 )
 
 // exitError carries an exit code with an error already reported.
@@ -65,6 +69,9 @@ func (a *app) execute(ctx context.Context, root *cobra.Command, args []string) i
 		return ee.code
 	}
 	fmt.Fprintln(a.io.ErrOut, "git-contextfs: "+err.Error())
+	if ctx.Err() != nil {
+		return exitInterrupted // whatever the error says, the interrupt caused it
+	}
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return exitUsage
