@@ -485,3 +485,16 @@ func TestKeywordTypeFilterKeepsTheBestOfThoseTypes(t *testing.T) {
 		})
 	}
 }
+
+// A cache whose files' paths pass SQLite's limit is refused with the
+// reason: SQLite's own "unable to open" read as an unwritable cache.
+func TestACacheTooDeepForSQLiteSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	for len(dir) < 520 {
+		dir = filepath.Join(dir, strings.Repeat("d", 60))
+	}
+	_, err := Open(context.Background(), dir, nil)
+	if err == nil || !strings.Contains(err.Error(), "SQLite takes at most 511") {
+		t.Fatalf("Open of a %d-byte path: %v; want it refused for its length", len(dir), err)
+	}
+}

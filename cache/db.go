@@ -103,12 +103,22 @@ type Cache struct {
 // DBFile is the database's file name inside the cache directory.
 const DBFile = "cache.db"
 
+// maxPath is SQLite's limit on a file name on Unix (the unix VFS's
+// mxPathname), with its terminating byte.
+const maxPath = 512
+
 // Open opens (creating if needed) the cache in dir. A cache that cannot be
 // opened, fails its integrity probe or has another schema version is
 // deleted and created afresh; Notice then says why in one line.
 func Open(ctx context.Context, dir string, emb Embedder) (*Cache, error) {
 	if err := registerRankFunctions(); err != nil {
 		return nil, err
+	}
+	// SQLite's file names on Unix stop at 512 bytes, its log's included;
+	// past that it fails with "unable to open", which read as a damaged
+	// or unwritable cache.
+	if p := filepath.Join(dir, DBFile+"-journal"); len(p) >= maxPath {
+		return nil, fmt.Errorf("cache %s: the path is %d bytes long, and SQLite takes at most %d: move the repository to a shorter path", dir, len(p), maxPath-1)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
