@@ -23,6 +23,11 @@ func (s *Store) Init(ctx context.Context) ([]string, error) {
 	}
 	p := filepath.Join(s.Repo.MemoryDir(), gitstore.ConfigFile)
 	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		// Missing from the work tree, not from the repository: the
+		// defaults written there would replace the team's settings.
+		if err := s.Repo.OutsideSparse(ctx); err != nil {
+			return nil, err
+		}
 		if err := gitstore.CreateFileExclusive(p, []byte(DefaultConfig)); err != nil && !errors.Is(err, os.ErrExist) {
 			return nil, err
 		}

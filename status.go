@@ -2,11 +2,13 @@ package contextfs
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/watch"
 )
 
@@ -27,7 +29,10 @@ type Status struct {
 	Commits   int            `json:"commits"`
 	Embedder  string         `json:"embedder"`
 	Initiated bool           `json:"initialized"`
-	Watcher   WatcherStatus  `json:"watcher"`
+	// Sparse says .contextfs/ is tracked but left out of a sparse
+	// checkout, when it looks uninitialised: there are memories, not here.
+	Sparse  bool          `json:"outside_sparse_checkout,omitempty"`
+	Watcher WatcherStatus `json:"watcher"`
 }
 
 // WatcherStatus describes the change watcher of the work tree.
@@ -116,6 +121,10 @@ func (s *Store) Status(ctx context.Context) (*Status, error) {
 	}
 	_, err = os.Stat(filepath.Join(s.Repo.MemoryDir(), "config.yaml"))
 	st.Initiated = err == nil
+	if !st.Initiated {
+		var se *gitstore.SparseError
+		st.Sparse = errors.As(s.Repo.OutsideSparse(ctx), &se)
+	}
 	st.Watcher = s.WatcherStatus(ctx)
 	return st, nil
 }

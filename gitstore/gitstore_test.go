@@ -8,11 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
-	"runtime"
 	"time"
 
 	"github.com/contextfs/contextfs/memory"

@@ -44,7 +44,10 @@ func (a *app) runStatus(ctx context.Context, s *contextfs.Store, o *statusOption
 		return a.printJSON(statusJSON{Status: st, UserStore: user})
 	}
 	fmt.Fprintf(a.io.Out, "repository  %s\n", st.Root)
-	if !st.Initiated {
+	switch {
+	case st.Sparse:
+		fmt.Fprintln(a.io.Out, "            (.contextfs/ is outside the sparse checkout: git sparse-checkout add .contextfs)")
+	case !st.Initiated:
 		fmt.Fprintln(a.io.Out, "            (not initialised: run git contextfs init)")
 	}
 	if st.Cache.Fresh {
