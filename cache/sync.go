@@ -164,7 +164,9 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 	// Fast path: the stat of every file is exactly what the last clean sync
 	// recorded, so nothing can have changed and the paths table need not be
 	// read. One hash over the stat list replaces thousands of row reads.
-	sum := statSum(entries)
+	// The size limit is part of what the last sync saw: a new one changes
+	// which files are indexed though no file changed.
+	sum := statSum(entries) + "/" + strconv.FormatInt(o.MaxFileBytes, 10)
 	statKey := "stat:" + strconv.Itoa(int(kind))
 	if o.Only == nil && c.meta(ctx, c.db, statKey) == sum {
 		return st, nil
@@ -192,7 +194,7 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 			return st, fmt.Errorf("cache: %w", err)
 		}
 	}
-	stale, removed := diffStat(entries, known, o.Only, o.Reported)
+	stale, removed := diffStat(entries, known, o.Only, o.Reported, o.MaxFileBytes)
 	if len(stale) == 0 && len(removed) == 0 {
 		if o.Only == nil {
 			_ = setMeta(ctx, c.db, statKey, sum)
@@ -215,7 +217,7 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 	if !run.clean {
 		sum = ""
 	}
-	err = run.finish(ctx, removed, statKey, sum)
+	err = run.finish(ctx, append(removed, run.dropped...), statKey, sum)
 	return run.st, err
 }
 
@@ -224,12 +226,15 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 // changed, removed the known paths no longer among entries (within only,
 // when only is not nil). A recorded mtime of 0 means the file was racily
 // clean when recorded, so it is stale whatever its stat; with reported,
-// every entry is (see SyncOptions.Reported).
-func diffStat(entries []FileEntry, known map[string]pathRow, only map[string]bool, reported bool) (stale []FileEntry, removed []string) {
+// every entry is (see SyncOptions.Reported). A file indexed and now over
+// maxBytes (when positive: the limit was lowered) is stale too, to be
+// dropped.
+func diffStat(entries []FileEntry, known map[string]pathRow, only map[string]bool, reported bool, maxBytes int64) (stale []FileEntry, removed []string) {
 	seen := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		seen[e.Path] = true
-		if r, ok := known[e.Path]; ok && !reported && r.size == e.Size && r.mtime == e.Changed && r.ino == e.Ino && r.mtime != 0 {
+		if r, ok := known[e.Path]; ok && !reported && r.size == e.Size && r.mtime == e.Changed && r.ino == e.Ino && r.mtime != 0 &&
+			(maxBytes <= 0 || e.Size <= maxBytes) {
 			continue
 		}
 		stale = append(stale, e)
@@ -256,6 +261,9 @@ type syncRun struct {
 	clean bool
 	// lookup is false when the cache holds no content of this kind.
 	lookup bool
+	// dropped are indexed files now over the size limit, removed from
+	// the index by finish as if gone: a rebuild would not index them.
+	dropped []string
 	st     SyncStats
 }
 
@@ -264,6 +272,8 @@ type syncRun struct {
 // order of the stale list.
 type analyzedBatch struct {
 	changes []change
+	// tooLarge are the files over the size limit, not read.
+	tooLarge []string
 	stale   int
 	bytes   int64
 	blobs   []newBlob
@@ -340,6 +350,9 @@ func batchAnalyzed(ctx context.Context, cancel func(), analyzed <-chan analyzedF
 			continue
 		}
 		b.stale++
+		if a.tooLarge {
+			b.tooLarge = append(b.tooLarge, a.change.e.Path)
+		}
 		if a.change.oid != "" {
 			b.changes = append(b.changes, a.change)
 			b.bytes += a.change.e.Size
@@ -466,7 +479,12 @@ func (r *syncRun) write(ctx context.Context, w *syncWriter, b analyzedBatch) err
 		return err
 	}
 	if len(b.changes) != b.stale {
-		r.clean = false // a file vanished while we read
+		r.clean = false // a file vanished while we read, or is too large
+	}
+	for _, p := range b.tooLarge {
+		if _, ok := r.known[p]; ok {
+			r.dropped = append(r.dropped, p) // indexed when it was smaller, or the limit larger
+		}
 	}
 	// New content is logged whatever its path did: its documents are
 	// new rows (logChanges asks the paths whether they are current).
@@ -575,6 +593,9 @@ type analyzedFile struct {
 	analysis *Analysis
 	vecs     map[string][]float32
 	err      error
+	// tooLarge is a file over SyncOptions.MaxFileBytes: not read, and
+	// dropped from the index if it was in it (change.e is set).
+	tooLarge bool
 }
 
 // analyzeStream reads and hashes the stale files and analyses content
@@ -658,6 +679,7 @@ func (c *Cache) analyzeFile(ctx context.Context, root string, e FileEntry, analy
 		if o.TooLarge != nil {
 			o.TooLarge(e.Path, e.Size)
 		}
+		res.change.e, res.tooLarge = e, true
 		return res
 	}
 	raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))

@@ -47,7 +47,7 @@ func TestDiffStat(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stale, removed := diffStat(entries, known, tt.only, tt.reported)
+			stale, removed := diffStat(entries, known, tt.only, tt.reported, 0)
 			if got := paths(stale); !slices.Equal(got, tt.wantStale) {
 				t.Errorf("stale %q, want %q", got, tt.wantStale)
 			}
