@@ -264,7 +264,7 @@ type syncRun struct {
 	// dropped are indexed files now over the size limit, removed from
 	// the index by finish as if gone: a rebuild would not index them.
 	dropped []string
-	st     SyncStats
+	st      SyncStats
 }
 
 // analyzedBatch is up to syncBatch stale files (or syncBatchBytes of
@@ -274,10 +274,10 @@ type analyzedBatch struct {
 	changes []change
 	// tooLarge are the files over the size limit, not read.
 	tooLarge []string
-	stale   int
-	bytes   int64
-	blobs   []newBlob
-	vecs    map[string][]float32
+	stale    int
+	bytes    int64
+	blobs    []newBlob
+	vecs     map[string][]float32
 }
 
 // newBlob is the analysis of content the cache has not stored yet.
