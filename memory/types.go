@@ -16,20 +16,20 @@ import (
 // type, and the type's JSON Schema says what its structured data may hold.
 type Type struct {
 	// Name is the canonical name, the one written into files.
-	Name string
+	Name string `json:"name"`
 	// Description is one line saying what memories of the type hold, for
 	// `git contextfs schema` and --help. It is the schema's own
 	// "description", so the two cannot drift apart.
-	Description string
+	Description string `json:"description"`
 	// Aliases are other names accepted for the type: names other memory
 	// tools use for the same thing, and common synonyms.
-	Aliases []string
+	Aliases []string `json:"aliases,omitempty"`
 	// Indexed reports that memories of the type are normally produced by
 	// auto-indexing (code, commit) rather than written by hand, so that the
 	// CLI can say so; they can still be saved like any other.
-	Indexed bool
+	Indexed bool `json:"indexed,omitempty"`
 	// Schema is the JSON Schema (draft 2020-12) of the memory's data.
-	Schema json.RawMessage
+	Schema json.RawMessage `json:"schema"`
 }
 
 //go:embed schemas/*.json
