@@ -238,8 +238,8 @@ func TestDiscover(t *testing.T) {
 		bare := filepath.Join(t.TempDir(), "b.git")
 		runGit(t, filepath.Dir(bare), "init", "-q", "--bare", bare)
 		_, err := Discover(bare)
-		if !errors.Is(err, ErrNotRepo) || !strings.Contains(err.Error(), "bare repository") {
-			t.Fatalf("got %v; want a bare repository named", err)
+		if !errors.Is(err, ErrNotRepo) || !strings.Contains(err.Error(), "bare repository") || strings.Contains(err.Error(), "not a git repository") {
+			t.Fatalf("got %v; want a bare repository named, and not called no repository", err)
 		}
 	})
 	t.Run("the .git folder of a work tree is not taken for a bare repository", func(t *testing.T) {

@@ -20,6 +20,20 @@ const Dir = ".contextfs"
 // ErrNotRepo is returned by Discover outside a git work tree.
 var ErrNotRepo = errors.New("not a git repository (or any parent directory); run `git init` first, or cd into a repository")
 
+// BareError is a bare repository found where a work tree was looked for:
+// a repository, so "not a git repository" would mislead, but with no work
+// tree to hold memory files.
+type BareError struct{ Dir string }
+
+// Error names the repository and what to do instead.
+func (e *BareError) Error() string {
+	return e.Dir + " is a bare repository, with no work tree for the memory files: run contextfs in a clone of it"
+}
+
+// Is makes a BareError an ErrNotRepo to callers that treat the two alike
+// (a command that can work without a repository).
+func (e *BareError) Is(target error) bool { return target == ErrNotRepo }
+
 // Repo is a git work tree, located without running git: discovery is on the
 // path of every command, and a process spawn costs more than the search.
 type Repo struct {
@@ -80,7 +94,7 @@ func Discover(dir string) (*Repo, error) {
 			return newRepo(d, gd)
 		}
 		if isBare(d) {
-			return nil, fmt.Errorf("%s is a bare repository, with no work tree for the memory files: run contextfs in a clone of it: %w", d, ErrNotRepo)
+			return nil, &BareError{Dir: d}
 		}
 		parent := filepath.Dir(d)
 		if parent == d {

@@ -178,7 +178,7 @@ func (s *Set) Resolve(ctx context.Context, sc Scope, id string) (*memory.Memory,
 		return matches[0].m, matches[0].sc, matches[0].st, nil
 	}
 	if firstErr == nil && s.Repo == nil {
-		firstErr = gitstore.ErrNotRepo // and no user store yet
+		firstErr = s.whyNoRepo() // and no user store yet
 	}
 	if firstErr == nil {
 		firstErr = fmt.Errorf("%w %s", contextfs.ErrNotFound, contextfs.QuoteID(id))
@@ -262,7 +262,7 @@ func (s *Set) readers(ctx context.Context, sc Scope) ([]*contextfs.Store, []Scop
 		sts, scs = append(sts, u), append(scs, User)
 	}
 	if len(sts) == 0 {
-		return nil, nil, gitstore.ErrNotRepo // and no user store yet
+		return nil, nil, s.whyNoRepo() // and no user store yet
 	}
 	return sts, scs, nil
 }
@@ -424,4 +424,13 @@ func Merge(limit int, lists ...[]Result) []Result {
 		out = out[:limit]
 	}
 	return out
+}
+
+// whyNoRepo is why the set has no repository store: the error finding one
+// said (a bare repository is named as such), else gitstore.ErrNotRepo.
+func (s *Set) whyNoRepo() error {
+	if s.noRepo != nil {
+		return s.noRepo
+	}
+	return gitstore.ErrNotRepo
 }

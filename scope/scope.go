@@ -140,6 +140,9 @@ type Set struct {
 	// borrowed is a Repo the caller owns (FromStore, Borrow);
 	// userBorrowed a user store the caller owns (Borrow).
 	borrowed, userBorrowed bool
+	// noRepo is why Repo is nil (gitstore.ErrNotRepo or a *BareError),
+	// for the operations that needed one.
+	noRepo error
 	// mu guards warn: repositories are searched in parallel.
 	mu   sync.Mutex
 	warn io.Writer
@@ -168,6 +171,7 @@ func Open(ctx context.Context, opts Options) (*Set, error) {
 	repo, err := contextfs.Open(ctx, opts.Store)
 	switch {
 	case errors.Is(err, gitstore.ErrNotRepo):
+		s.noRepo = err
 	case err != nil:
 		return nil, err
 	default:
