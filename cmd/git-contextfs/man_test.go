@@ -30,7 +30,8 @@ func TestManPagesCoverEveryCommand(t *testing.T) {
 			t.Errorf("no page for %q: %v", c.CommandPath(), err)
 		} else {
 			page := string(b)
-			for _, want := range []string{".TH \"GIT-CONTEXTFS\" \"1\"", ".SH NAME", ".SH SYNOPSIS", c.Short[:10]} {
+			title := ".TH \"" + strings.ToUpper(strings.TrimSuffix(name, ".1")) + "\" \"1\""
+			for _, want := range []string{title, ".SH NAME", ".SH SYNOPSIS", c.Short[:10]} {
 				if !strings.Contains(page, want) {
 					t.Errorf("%s lacks %q", name, want)
 				}

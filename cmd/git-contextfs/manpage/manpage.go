@@ -24,7 +24,10 @@ import (
 
 // Header is what the .TH line of every page says.
 type Header struct {
-	Title   string    // GIT-CONTEXTFS
+	// Title is the page's name in capitals; "" gives each page its own,
+	// GIT-CONTEXTFS-SEARCH for git-contextfs-search(1), which man prints
+	// at the top of the page.
+	Title   string
 	Section string    // 1
 	Date    time.Time // printed as "Jan 2006"
 	Source  string    // contextfs v1.2.3
@@ -65,7 +68,11 @@ func WriteTree(root *cobra.Command, h Header, dir string) error {
 func page(w *bufio.Writer, c *cobra.Command, h Header) {
 	c.InitDefaultHelpFlag()
 	dashed := strings.ReplaceAll(c.CommandPath(), " ", "-")
-	fmt.Fprintf(w, ".nh\n.TH %q %q %q %q %q\n\n", h.Title, h.Section, h.Date.Format("Jan 2006"), h.Source, h.Manual)
+	title := h.Title
+	if title == "" {
+		title = strings.ToUpper(dashed)
+	}
+	fmt.Fprintf(w, ".nh\n.TH %q %q %q %q %q\n\n", title, h.Section, h.Date.Format("Jan 2006"), h.Source, h.Manual)
 	fmt.Fprintf(w, ".SH NAME\n%s \\- %s\n\n", dashed, text(c.Short))
 	fmt.Fprintf(w, ".SH SYNOPSIS\n\\fB%s\\fP\n\n", text(c.UseLine()))
 	desc := c.Long
