@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -123,14 +122,16 @@ embedder:
 
 search:
   mode: hybrid          # hybrid | keyword | semantic
-  limit: 10
-  semantic_weight: 0.5  # hybrid score = w*semantic + (1-w)*keyword
+  limit: 10             # results shown, 1 to 1000
+  semantic_weight: 0.5  # 0 to 1: hybrid score = w*semantic + (1-w)*keyword
 
 index:
   auto_index: true      # keep the code and commit index fresh on every command
-  max_commits: 1000     # commits of the current branch made searchable
+  max_commits: 1000     # commits of the current branch made searchable (-1: none)
   include: []           # extra globs to index (beyond tracked files)
   exclude: []           # globs never indexed, e.g. "testdata/**"
+  # languages: go, python, javascript, typescript, tsx, rust, java, c, cpp,
+  # ruby, csharp, php, bash, markdown, text
   languages: []         # restrict code indexing to these languages (empty: all)
   workers: 0            # files parsed at once (0: one per CPU)
 
@@ -151,7 +152,8 @@ context:
 `
 
 // Load reads the repository's config; a missing file gives the
-// defaults.
+// defaults. A value outside what its key allows is an error naming the
+// file, the key and the values allowed (validate).
 func Load(repo *gitstore.Repo) (Config, error) {
 	var c Config
 	if err := repo.NoSymlink(gitstore.Dir + "/" + gitstore.ConfigFile); err != nil {
@@ -170,26 +172,5 @@ func Load(repo *gitstore.Repo) (Config, error) {
 	if err := dec.Decode(&c); err != nil && err.Error() != "EOF" {
 		return c, fmt.Errorf("%s: %w", repo.Rel(p), err)
 	}
-	switch c.Search.Mode {
-	case "", "hybrid", "keyword", "semantic":
-	default:
-		return c, fmt.Errorf("%s: search.mode must be hybrid, keyword or semantic, not %q", repo.Rel(p), c.Search.Mode)
-	}
-	switch c.Watch.Mode {
-	case "", WatchAuto, WatchOn, WatchOff:
-	default:
-		return c, fmt.Errorf("%s: watch.mode must be auto, on or off, not %q", repo.Rel(p), c.Watch.Mode)
-	}
-	if c.Context.Budget < 0 {
-		return c, fmt.Errorf("%s: context.budget must not be negative, not %d", repo.Rel(p), c.Context.Budget)
-	}
-	if c.Index.Workers < 0 {
-		return c, fmt.Errorf("%s: index.workers must not be negative, not %d", repo.Rel(p), c.Index.Workers)
-	}
-	if c.Watch.Idle != "" {
-		if d, err := time.ParseDuration(c.Watch.Idle); err != nil || d <= 0 {
-			return c, fmt.Errorf("%s: watch.idle must be a positive duration such as 30m, not %q", repo.Rel(p), c.Watch.Idle)
-		}
-	}
-	return c, nil
+	return c, c.validate(repo.Rel(p))
 }

@@ -77,7 +77,8 @@ Like git log, it shows the newest first and stops after a page: the
 newest 100 unless -n says how many, or --all asks for everything
 (superseded memories too). On a terminal the text goes through your
 pager ($GIT_PAGER, $PAGER, else less); --json prints a JSON array,
-written as it goes.`,
+written as it goes. --path FILE, named from the current folder or
+absolute, lists the memories attached to the file.`,
 		Example: "  git contextfs list --type decision\n  git contextfs list --tag db --json\n  git contextfs list --all --json > memories.json\n  git contextfs list -n 20 --scope user",
 		Args:    argsRange(0, 0),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return a.runList(cmd.Context(), o) },
@@ -100,6 +101,9 @@ written as it goes.`,
 func (a *app) runList(ctx context.Context, o *listOptions) error {
 	lo, err := o.options()
 	if err != nil {
+		return err
+	}
+	if lo.Attached, err = a.repoPaths(o.attach.files); err != nil {
 		return err
 	}
 	sc, err := parseScope(o.scope, false)

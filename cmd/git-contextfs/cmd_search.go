@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/scope"
 )
 
@@ -78,6 +80,10 @@ is required.
 
 Hybrid results below a tenth of the best one are not shown.
 
+--path FILE, named from the current folder or absolute, lists the memories
+attached to the file (their paths globs cover it); with a QUERY it narrows
+the search to them.
+
 JSON output is an array of objects with id, kind (memory, code, doc or
 commit), type, title, path, score, snippet, scope, and why the result is
 there: keyword_score (BM25 scaled so the query's best match is 1) and
@@ -102,6 +108,11 @@ missing or broken is reported and skipped.`,
   git contextfs search '"connection pool" postgres OR mysql -redis conn*'`,
 		Args: argsRange(0, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			files, err := a.repoPaths(o.attach.files)
+			if err != nil {
+				return err
+			}
+			o.attach.files = files
 			if len(args) == 0 {
 				return a.listAttached(cmd, o.attach, o.json)
 			}
@@ -233,4 +244,51 @@ func (a *app) beforeSearch(ctx context.Context, s *contextfs.Store, q contextfs.
 		fmt.Fprintln(a.io.ErrOut, hint)
 	}
 	return nil
+}
+
+// repoPaths resolves the files of --path (search, list) as the user
+// means them, as index and validate resolve theirs: relative to the
+// current folder (to DIR with -C DIR), or absolute. They become relative
+// to the repository root, as memories' paths globs are; a file outside
+// the repository is a usage error. Outside any repository (the user store
+// alone) they are left as given: there is no root to resolve them by.
+func (a *app) repoPaths(files []string) ([]string, error) {
+	if len(files) == 0 {
+		return files, nil
+	}
+	repo, err := gitstore.Discover(a.workDir())
+	if err != nil {
+		return files, nil // opening the stores says why, or searches the user store
+	}
+	out := make([]string, len(files))
+	for i, f := range files {
+		p := f
+		if !filepath.IsAbs(p) && a.dir != "" {
+			p = filepath.Join(a.dir, p)
+		}
+		abs := absAll([]string{p})[0]
+		rel := repo.Rel(abs)
+		if outsideRepo(rel) {
+			// The root or the file may be named through a symbolic link
+			// (a /tmp that is one): compare the folders they resolve to.
+			root, err1 := filepath.EvalSymlinks(repo.Root)
+			dir, err2 := filepath.EvalSymlinks(filepath.Dir(abs))
+			if err1 == nil && err2 == nil {
+				if r, err := filepath.Rel(root, filepath.Join(dir, filepath.Base(abs))); err == nil {
+					rel = filepath.ToSlash(r)
+				}
+			}
+		}
+		if outsideRepo(rel) {
+			return nil, &usageError{fmt.Errorf("--path %s: outside the repository %s", f, repo.Root)}
+		}
+		out[i] = rel
+	}
+	return out, nil
+}
+
+// outsideRepo reports whether rel, a path made relative to the
+// repository root by gitstore.Repo.Rel, leads out of it.
+func outsideRepo(rel string) bool {
+	return rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel)
 }
