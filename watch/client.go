@@ -33,6 +33,11 @@ var (
 	// ErrForeignDaemon means the socket is served by a process of another
 	// user: nothing it says is to be trusted.
 	ErrForeignDaemon = errors.New("watch: daemon belongs to another user")
+
+	// ErrNotAnswering means a daemon accepts connections but answers
+	// nothing, not even a status request: it is stopped (SIGSTOP, a
+	// debugger) or stuck. Holder names it and Terminate stops it.
+	ErrNotAnswering = errors.New("watch: daemon not answering")
 )
 
 // CallError is a daemon's refusal of, or failure at, a call; the caller
@@ -51,6 +56,17 @@ const (
 	// stopTimeout is longer: the daemon answers a stop only once it has
 	// released the socket, so that a new daemon can start right after.
 	stopTimeout = 2 * time.Second
+	// A call may rightly take seconds (the daemon runs a whole command,
+	// and its first opens the stores), so its own timeout is long. A call
+	// not answered within probeAfter sends a status request alongside;
+	// a daemon that does not answer that within probeTimeout is given up
+	// on (ErrNotAnswering). A healthy daemon answers a status request in
+	// well under a millisecond (a fresh process's first, 0.3–0.6 ms; a
+	// few ms on a loaded machine), so the margin is over a hundredfold,
+	// and a wedged daemon costs a command about 1.25 s, not the call's
+	// timeout.
+	probeAfter   = 250 * time.Millisecond
+	probeTimeout = time.Second
 )
 
 // Changes is the daemon's answer to "what changed since my token?".
@@ -128,7 +144,9 @@ func Status(ctx context.Context, socket string) (DaemonStatus, error) {
 // CallDaemon sends payload to the daemon's ServeOptions.Call under name and
 // returns its answer, all within timeout (or ctx's deadline, if sooner).
 // A daemon without a Call, or one that refused, gives a *CallError; no
-// daemon gives ErrNotRunning.
+// daemon gives ErrNotRunning; a daemon that answers neither the call nor,
+// after probeAfter, a status request within probeTimeout gives
+// ErrNotAnswering, long before timeout.
 func CallDaemon(ctx context.Context, socket, name string, payload []byte, timeout time.Duration) ([]byte, error) {
 	if !validToken(name) {
 		return nil, fmt.Errorf("watch: call: bad name %q", name)
@@ -137,6 +155,14 @@ func CallDaemon(ctx context.Context, socket, name string, payload []byte, timeou
 		return nil, fmt.Errorf("watch: call %s: request of %d bytes is over the %d limit", name, len(payload), maxCallPayload)
 	}
 	req := fmt.Appendf(nil, "%s %s %s %d\n", protoVersion, opCall, name, len(payload))
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	probe := time.AfterFunc(probeAfter, func() {
+		if err := probeLive(ctx, socket); err != nil {
+			cancel(err)
+		}
+	})
+	defer probe.Stop()
 	var data []byte
 	err := exchange(ctx, socket, timeout, append(req, payload...), func(r *bufio.Reader) (err error) {
 		data, err = readData(r)
@@ -147,6 +173,22 @@ func CallDaemon(ctx context.Context, socket, name string, payload []byte, timeou
 		return nil, fmt.Errorf("watch: call %s %s: %w", name, socket, err)
 	}
 	return data, err
+}
+
+// probeLive asks the daemon for its status, on a connection of its own,
+// while a call waits for its answer. It returns an error wrapping
+// ErrNotAnswering only when the daemon accepted the request and let
+// probeTimeout pass without an answer; any other outcome (an answer, no
+// daemon any more, the call ended) leaves the call to its own timeout.
+func probeLive(ctx context.Context, socket string) error {
+	_, err := roundTrip(ctx, socket, opStatus, probeTimeout)
+	if err == nil || ctx.Err() != nil || errors.Is(err, ErrNotRunning) {
+		return nil
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w (no answer to a status request within %v)", ErrNotAnswering, probeTimeout)
+	}
+	return nil
 }
 
 // Stop asks the daemon on socket to exit. It returns once the daemon has
@@ -202,10 +244,11 @@ func exchange(ctx context.Context, socket string, timeout time.Duration, req []b
 }
 
 // ctxErr names the context's reason for a deadline error it caused, so
-// that a cancelled caller sees context.Canceled.
+// that a cancelled caller sees context.Canceled, and a call given up on
+// ErrNotAnswering.
 func ctxErr(ctx context.Context, err error) error {
-	if cerr := ctx.Err(); cerr != nil && errors.Is(err, os.ErrDeadlineExceeded) {
-		return fmt.Errorf("%w: %w", cerr, err)
+	if ctx.Err() != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("%w: %w", context.Cause(ctx), err)
 	}
 	return err
 }

@@ -100,7 +100,10 @@
 // A daemon serves one socket. It holds an exclusive flock on
 // Socket+".lock" for its whole life, so that a second daemon fails with
 // ErrAlreadyRunning and a socket file left by a crashed daemon is known to
-// be stale and replaced. It binds its socket in a private folder, sets
+// be stale and replaced. It writes its pid in that file: Holder names the
+// daemon without asking it (believing the pid only if that process holds
+// the lock file open), and Terminate stops one that does not answer
+// (ErrNotAnswering) with SIGTERM, then SIGKILL. It binds its socket in a private folder, sets
 // mode 0600 and renames it into place, so that no other user can connect
 // and no client finds the path missing while it is replaced. Socket paths
 // longer than the 107 bytes sun_path holds are bound and connected
@@ -108,10 +111,18 @@
 //
 // The daemon exits, removing its socket if the path still names it, when
 // Serve's context is cancelled, after ServeOptions.Idle without a request,
-// on a stop request, and when the work-tree root is removed, moved or
-// unmounted. A stop request is answered after the socket is removed and
-// the lock released, so a new daemon can be started as soon as Stop
-// returns.
+// on a stop request, when the work-tree root is removed, moved or
+// unmounted, and when its socket is removed (the git dir holding it went:
+// no client can reach it). inotify reports a move of the root at once,
+// but its deletion only once nothing holds the folder, and the socket,
+// its lock and the owner's open files often live inside the tree (a plain
+// repository's .git): so the daemon also checks every second (aliveEvery)
+// that the root and the socket still name what they named at start, and
+// checks again before it runs ServeOptions.OnChange or Call, which may
+// write there and would create the deleted tree again. The owner should
+// not keep its current folder in the tree either. A stop request is
+// answered after the socket is removed and the lock released, so a new
+// daemon can be started as soon as Stop returns.
 //
 // # Protocol
 //
@@ -127,6 +138,10 @@
 // the daemon supplies (git-contextfs runs read-only commands there, over
 // stores it keeps open: "warm answers"). Its answer is "v1 ok", a line
 // "data <n>", n bytes, a newline and "end"; a refusal is an error answer.
+// A call may take seconds, so CallDaemon waits long for it; but when none
+// has come after 250 ms it sends a status request on a second connection,
+// and a daemon that does not answer that within 1 s (a stopped or stuck
+// one, which still accepts connections) is given up on: ErrNotAnswering.
 // Clients check the daemon's peer credentials before trusting anything it
 // says: a socket of another user is refused (ErrForeignDaemon).
 //

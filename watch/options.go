@@ -27,7 +27,8 @@ type ServeOptions struct {
 	Dir string
 	// Socket is where clients reach the daemon, normally
 	// <git-dir>/contextfs/watch.sock. Its folder is created if missing.
-	// A lock file Socket+".lock" is kept beside it.
+	// A lock file Socket+".lock" is kept beside it. The daemon exits when
+	// the socket is removed: no client could reach it any more.
 	Socket string
 	// Idle is how long the daemon runs without a request; 0 means
 	// DefaultIdle.

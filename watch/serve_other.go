@@ -18,3 +18,9 @@ func Spawn(exe string, args []string, dir string) error { return ErrUnsupported 
 func dial(ctx context.Context, socket string) (net.Conn, error) {
 	return nil, fmt.Errorf("%w: %w", ErrNotRunning, ErrUnsupported)
 }
+
+// Holder finds no daemon: there is none here.
+func Holder(socket string) (int, error) { return 0, nil }
+
+// Terminate finds no daemon to stop.
+func Terminate(socket string) (int, error) { return 0, ErrNotRunning }

@@ -23,6 +23,14 @@ const serverConnTimeout = 2 * time.Second
 // callTimeout bounds a call's work and answer; the client gives up sooner.
 const callTimeout = 60 * time.Second
 
+// aliveEvery is how often the daemon checks that its work tree and its
+// socket are still there. inotify says at once when the root is moved,
+// and when it is deleted unless something still holds it: but the
+// daemon's own socket and lock live in the git dir, inside a plain
+// repository's tree, and keep its directory entry alive, so the kernel
+// says nothing of `rm -rf repo` until the daemon lets go.
+const aliveEvery = time.Second
+
 // Serve watches o.Root/o.Dir and answers clients on o.Socket until ctx is
 // cancelled, no client asked anything for o.Idle, a client asked it to
 // stop, or the work tree disappeared; it then removes its socket and
@@ -56,6 +64,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 		lock.Close()
 		return err
 	}
+	s.sockID = id
 	o.Logf("watch: serving %s on %s (instance %s, %d folders)", filepath.Join(o.Root, o.Dir), o.Socket, s.instance, len(s.w.dirs))
 
 	pumped := make(chan struct{})
@@ -128,6 +137,8 @@ type server struct {
 	o        ServeOptions
 	instance string
 	started  time.Time
+	rootID   fileID // the work-tree root when the daemon started
+	sockID   fileID // its socket; set before any client or event is served
 
 	mu       sync.Mutex
 	w        *watcher
@@ -160,6 +171,11 @@ func newServer(o ServeOptions) (*server, error) {
 		exit:     make(chan string, 1),
 		stop:     make(chan net.Conn, 1),
 	}
+	id, err := dirID(o.Root)
+	if err != nil {
+		return nil, fmt.Errorf("watch: %w", err)
+	}
+	s.rootID = id
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w, err := newWatcher(o.Root, o.Dir, s)
@@ -200,9 +216,16 @@ func (s *server) poke() {
 		s.mu.Lock()
 		closed := s.closed
 		s.mu.Unlock()
-		if !closed {
-			s.o.OnChange()
+		if closed {
+			return
 		}
+		// The burst may be the work tree being deleted: the owner's
+		// code would then write into it, and create it again.
+		if reason := s.gone(); reason != "" {
+			s.rootGone(reason)
+			return
+		}
+		s.o.OnChange()
 	})
 }
 
@@ -211,6 +234,20 @@ func (s *server) rootGone(reason string) {
 	case s.exit <- reason:
 	default:
 	}
+}
+
+// gone says why the daemon has nothing left to serve, or "": the work
+// tree's root no longer names the folder it watches (deleted, moved,
+// replaced), or the socket no longer names its socket (the git dir was
+// deleted or moved), so no client can reach it.
+func (s *server) gone() string {
+	if id, err := dirID(s.o.Root); err == nil && id != s.rootID || isGone(err) {
+		return fmt.Sprintf("work tree %s removed or replaced", s.o.Root)
+	}
+	if id, err := lstatID(s.o.Socket); err == nil && id != s.sockID || isGone(err) {
+		return fmt.Sprintf("socket %s removed or replaced", s.o.Socket)
+	}
+	return ""
 }
 
 // checkBroken turns a watcher that failed to watch a folder into a
@@ -281,6 +318,8 @@ func (s *server) closeWatcher() {
 func (s *server) wait(ctx context.Context) (string, net.Conn) {
 	idle := time.NewTimer(s.o.Idle)
 	defer idle.Stop()
+	alive := time.NewTicker(aliveEvery)
+	defer alive.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -289,6 +328,10 @@ func (s *server) wait(ctx context.Context) (string, net.Conn) {
 			return reason, nil
 		case c := <-s.stop:
 			return "stop requested", c
+		case <-alive.C:
+			if reason := s.gone(); reason != "" {
+				return reason, nil
+			}
 		case <-idle.C:
 			s.mu.Lock()
 			left := s.o.Idle - time.Since(s.lastReq)
@@ -413,6 +456,11 @@ func (s *server) call(c net.Conn, br *bufio.Reader, bw *bufio.Writer, req reques
 	s.touch()
 	if s.o.Call == nil {
 		writeErr(bw, "call: this daemon answers no calls")
+		return
+	}
+	if reason := s.gone(); reason != "" {
+		writeErr(bw, reason)
+		s.rootGone(reason)
 		return
 	}
 	c.SetDeadline(time.Now().Add(callTimeout))

@@ -118,6 +118,13 @@ func lockSocket(socket string) (*os.File, error) {
 		}
 		return nil, fmt.Errorf("watch: lock %s: %w", f.Name(), err)
 	}
+	// The pid, for Holder: a daemon that does not answer can still be
+	// named and stopped. Written over the old one, then cut to length, so
+	// that a reader finds a whole number on the first line.
+	pid := strconv.Itoa(os.Getpid()) + "\n"
+	if _, err := f.WriteAt([]byte(pid), 0); err == nil {
+		f.Truncate(int64(len(pid)))
+	}
 	return f, nil
 }
 
@@ -125,11 +132,33 @@ func lockSocket(socket string) (*os.File, error) {
 type fileID struct{ dev, ino uint64 }
 
 func statID(path string) (fileID, bool) {
+	id, err := lstatID(path)
+	return id, err == nil
+}
+
+// lstatID identifies the file at path itself (a symlink is not followed).
+func lstatID(path string) (fileID, error) {
 	var st unix.Stat_t
-	if unix.Lstat(path, &st) != nil {
-		return fileID{}, false
+	if err := unix.Lstat(path, &st); err != nil {
+		return fileID{}, err
 	}
-	return fileID{uint64(st.Dev), st.Ino}, true
+	return fileID{uint64(st.Dev), st.Ino}, nil
+}
+
+// dirID identifies the folder path names, following symlinks as inotify
+// does when it watches the work-tree root.
+func dirID(path string) (fileID, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return fileID{}, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	return fileID{uint64(st.Dev), st.Ino}, nil
+}
+
+// isGone reports whether err says a path names nothing any more: a
+// transient failure (EACCES, EIO, ENOMEM) does not.
+func isGone(err error) bool {
+	return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR)
 }
 
 // listen creates the daemon's socket at path, mode 0600, replacing a stale

@@ -29,9 +29,11 @@ idea of git's fsmonitor.
 With watch.mode: auto (the default in .contextfs/config.yaml, or
 CONTEXTFS_WATCH=auto|on|off), a command starts a watcher by itself in a
 repository of 10,000 memory files or more; with on, always. A watcher exits
-after watch.idle (default 30m) without a command, when the work tree is
-removed, or on "watch stop". Commands never depend on it: without a
-watcher, or when it cannot vouch for its answer, they check every file.`,
+after watch.idle (default 30m) without a command, when the work tree or its
+git dir is removed or moved, or on "watch stop". Commands never depend on
+it: without a watcher, or when it cannot vouch for its answer, they check
+every file. A watcher that does not answer (stopped, stuck) is named by
+"watch status", and "watch stop" stops it with a signal.`,
 		Example: `  git contextfs watch status
   git contextfs watch start
   git contextfs watch stop
@@ -86,6 +88,12 @@ func (a *app) watchRunCmd() *cobra.Command {
 			if s.WatchMode() == contextfs.WatchOff {
 				fmt.Fprintln(a.io.ErrOut, "note: watch.mode is off, so commands will not ask this watcher")
 			}
+			// Every path from here on is absolute. A current folder in
+			// the work tree would keep its directory entry alive, and the
+			// kernel would not say the tree was deleted (a worktree's: its
+			// git dir, socket and cache are elsewhere); the watcher's
+			// checks see it soon anyway (watch.Serve).
+			os.Chdir("/")
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if w, err := newWarmServer(o.Root); err == nil {
@@ -118,6 +126,10 @@ func (a *app) watchStartCmd() *cobra.Command {
 			if st, err := watch.Status(cmd.Context(), o.Socket); err == nil {
 				fmt.Fprintf(a.io.Out, "a watcher is already running (pid %d)\n", st.PID)
 				return nil
+			} else if !errors.Is(err, watch.ErrNotRunning) {
+				if pid, _ := watch.Holder(o.Socket); pid > 0 {
+					return &hungWatcher{pid: pid, err: err}
+				}
 			}
 			if err := spawnWatcher(o.Root); err != nil {
 				return fmt.Errorf("start watcher: %w", err)
@@ -150,13 +162,27 @@ func (a *app) watchStopCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			switch err := watch.Stop(cmd.Context(), o.Socket); {
-			case errors.Is(err, watch.ErrNotRunning):
-				fmt.Fprintln(a.io.Out, "no watcher is running")
-			case err != nil:
-				return fmt.Errorf("stop watcher: %w", err)
-			default:
+			err = watch.Stop(cmd.Context(), o.Socket)
+			if err == nil {
 				fmt.Fprintln(a.io.Out, "watcher stopped")
+				return nil
+			}
+			if errors.Is(err, watch.ErrForeignDaemon) {
+				return fmt.Errorf("stop watcher: %w", err)
+			}
+			// No answer (stopped, stuck), or no socket to ask while a
+			// process holds the watcher's lock: signal that process,
+			// which watch.Terminate makes sure is this work tree's watcher.
+			pid, terr := watch.Terminate(o.Socket)
+			switch {
+			case errors.Is(terr, watch.ErrNotRunning) && errors.Is(err, watch.ErrNotRunning):
+				fmt.Fprintln(a.io.Out, "no watcher is running")
+			case errors.Is(terr, watch.ErrNotRunning):
+				return fmt.Errorf("stop watcher: %w", err)
+			case terr != nil:
+				return fmt.Errorf("stop watcher: %v; %w", err, terr)
+			default:
+				fmt.Fprintf(a.io.Out, "watcher (pid %d) did not answer; stopped it with a signal\n", pid)
 			}
 			return nil
 		},
@@ -171,22 +197,45 @@ func (a *app) watchStatusCmd() *cobra.Command {
 		Example: "  git contextfs watch status\n  git contextfs watch status --json",
 		Args:    argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, s, err := a.watchOptions(cmd)
+			o, s, err := a.watchOptions(cmd)
 			if err != nil {
 				return err
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), time.Second)
 			defer cancel()
-			w := s.WatcherStatus(ctx)
+			w := watchStatus{WatcherStatus: contextfs.WatcherStatus{Mode: s.WatchMode()}}
+			d, err := watch.Status(ctx, o.Socket)
+			switch {
+			case err == nil:
+				w.Running, w.PID, w.Started, w.Degraded = true, d.PID, d.Started, d.Degraded
+			case !errors.Is(err, watch.ErrNotRunning):
+				// It took the request and gave no answer: name it, if it
+				// is the process holding the watcher's lock.
+				if pid, _ := watch.Holder(o.Socket); pid > 0 {
+					w.Running, w.PID, w.NotAnswering = true, pid, true
+				}
+			}
 			if asJSON {
 				return a.printJSON(w)
 			}
-			fmt.Fprintln(a.io.Out, describeWatcher(w))
+			if w.NotAnswering {
+				fmt.Fprintf(a.io.Out, "running (pid %d) but not answering (stopped or stuck: %s), mode %s\n", w.PID, hungFix, w.Mode)
+				return nil
+			}
+			fmt.Fprintln(a.io.Out, describeWatcher(w.WatcherStatus))
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// watchStatus is what watch status says: the watcher's status as the
+// status command shows it, and whether it took the request but gave no
+// answer (its pid then comes from its lock).
+type watchStatus struct {
+	contextfs.WatcherStatus
+	NotAnswering bool `json:"not_answering,omitempty"`
 }
 
 // describeWatcher is a watcher's state in words.

@@ -46,7 +46,9 @@ const warmCallName = "run"
 
 // warmTimeout is how long a command waits for a warm answer before doing
 // the work itself. The first call of a daemon opens the store (what a
-// cold command does anyway); later ones take milliseconds.
+// cold command does anyway); later ones take milliseconds. A daemon that
+// does not answer at all (stopped, stuck) is given up on far sooner: see
+// watch.CallDaemon and hungWatcher.
 const warmTimeout = 10 * time.Second
 
 // warmRequest is what a command sends to the watcher.
@@ -134,6 +136,12 @@ func (a *app) tryWarm(c *cobra.Command, args []string) (int, bool) {
 			fmt.Fprintf(a.io.ErrOut, "git-contextfs: no warm answer (CONTEXTFS_WARM=only): %v\n", err)
 			return exitFail, true
 		}
+		var hung *hungWatcher
+		if errors.As(err, &hung) {
+			// One line; then the command runs cold, and its query of
+			// changes gives up on the watcher silently (0.2 s).
+			fmt.Fprintln(a.io.ErrOut, hung.notice())
+		}
 		return 0, false
 	}
 	a.io.Out.Write(ans.Stdout)
@@ -191,7 +199,12 @@ func (a *app) askWatcher(c *cobra.Command, args []string) (warmAnswer, error) {
 	if err != nil {
 		return ans, err
 	}
-	data, err := watch.CallDaemon(c.Context(), contextfs.WatchSocketOf(repo), warmCallName, payload, warmTimeout)
+	socket := contextfs.WatchSocketOf(repo)
+	data, err := watch.CallDaemon(c.Context(), socket, warmCallName, payload, warmTimeout)
+	if errors.Is(err, watch.ErrNotAnswering) {
+		pid, _ := watch.Holder(socket)
+		return ans, &hungWatcher{pid: pid, err: err}
+	}
 	if err != nil {
 		return ans, err
 	}
@@ -200,6 +213,34 @@ func (a *app) askWatcher(c *cobra.Command, args []string) (warmAnswer, error) {
 	}
 	return ans, nil
 }
+
+// hungWatcher is askWatcher's error for a watcher that accepts requests
+// but answers none, not even a status request (watch.ErrNotAnswering):
+// stopped (SIGSTOP, a debugger) or stuck. pid is 0 when unknown.
+type hungWatcher struct {
+	pid int
+	err error
+}
+
+func (h *hungWatcher) Error() string { return h.what() + "; " + hungFix }
+
+func (h *hungWatcher) Unwrap() error { return h.err }
+
+// notice is the line a command prints before it runs without the watcher.
+func (h *hungWatcher) notice() string {
+	return "git-contextfs: " + h.what() + ", so this command runs without it; " + hungFix
+}
+
+func (h *hungWatcher) what() string {
+	who := "the change watcher"
+	if h.pid > 0 {
+		who += fmt.Sprintf(" (pid %d)", h.pid)
+	}
+	return who + " is not answering (stopped or stuck)"
+}
+
+// hungFix is what to do about a watcher that does not answer.
+const hungFix = "`git contextfs watch stop` stops it"
 
 // warmArgs rebuilds the command line of c: -C root, the command's name,
 // each flag set (as --name=value, repeated for lists), then the
@@ -272,11 +313,41 @@ func envMatters(key, apiKeyEnv string) bool {
 	return false
 }
 
-// envSubset is the part of env (KEY=VALUE lines) that matters, sorted.
+// envSubset is the part of env (KEY=VALUE lines) that matters, sorted,
+// less what git adds when it runs this program as `git contextfs` (or a
+// hook that runs it): GIT_EXEC_PATH, and that folder put first in PATH.
+// The hooks run git-contextfs and people type git contextfs, so a watcher
+// started one way serves commands run the other. The rest of PATH is
+// compared as it is: the git found there is the git that was typed, whose
+// own programs are in its exec path. A GIT_EXEC_PATH that is not at the
+// head of PATH was not put there by git, and is compared.
 func envSubset(env []string, apiKeyEnv string) []string {
+	var execPath, path string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GIT_EXEC_PATH="); ok {
+			execPath = v
+		} else if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	added := false
+	if execPath != "" {
+		// git prepends it each time it runs a program: an alias or a
+		// hook that runs git contextfs has it twice.
+		for path == execPath || strings.HasPrefix(path, execPath+string(os.PathListSeparator)) {
+			path = strings.TrimPrefix(strings.TrimPrefix(path, execPath), string(os.PathListSeparator))
+			added = true
+		}
+	}
 	var out []string
 	for _, kv := range env {
-		if k, _, ok := strings.Cut(kv, "="); ok && envMatters(k, apiKeyEnv) {
+		k, _, ok := strings.Cut(kv, "=")
+		switch {
+		case !ok || !envMatters(k, apiKeyEnv):
+		case added && k == "GIT_EXEC_PATH":
+		case added && k == "PATH":
+			out = append(out, "PATH="+path)
+		default:
 			out = append(out, kv)
 		}
 	}
@@ -377,6 +448,13 @@ func (w *warmServer) refresh() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.set == nil || w.set.Repo == nil || w.set.Repo.WatchMode() == contextfs.WatchOff {
+		return
+	}
+	// With the memory folder gone there is nothing to get ready, and it
+	// may be the work tree being deleted (rm -rf, git worktree remove):
+	// the update would write the cache's files into the git dir, creating
+	// it again. The next command syncs by itself.
+	if _, err := os.Stat(filepath.Join(w.root, gitstore.Dir)); err != nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
