@@ -142,16 +142,7 @@ func cliAs(t *testing.T, dir string, env []string, args ...string) result {
 	}
 	cmd := exec.Command(filepath.Join(binDir, "git-contextfs"), args...)
 	cmd.Dir, cmd.Env = dir, env
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errb.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("git-contextfs %v: %v", args, err)
-	}
-	return r
+	return runProcess(t, cmd)
 }
 
 // globalDriver is merge.contextfs.driver in env's global config, "" when

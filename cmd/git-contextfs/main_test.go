@@ -60,6 +60,13 @@ func cli(t testing.TB, dir string, stdin string, args ...string) result {
 	cmd.Dir = dir
 	cmd.Env = testgit.Env()
 	cmd.Stdin = strings.NewReader(stdin)
+	return runProcess(t, cmd)
+}
+
+// runProcess runs cmd with its output captured. It fails the test only
+// when the program could not be run: an exit code is the result's.
+func runProcess(t testing.TB, cmd *exec.Cmd) result {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -67,7 +74,7 @@ func cli(t testing.TB, dir string, stdin string, args ...string) result {
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("run git-contextfs %v: %v", args, err)
+		t.Fatalf("run %v: %v", cmd.Args, err)
 	}
 	return r
 }

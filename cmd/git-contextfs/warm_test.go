@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -23,16 +22,7 @@ func runBin(t *testing.T, bin, dir string, env []string, args ...string) result 
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(testgit.Env(), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errb.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run %s %v: %v", bin, args, err)
-	}
-	return r
+	return runProcess(t, cmd)
 }
 
 // warmRepo is a repository with a few memories and a running watcher

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -234,16 +233,7 @@ func runGit(t *testing.T, dir string, env []string, args ...string) result {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(testgit.Env(), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errb.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run git %v: %v", args, err)
-	}
-	return r
+	return runProcess(t, cmd)
 }
 
 // TestWarmAnswersServeBothFormsOfTheCommand: git runs `git contextfs` with
