@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -34,8 +33,18 @@ var dedupPolicies = []string{"skip", "update", "error", "allow", "off"}
 // DedupPolicies returns the values hygiene.dedup accepts.
 func DedupPolicies() []string { return slices.Clone(dedupPolicies) }
 
-// envName is what a shell accepts as a variable's name.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// envName reports whether s is what a shell accepts as a variable's name.
+// (A loop, not a regexp: every command loads the config, and nothing of
+// ours may compile one at start, docs/DESIGN.md "Start-up".)
+func envName(s string) bool {
+	for i, c := range s {
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // validate checks the values whose domain is narrower than their YAML
 // type's, and returns the first that is outside it, naming the key and
@@ -57,7 +66,7 @@ func (c Config) validate(file string) error {
 			return bad("embedder.url must be an http:// or https:// URL such as %s, not %q", embed.DefaultBaseURL, e.URL)
 		}
 	}
-	if e.APIKeyEnv != "" && !envName.MatchString(e.APIKeyEnv) {
+	if e.APIKeyEnv != "" && !envName(e.APIKeyEnv) {
 		return bad("embedder.api_key_env must name an environment variable (letters, digits and _, not starting with a digit), not %q", e.APIKeyEnv)
 	}
 
