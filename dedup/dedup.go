@@ -129,11 +129,9 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 	if strings.TrimSpace(text) == "" {
 		return rep, nil
 	}
-	// Literal: the memory's text is words, whatever operators of the
-	// search syntax it seems to hold ("-flag" must not exclude itself).
-	hits, err := s.Search(ctx, contextfs.Query{Text: text, Types: []string{typ}, Mode: contextfs.ModeHybrid, Limit: candidates, Literal: true})
+	hits, err := nearest(ctx, s, c, typ, text)
 	if err != nil {
-		return nil, fmt.Errorf("dedup: search: %w", err)
+		return nil, err
 	}
 	// The hits' files, read at once (each is a read and a parse, and the
 	// check waits for all of them), then every text compared in one call
@@ -194,6 +192,49 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 	slices.SortStableFunc(rep.Similar, order)
 	slices.SortStableFunc(rep.MaySupersede, order)
 	return rep, nil
+}
+
+// nearest returns the memories of type typ that c is compared with: the
+// candidates nearest its text by the embedder's cosine, the measure the
+// thresholds are on, found by the semantic ranker alone (exact over the
+// type). A candidate that states a position is also looked up by the
+// words of its title's subject (keyword ranker): a memory that takes
+// another position on the same subject shares the title's words, not
+// necessarily enough of its text to rank near it. A keyword ranking of
+// the whole text added nothing on the labelled sets (docs/HYGIENE.md) and
+// was most of the check's cost at 100K memories: FTS5 walks the postings
+// of every word of a body.
+func nearest(ctx context.Context, s *contextfs.Store, c Candidate, typ, text string) ([]contextfs.Result, error) {
+	// Literal: the memory's text is words, whatever operators of the
+	// search syntax it seems to hold ("-flag" must not exclude itself).
+	hits, err := s.Search(ctx, contextfs.Query{Text: text, Types: []string{typ}, Mode: contextfs.ModeSemantic, Limit: candidates, Literal: true})
+	if err != nil {
+		return nil, fmt.Errorf("dedup: search: %w", err)
+	}
+	if !statesPosition(c) {
+		return hits, nil
+	}
+	same, err := s.SearchIndexed(ctx, contextfs.Query{Text: about(c.Title), Types: []string{typ}, Mode: contextfs.ModeKeyword, Limit: candidates, Literal: true})
+	if err != nil {
+		return nil, fmt.Errorf("dedup: search: %w", err)
+	}
+	for _, h := range same {
+		if !slices.ContainsFunc(hits, func(x contextfs.Result) bool { return x.Path == h.Path }) {
+			hits = append(hits, h)
+		}
+	}
+	return hits, nil
+}
+
+// statesPosition reports whether c has a position field, which another
+// memory on its subject may contradict.
+func statesPosition(c Candidate) bool {
+	for _, f := range positionFields {
+		if v, ok := c.Data[f].(string); ok && strings.TrimSpace(v) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // positionFields are the data fields in which a memory states a position;

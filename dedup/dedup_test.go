@@ -322,3 +322,32 @@ func TestSaveWithoutTitleIsIdenticalToItsFirstCopy(t *testing.T) {
 		t.Errorf("%d files, want 1", len(es))
 	}
 }
+
+// TestCheckFindsTheSameSubjectBeyondTheNearest: a decision on the same
+// subject as the candidate whose text is far from it, behind more than
+// the compared candidates of closer decisions on other subjects, is still
+// offered for superseding: the candidate's title is looked up by its words.
+func TestCheckFindsTheSameSubjectBeyondTheNearest(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	target, err := s.Save(ctx, contextfs.SaveRequest{Type: "decision", Title: "Deploy with Argo CD",
+		Body: "Clusters sync from the gitops repository.", Data: map[string]any{"decision": "Argo CD"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := "Every service ships from the main branch after review, with rollbacks by revert, canaries first and alerts on error budgets."
+	for i := range 12 {
+		if _, err := s.Save(ctx, contextfs.SaveRequest{Type: "decision", Title: fmt.Sprintf("Release train %d", i),
+			Body: fmt.Sprintf("%s Train %d.", body, i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := dedup.Candidate{Type: "decision", Title: "Deploy with Flux", Body: body, Data: map[string]any{"decision": "Flux"}}
+	rep, err := dedup.Check(ctx, s, c, dedup.DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.MaySupersede) != 1 || rep.MaySupersede[0].ID != target.Memory.ID {
+		t.Errorf("may_supersede %+v; want %s", rep.MaySupersede, target.Memory.ID)
+	}
+}
