@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -205,6 +206,62 @@ func (a *app) workDir() string {
 		return a.dir
 	}
 	return "."
+}
+
+// userPath is the file or folder the user named on the command line (an
+// argument such as index's or validate's PATH, or a flag's value such as
+// --path FILE) where the command must look for it. As git does after -C, a
+// relative path is taken from --repo (-C) DIR when it is given, as if the
+// command had been started there; an absolute one, or any without --repo,
+// is left as it is (the current directory's). Every command that reads a
+// path the user gives resolves it here; its errors name the path as given.
+func (a *app) userPath(p string) string {
+	if p == "" || a.dir == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(a.dir, p)
+}
+
+// userAbs is userPath made absolute.
+func (a *app) userAbs(p string) string {
+	p = a.userPath(p)
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// userAbsAll is userAbs of each of ps.
+func (a *app) userAbsAll(ps []string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = a.userAbs(p)
+	}
+	return out
+}
+
+// repoRel is abs, an absolute path, relative to repo's root (with
+// forward slashes), and whether it is inside the work tree. The root or
+// the path may be named through a symbolic link (a /tmp that is one, a
+// -C DIR that is one): then the folders they resolve to are compared.
+func repoRel(repo *gitstore.Repo, abs string) (string, bool) {
+	rel := repo.Rel(abs)
+	if outsideRepo(rel) {
+		root, err1 := filepath.EvalSymlinks(repo.Root)
+		dir, err2 := filepath.EvalSymlinks(filepath.Dir(abs))
+		if err1 == nil && err2 == nil {
+			if r, err := filepath.Rel(root, filepath.Join(dir, filepath.Base(abs))); err == nil {
+				rel = filepath.ToSlash(r)
+			}
+		}
+	}
+	return rel, !outsideRepo(rel)
+}
+
+// outsideRepo reports whether rel, a path made relative to the
+// repository root by gitstore.Repo.Rel, leads out of it.
+func outsideRepo(rel string) bool {
+	return rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel)
 }
 
 // parseSince accepts a date, an RFC 3339 time, or an age like 7d, 2w, 3m,

@@ -96,7 +96,8 @@ func (a *app) runFmt(ctx context.Context, o *fmtOptions) error {
 
 // fmtTargets returns the memory files to format, work-tree relative: every
 // memory, or those named and those under the folders named. Relative
-// paths are taken from --repo when it is given, as if started there.
+// paths are taken from --repo when it is given, as if started there
+// (app.userPath).
 func (a *app) fmtTargets(repo *gitstore.Repo, args []string) ([]string, error) {
 	if len(args) == 0 {
 		entries, err := repo.List()
@@ -111,14 +112,7 @@ func (a *app) fmtTargets(repo *gitstore.Repo, args []string) ([]string, error) {
 	}
 	var out []string
 	for _, arg := range args {
-		p := arg
-		if !filepath.IsAbs(p) && a.dir != "" {
-			p = filepath.Join(a.dir, p)
-		}
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return nil, err
-		}
+		abs := a.userAbs(arg)
 		fi, err := os.Lstat(abs)
 		if err != nil {
 			return nil, fmt.Errorf("fmt %s: %w", arg, errors.Unwrap(err))

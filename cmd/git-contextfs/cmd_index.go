@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -57,14 +56,19 @@ progress on a terminal.`,
 
 // runIndex runs index with o.
 func (a *app) runIndex(ctx context.Context, s *contextfs.Store, o *indexOptions) error {
-	for _, abs := range absAll(o.paths) {
-		rel := s.Repo.Rel(abs)
-		if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
-			return &usageError{fmt.Errorf("index %s: outside the repository %s", abs, s.Repo.Root)}
+	// PATHs are the user's: relative to the current folder, or to DIR
+	// with -C DIR (app.userPath).
+	var rels []string
+	for _, arg := range o.paths {
+		abs := a.userAbs(arg)
+		rel, ok := repoRel(s.Repo, abs)
+		if !ok {
+			return &usageError{fmt.Errorf("index %s: outside the repository %s", arg, s.Repo.Root)}
 		}
 		if _, err := os.Lstat(abs); err != nil {
-			return &usageError{fmt.Errorf("index %s: no such file or folder (a file deleted since the last index leaves it with git contextfs index, without paths)", rel)}
+			return &usageError{fmt.Errorf("index %s: no such file or folder (a file deleted since the last index leaves it with git contextfs index, without paths)", arg)}
 		}
+		rels = append(rels, rel)
 	}
 	var p *progressBar
 	if !o.json {
@@ -72,7 +76,7 @@ func (a *app) runIndex(ctx context.Context, s *contextfs.Store, o *indexOptions)
 	} else {
 		p = &progressBar{}
 	}
-	res, err := s.Index(ctx, contextfs.IndexOptions{Full: o.full, Paths: relPaths(s, o.paths), Progress: p.update, Touch: true, Summary: true})
+	res, err := s.Index(ctx, contextfs.IndexOptions{Full: o.full, Paths: rels, Progress: p.update, Touch: true, Summary: true})
 	p.done()
 	if err != nil {
 		return err
@@ -91,14 +95,6 @@ func (a *app) runIndex(ctx context.Context, s *contextfs.Store, o *indexOptions)
 		fmt.Fprintf(a.io.Out, "%d files skipped; see git contextfs index status\n", res.Skipped)
 	}
 	return nil
-}
-
-func relPaths(s *contextfs.Store, args []string) []string {
-	var out []string
-	for _, p := range absAll(args) {
-		out = append(out, s.Repo.Rel(p))
-	}
-	return out
 }
 
 // indexStatusOptions are the flags of indexStatus.

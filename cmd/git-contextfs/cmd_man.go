@@ -33,7 +33,8 @@ date printed in the pages, for reproducible builds.`,
 		Hidden: true,
 		Args:   argsRange(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := os.MkdirAll(args[0], 0o755); err != nil {
+			dir := a.userPath(args[0]) // from DIR with -C DIR
+			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return fmt.Errorf("man: %w", err)
 			}
 			date := time.Now()
@@ -46,7 +47,7 @@ date printed in the pages, for reproducible builds.`,
 			}
 			hdr := manpage.Header{Section: "1", Date: date,
 				Source: "contextfs " + version, Manual: "contextfs Manual"}
-			if err := manpage.WriteTree(cmd.Root(), hdr, args[0]); err != nil {
+			if err := manpage.WriteTree(cmd.Root(), hdr, dir); err != nil {
 				return fmt.Errorf("man: write pages into %s: %w", args[0], err)
 			}
 			fmt.Fprintf(a.io.ErrOut, "wrote the manual pages into %s\n", args[0])

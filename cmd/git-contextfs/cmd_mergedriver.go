@@ -51,9 +51,11 @@ Exit status 2 means the merge failed and CURRENT was left as it was.`,
 				fmt.Fprintf(a.io.ErrOut, "git-contextfs merge-driver: %s: %v\n", name, err)
 				return &exitError{exitMergeError}
 			}
+			// Git runs the driver at the top of the work tree, with no -C;
+			// given one, the files are taken from it, as every PATH is.
 			var in [3][]byte
 			for i, p := range args[:3] {
-				b, err := os.ReadFile(p)
+				b, err := os.ReadFile(a.userPath(p))
 				if err != nil {
 					return fail(err)
 				}
@@ -64,7 +66,7 @@ Exit status 2 means the merge failed and CURRENT was left as it was.`,
 				return fail(err)
 			}
 			res = res.Labeled(mergeLabels(cmd.Context()))
-			if err := gitstore.WriteFileAtomic(args[1], res.Content, 0o644); err != nil {
+			if err := gitstore.WriteFileAtomic(a.userPath(args[1]), res.Content, 0o644); err != nil {
 				return fail(err)
 			}
 			for _, c := range res.Conflicts {

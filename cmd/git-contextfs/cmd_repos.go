@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -39,7 +40,7 @@ its folder.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := a.workDir()
 			if len(args) == 1 {
-				dir = args[0]
+				dir = a.userPath(args[0]) // from DIR with -C DIR
 			}
 			return a.editRepos(func(c *scope.Config) (scope.RepoEntry, error) { return c.AddRepo(cmd.Context(), dir, name) }, "registered")
 		},
@@ -51,7 +52,15 @@ its folder.`,
 		Example: "  git contextfs repos remove api\n  git contextfs repos remove ~/src/api",
 		Args:    argsRange(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.editRepos(func(c *scope.Config) (scope.RepoEntry, error) { return c.RemoveRepo(cmd.Context(), args[0]) }, "removed")
+			return a.editRepos(func(c *scope.Config) (scope.RepoEntry, error) {
+				arg := args[0]
+				// A registered name is a name; anything else is a PATH,
+				// from DIR with -C DIR.
+				if !slices.ContainsFunc(c.Repos, func(e scope.RepoEntry) bool { return e.Name == arg }) {
+					arg = a.userPath(arg)
+				}
+				return c.RemoveRepo(cmd.Context(), arg)
+			}, "removed")
 		},
 	}
 	list := &cobra.Command{

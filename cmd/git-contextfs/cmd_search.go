@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -247,11 +246,12 @@ func (a *app) beforeSearch(ctx context.Context, s *contextfs.Store, q contextfs.
 }
 
 // repoPaths resolves the files of --path (search, list) as the user
-// means them, as index and validate resolve theirs: relative to the
-// current folder (to DIR with -C DIR), or absolute. They become relative
-// to the repository root, as memories' paths globs are; a file outside
-// the repository is a usage error. Outside any repository (the user store
-// alone) they are left as given: there is no root to resolve them by.
+// means them, as index and validate resolve theirs (app.userPath):
+// relative to the current folder (to DIR with -C DIR), or absolute. They
+// become relative to the repository root, as memories' paths globs are; a
+// file outside the repository is a usage error. Outside any repository
+// (the user store alone) they are left as given: there is no root to
+// resolve them by.
 func (a *app) repoPaths(files []string) ([]string, error) {
 	if len(files) == 0 {
 		return files, nil
@@ -262,33 +262,11 @@ func (a *app) repoPaths(files []string) ([]string, error) {
 	}
 	out := make([]string, len(files))
 	for i, f := range files {
-		p := f
-		if !filepath.IsAbs(p) && a.dir != "" {
-			p = filepath.Join(a.dir, p)
-		}
-		abs := absAll([]string{p})[0]
-		rel := repo.Rel(abs)
-		if outsideRepo(rel) {
-			// The root or the file may be named through a symbolic link
-			// (a /tmp that is one): compare the folders they resolve to.
-			root, err1 := filepath.EvalSymlinks(repo.Root)
-			dir, err2 := filepath.EvalSymlinks(filepath.Dir(abs))
-			if err1 == nil && err2 == nil {
-				if r, err := filepath.Rel(root, filepath.Join(dir, filepath.Base(abs))); err == nil {
-					rel = filepath.ToSlash(r)
-				}
-			}
-		}
-		if outsideRepo(rel) {
+		rel, ok := repoRel(repo, a.userAbs(f))
+		if !ok {
 			return nil, &usageError{fmt.Errorf("--path %s: outside the repository %s", f, repo.Root)}
 		}
 		out[i] = rel
 	}
 	return out, nil
-}
-
-// outsideRepo reports whether rel, a path made relative to the
-// repository root by gitstore.Repo.Rel, leads out of it.
-func outsideRepo(rel string) bool {
-	return rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -46,9 +45,12 @@ Exit status: 0 all valid, 1 something is invalid.`,
 
 // runValidate runs validate with o.
 func (a *app) runValidate(ctx context.Context, o *validateOptions) error {
-	for _, p := range o.paths {
+	// PATHs are the user's: relative to the current folder, or to DIR
+	// with -C DIR (app.userPath).
+	paths := a.userAbsAll(o.paths)
+	for i, p := range paths {
 		if _, err := os.Stat(p); err != nil {
-			return fmt.Errorf("validate %s: %w", p, errors.Unwrap(err))
+			return fmt.Errorf("validate %s: %w", o.paths[i], errors.Unwrap(err))
 		}
 	}
 	// The files and the settings, not the store: validate never reads the
@@ -60,13 +62,13 @@ func (a *app) runValidate(ctx context.Context, o *validateOptions) error {
 	var probs []contextfs.Problem
 	var n int
 	if o.noSecrets {
-		probs, n, err = check.Validate(repo, absAll(o.paths))
+		probs, n, err = check.Validate(repo, paths)
 	} else {
 		sc, serr := check.Scanner(cfg.Secrets)
 		if serr != nil {
 			return serr
 		}
-		probs, n, err = check.ValidateWithSecrets(repo, absAll(o.paths), sc)
+		probs, n, err = check.ValidateWithSecrets(repo, paths, sc)
 	}
 	if err != nil {
 		return err
@@ -90,16 +92,4 @@ func (a *app) runValidate(ctx context.Context, o *validateOptions) error {
 		return &exitError{exitFail}
 	}
 	return nil
-}
-
-func absAll(ps []string) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		a, err := filepath.Abs(p)
-		if err != nil {
-			a = p
-		}
-		out[i] = a
-	}
-	return out
 }

@@ -39,7 +39,7 @@ page that make install puts where man finds it; -h works everywhere.`,
 	root.SetOut(a.io.Out)
 	root.SetIn(a.io.In)
 	root.SetErr(a.io.ErrOut)
-	root.PersistentFlags().StringVarP(&a.dir, "repo", "C", "", "run as if started in `DIR`")
+	root.PersistentFlags().StringVarP(&a.dir, "repo", "C", "", "run as if started in `DIR` (relative paths are taken from it)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{fmt.Errorf("%w\nSee '%s -h'.", err, c.CommandPath())}
 	})
