@@ -44,13 +44,29 @@ type WatcherStatus struct {
 	// Degraded says why the watcher answers "check everything" to every
 	// command (for example, the system's inotify watches ran out).
 	Degraded string `json:"degraded,omitempty"`
+	// NotAnswering says the watcher took the status request but gave no
+	// answer (watch.ErrNotAnswering): it is stopped (SIGSTOP) or stuck.
+	// Running is then true and PID the process holding its lock; Started
+	// is unknown. `watch stop` stops it.
+	NotAnswering bool `json:"not_answering,omitempty"`
 }
 
-// WatcherStatus asks the work tree's change watcher how it is.
+// WatcherStatus asks the work tree's change watcher how it is, within
+// the status request's timeout (0.2 s).
 func (s *Store) WatcherStatus(ctx context.Context) WatcherStatus {
 	w := WatcherStatus{Mode: s.WatchMode()}
-	if d, err := watch.Status(ctx, s.WatchSocket()); err == nil {
+	socket := s.WatchSocket()
+	d, err := watch.Status(ctx, socket)
+	switch {
+	case err == nil:
 		w.Running, w.PID, w.Started, w.Degraded = true, d.PID, d.Started, d.Degraded
+	case !errors.Is(err, watch.ErrNotRunning):
+		// It took the request and gave no answer: name it, if it is the
+		// process holding the watcher's lock (watch.Holder asks it
+		// nothing).
+		if pid, _ := watch.Holder(socket); pid > 0 {
+			w.Running, w.PID, w.NotAnswering = true, pid, true
+		}
 	}
 	return w
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -197,32 +196,15 @@ func (a *app) watchStatusCmd() *cobra.Command {
 		Example: "  git contextfs watch status\n  git contextfs watch status --json",
 		Args:    argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o, s, err := a.watchOptions(cmd)
+			_, s, err := a.watchOptions(cmd)
 			if err != nil {
 				return err
 			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), time.Second)
-			defer cancel()
-			w := watchStatus{WatcherStatus: contextfs.WatcherStatus{Mode: s.WatchMode()}}
-			d, err := watch.Status(ctx, o.Socket)
-			switch {
-			case err == nil:
-				w.Running, w.PID, w.Started, w.Degraded = true, d.PID, d.Started, d.Degraded
-			case !errors.Is(err, watch.ErrNotRunning):
-				// It took the request and gave no answer: name it, if it
-				// is the process holding the watcher's lock.
-				if pid, _ := watch.Holder(o.Socket); pid > 0 {
-					w.Running, w.PID, w.NotAnswering = true, pid, true
-				}
-			}
+			w := s.WatcherStatus(cmd.Context())
 			if asJSON {
 				return a.printJSON(w)
 			}
-			if w.NotAnswering {
-				fmt.Fprintf(a.io.Out, "running (pid %d) but not answering (stopped or stuck: %s), mode %s\n", w.PID, hungFix, w.Mode)
-				return nil
-			}
-			fmt.Fprintln(a.io.Out, describeWatcher(w.WatcherStatus))
+			fmt.Fprintln(a.io.Out, describeWatcher(w))
 			return nil
 		},
 	}
@@ -230,18 +212,13 @@ func (a *app) watchStatusCmd() *cobra.Command {
 	return cmd
 }
 
-// watchStatus is what watch status says: the watcher's status as the
-// status command shows it, and whether it took the request but gave no
-// answer (its pid then comes from its lock).
-type watchStatus struct {
-	contextfs.WatcherStatus
-	NotAnswering bool `json:"not_answering,omitempty"`
-}
-
 // describeWatcher is a watcher's state in words.
 func describeWatcher(w contextfs.WatcherStatus) string {
 	s := "not running"
-	if w.Running {
+	switch {
+	case w.NotAnswering:
+		s = fmt.Sprintf("running (pid %d) but not answering (stopped or stuck: %s)", w.PID, hungFix)
+	case w.Running:
 		s = fmt.Sprintf("running (pid %d, since %s)", w.PID, w.Started.Local().Format("2006-01-02 15:04"))
 	}
 	s += ", mode " + w.Mode

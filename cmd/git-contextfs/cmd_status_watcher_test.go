@@ -1,0 +1,129 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestCLIStatusNamesAHungWatcher: with the watcher stopped (SIGSTOP),
+// watch status said "running (pid N) but not answering", and status said
+// "not running", in words and in JSON. Both now say what watch status
+// says, as fast as it does.
+func TestCLIStatusNamesAHungWatcher(t *testing.T) {
+	bin := filepath.Join(binDir, "git-contextfs")
+	dir := memRepo(t, bin)
+	t.Cleanup(func() { runBin(t, bin, dir, nil, "watch", "stop") })
+	pid := startWatcher(t, bin, dir)
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	waitStopped(t, pid)
+
+	// run runs args and returns its output, failing on an exit other
+	// than 0 or on a run slower than a hung watcher should make it.
+	run := func(args ...string) string {
+		t.Helper()
+		start := time.Now()
+		r := runBin(t, bin, dir, nil, args...)
+		if r.code != 0 {
+			t.Fatalf("%v with a hung watcher: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+		if took := time.Since(start); took > 3*time.Second {
+			t.Errorf("%v with a hung watcher took %v", args, took)
+		}
+		return r.stdout
+	}
+	watcherLine := func(out string) string {
+		for line := range strings.Lines(out) {
+			if rest, ok := strings.CutPrefix(line, "watcher "); ok {
+				return strings.TrimSpace(rest)
+			}
+		}
+		t.Fatalf("status names no watcher:\n%s", out)
+		return ""
+	}
+	decode := func(out string) map[string]any {
+		t.Helper()
+		var m map[string]any
+		decodeJSON(t, out, &m)
+		return m
+	}
+
+	watchText := strings.TrimSpace(run("watch", "status"))
+	watchJSON := decode(run("watch", "status", "--json"))
+	statusJSON := decode(run("status", "--json"))
+	for _, c := range []struct {
+		name string
+		text string
+		json any
+	}{
+		{"watch status", watchText, watchJSON},
+		{"status", watcherLine(run("status")), statusJSON["watcher"]},
+	} {
+		for _, want := range []string{"running (pid " + strconv.Itoa(pid) + ")", "not answering", "watch stop"} {
+			if !strings.Contains(c.text, want) {
+				t.Errorf("%s with a hung watcher says %q, without %q", c.name, c.text, want)
+			}
+		}
+		if c.text != watchText {
+			t.Errorf("%s says %q, watch status %q", c.name, c.text, watchText)
+		}
+		b, _ := json.Marshal(c.json)
+		var w struct {
+			Running      bool `json:"running"`
+			PID          int  `json:"pid"`
+			NotAnswering bool `json:"not_answering"`
+		}
+		if err := json.Unmarshal(b, &w); err != nil || !w.Running || w.PID != pid || !w.NotAnswering {
+			t.Errorf("%s --json with a hung watcher: %s", c.name, b)
+		}
+		if !reflect.DeepEqual(c.json, watchJSON) {
+			t.Errorf("%s --json says %s, watch status --json %v", c.name, b, watchJSON)
+		}
+	}
+
+	// Awake again, it answers for itself, and not_answering is left out.
+	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	st := decode(run("status", "--json"))["watcher"].(map[string]any)
+	if _, ok := st["not_answering"]; ok || st["running"] != true || st["started"] == nil {
+		t.Errorf("status --json with the watcher awake: %v", st)
+	}
+	if out := watcherLine(run("status")); strings.Contains(out, "not answering") || !strings.Contains(out, "since") {
+		t.Errorf("status with the watcher awake: %q", out)
+	}
+}
+
+// waitStopped waits until every thread of process pid is stopped (state
+// T): kill returns before a SIGSTOP takes effect.
+func waitStopped(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		stats, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/stat")
+		stopped := len(stats) > 0
+		for _, p := range stats {
+			b, err := os.ReadFile(p)
+			i := bytes.LastIndexByte(b, ')')
+			if err != nil || i < 0 || i+2 >= len(b) || (b[i+2] != 'T' && b[i+2] != 't') {
+				stopped = false
+			}
+		}
+		if stopped {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d is not stopped 5s after SIGSTOP", pid)
+		}
+	}
+}

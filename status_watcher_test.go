@@ -1,0 +1,127 @@
+//go:build linux
+
+package contextfs_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/testgit"
+	"github.com/contextfs/contextfs/watch"
+)
+
+// TestHelperWatcherProcess is the watcher, in a process of its own, of
+// TestStatusNamesAWatcherThatDoesNotAnswer; run by itself, it does nothing.
+func TestHelperWatcherProcess(t *testing.T) {
+	dir := os.Getenv("CONTEXTFS_TEST_WATCHER_DIR")
+	if dir == "" {
+		t.Skip("the watcher process of TestStatusNamesAWatcherThatDoesNotAnswer")
+	}
+	repo, err := gitstore.Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	o := watch.ServeOptions{Root: repo.Root, Dir: gitstore.Dir, Socket: contextfs.WatchSocketOf(repo), Idle: time.Minute}
+	if err := watch.Serve(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStatusNamesAWatcherThatDoesNotAnswer: a watcher stopped with SIGSTOP
+// takes the status request but answers nothing. Status said it was not
+// running; it says it runs, with its pid, but does not answer, within the
+// status request's timeout.
+func TestStatusNamesAWatcherThatDoesNotAnswer(t *testing.T) {
+	t.Setenv("CONTEXTFS_WATCH", "on")
+	dir := testgit.Init(t)
+	s := open(t, dir)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestHelperWatcherProcess$")
+	cmd.Env = append(os.Environ(), "CONTEXTFS_TEST_WATCHER_DIR="+dir)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGCONT)
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	ctx := context.Background()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if w := s.WatcherStatus(ctx); w.Running && !w.NotAnswering {
+			if w.PID != pid || w.Started.IsZero() {
+				t.Fatalf("watcher status of a live watcher (pid %d): %+v", pid, w)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the watcher did not start")
+		}
+	}
+
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	waitStopped(t, pid)
+	want := contextfs.WatcherStatus{Mode: contextfs.WatchOn, Running: true, PID: pid, NotAnswering: true}
+	start := time.Now()
+	if w := s.WatcherStatus(ctx); w != want {
+		t.Errorf("watcher status of a stopped watcher: %+v, want %+v", w, want)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("watcher status of a stopped watcher took %v", took)
+	}
+	st, err := s.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Watcher != want {
+		t.Errorf("status of a stopped watcher: %+v, want %+v", st.Watcher, want)
+	}
+
+	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	if w := s.WatcherStatus(ctx); !w.Running || w.NotAnswering || w.PID != pid {
+		t.Errorf("watcher status of the watcher awake again: %+v", w)
+	}
+}
+
+// waitStopped waits until every thread of process pid is stopped (state
+// T): kill returns before a SIGSTOP takes effect.
+func waitStopped(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		stats, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/stat")
+		stopped := len(stats) > 0
+		for _, p := range stats {
+			b, err := os.ReadFile(p)
+			i := bytes.LastIndexByte(b, ')')
+			if err != nil || i < 0 || i+2 >= len(b) || (b[i+2] != 'T' && b[i+2] != 't') {
+				stopped = false
+			}
+		}
+		if stopped {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d is not stopped 5s after SIGSTOP", pid)
+		}
+	}
+}
