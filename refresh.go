@@ -3,6 +3,8 @@ package contextfs
 import (
 	"context"
 	"fmt"
+
+	"github.com/contextfs/contextfs/cache"
 )
 
 // Refresh brings the cache up to date after git changed the work tree or
@@ -13,8 +15,13 @@ import (
 // uninstall; the next search or `index` builds it, with progress shown.
 func (s *Store) Refresh(ctx context.Context) (RefreshResult, error) {
 	var r RefreshResult
-	st, err := s.Sync(ctx)
-	if err != nil {
+	if s.cache.ReadOnly() {
+		return r, nil // answers come from the cache as it is (Open said so)
+	}
+	// Not Sync: a refresh that could not be done is said so (a hook warns),
+	// where a command that reads would answer from the cache as it was.
+	st, err := s.syncOrRebuild(ctx)
+	if err != nil && !cache.IsUnwritable(err) {
 		return r, fmt.Errorf("sync memories: %w", err)
 	}
 	r.Memories, r.Changed, r.Removed = st.Files, st.Stale, st.Removed

@@ -46,7 +46,8 @@ func (s *Store) Search(ctx context.Context, q Query) ([]Result, error) {
 // SearchIndexed searches without syncing first: for callers that just
 // synced (and benchmarks of the search itself).
 func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
-	e := search.Engine{Cache: s.cache, Embedder: s.emb, Defaults: s.Config.Search}
+	e := search.Engine{Cache: s.cache, Embedder: s.emb, Defaults: s.Config.Search,
+		KeywordOnly: func(err error) { s.noteUnavailable("keyword results only", err) }}
 	res, err := e.Search(ctx, q)
 	if again, err := s.rebuildIfCorrupt(ctx, err); !again {
 		return res, err

@@ -59,6 +59,11 @@ type Store struct {
 
 	startWatcher func(root string) error
 
+	// unavailMu guards unavailNoted: whether the embedding server's
+	// error was told once (noteUnavailable).
+	unavailMu    sync.Mutex
+	unavailNoted bool
+
 	// bgMu is held by background work on the cache (PrepareSearchLater)
 	// and by whoever closes or replaces the cache, so that such work
 	// never runs on a closed cache; bgClosed says the store is closed.
@@ -188,12 +193,34 @@ func (s *Store) syncFresh(ctx context.Context) (cache.SyncStats, bool, error) {
 		return cache.SyncStats{}, false, nil // answers from the cache as it is (Open said so)
 	}
 	st, err := s.syncOrRebuild(ctx)
-	if err != nil && cache.IsUnwritable(err) {
+	switch {
+	case err != nil && cache.IsUnwritable(err):
 		// A full disk or a cache turned read-only: answer from what it has.
 		fmt.Fprintln(s.notes, "contextfs: the cache could not be updated ("+err.Error()+"); results may be stale")
 		return st, false, nil
+	case err != nil && errors.Is(err, embed.ErrUnavailable):
+		// The files that changed need vectors the server cannot give now.
+		// Nothing of them was written, so the next sync finds them again;
+		// until then, answer from what the cache has (docs/RELIABILITY.md).
+		s.noteUnavailable("new and changed memories are not indexed until it answers; results may be stale", err)
+		return st, false, nil
 	}
 	return st, err == nil, err
+}
+
+// noteUnavailable tells, in a one-line notice, what a command does
+// without the embedding server: with the server's error the first time,
+// which says how to start it, and shortly after that.
+func (s *Store) noteUnavailable(what string, err error) {
+	s.unavailMu.Lock()
+	first := !s.unavailNoted
+	s.unavailNoted = true
+	s.unavailMu.Unlock()
+	if first {
+		fmt.Fprintf(s.notes, "contextfs: the embedding server is unavailable (%v): %s\n", err, what)
+		return
+	}
+	fmt.Fprintf(s.notes, "contextfs: the embedding server is unavailable: %s\n", what)
 }
 
 // syncOrRebuild syncs, and rebuilds a cache found corrupt.
@@ -256,6 +283,10 @@ func (s *Store) syncWritten(ctx context.Context, rels ...string) error {
 	switch {
 	case err != nil && cache.IsUnwritable(err):
 		fmt.Fprintln(s.notes, "contextfs: the cache could not be updated ("+err.Error()+"); results may be stale")
+		return nil
+	case err != nil && errors.Is(err, embed.ErrUnavailable):
+		// The file is written; the next sync with the server up indexes it.
+		s.noteUnavailable("written, but not indexed until it answers", err)
 		return nil
 	case err != nil && cache.IsCorrupt(err):
 		_, err = s.Sync(ctx)

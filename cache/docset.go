@@ -113,7 +113,9 @@ func (c *Cache) docs(ctx context.Context, kind Kind) (*docSet, error) {
 		return nil, fmt.Errorf("cache: generation: %w", err)
 	}
 	model := c.emb.Model()
-	if ds := c.sets[kind]; ds != nil && ds.gen == gen && ds.model == model {
+	// A set loaded without vectors (the embedder had given none: its
+	// server was down) is loaded again once the embedder knows their size.
+	if ds := c.sets[kind]; ds != nil && ds.gen == gen && ds.model == model && !(ds.dim == 0 && len(ds.rows) > 0 && c.emb.Dim() != 0) {
 		return ds, nil
 	}
 	ds, err := c.loadDocSet(ctx, kind, model)
@@ -474,7 +476,8 @@ func (c *Cache) mappedBase(kind Kind, st *dsState) *baseFile {
 		return nil
 	}
 	b := prev.file
-	if b.fileID == "" || b.fileID != fileID(c.docSetPath(kind, "base")) || b.dbID != dbIDBytes(st.dbID) || b.model != st.model {
+	if b.fileID == "" || b.fileID != fileID(c.docSetPath(kind, "base")) || b.dbID != dbIDBytes(st.dbID) || b.model != st.model ||
+		len(b.seg.rows) > 0 && st.dim != 0 && b.dim != st.dim {
 		return nil
 	}
 	if b.dim != 0 {
@@ -502,6 +505,11 @@ func readBase(path string, st *dsState) (*baseFile, error) {
 	}
 	h, off, err := decodeHeader(b, baseMagic)
 	if err == nil && (h.dbID != dbIDBytes(st.dbID) || h.model != st.model || h.n[2] != uint32(len(h.model))) {
+		err = errStaleFile
+	}
+	if err == nil && h.n[0] > 0 && st.dim != 0 && int(h.dim) != st.dim {
+		// Written while the embedder gave no vectors (dimension 0: the
+		// server was down), or by a model that changed its dimension.
 		err = errStaleFile
 	}
 	var bf *baseFile

@@ -97,6 +97,10 @@ type Match struct {
 type Report struct {
 	Similar      []Match `json:"similar"`
 	MaySupersede []Match `json:"may_supersede"`
+	// Unchecked, when set, says why the memory was compared only for
+	// identical content: the embedding server is unavailable
+	// (embed.ErrUnavailable), and a save should not wait for it.
+	Unchecked string `json:"unchecked,omitempty"`
 }
 
 // Candidate is a memory about to be saved.
@@ -129,9 +133,12 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 	if strings.TrimSpace(text) == "" {
 		return rep, nil
 	}
-	hits, err := nearest(ctx, s, c, typ, text)
+	hits, unavailable, err := nearest(ctx, s, c, typ, text)
 	if err != nil {
 		return nil, err
+	}
+	if unavailable != nil {
+		rep.Unchecked = "the embedding server is unavailable: compared for identical content only, with the memories indexed before"
 	}
 	// The hits' files, read at once (each is a read and a parse, and the
 	// check waits for all of them), then every text compared in one call
@@ -161,7 +168,21 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 	if len(found) == 0 {
 		return rep, nil
 	}
-	vecs, err := embedAll(ctx, s.Embedder(), texts)
+	var vecs [][]float32
+	if unavailable == nil {
+		vecs, err = embedAll(ctx, s.Embedder(), texts)
+	}
+	if unavailable != nil || errors.Is(err, embed.ErrUnavailable) {
+		if rep.Unchecked == "" {
+			rep.Unchecked = "the embedding server is unavailable: compared for identical content only"
+		}
+		for _, m := range found {
+			if same(c.Title, m.Title) && same(c.Body, m.Body) {
+				rep.Similar = append(rep.Similar, Match{ID: m.ID, Type: m.Type, Title: m.Title, Path: m.Path, Similarity: 1, Identical: true})
+			}
+		}
+		return rep, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -204,26 +225,35 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 // the whole text added nothing on the labelled sets (docs/HYGIENE.md) and
 // was most of the check's cost at 100K memories: FTS5 walks the postings
 // of every word of a body.
-func nearest(ctx context.Context, s *contextfs.Store, c Candidate, typ, text string) ([]contextfs.Result, error) {
+//
+// With the embedding server unavailable (embed.ErrUnavailable, returned as
+// unavailable), the candidates are the keyword ranking's of the text: a
+// copy word for word is still found by its words, and Check compares for
+// identical content only.
+func nearest(ctx context.Context, s *contextfs.Store, c Candidate, typ, text string) (hits []contextfs.Result, unavailable, err error) {
 	// Literal: the memory's text is words, whatever operators of the
 	// search syntax it seems to hold ("-flag" must not exclude itself).
-	hits, err := s.Search(ctx, contextfs.Query{Text: text, Types: []string{typ}, Mode: contextfs.ModeSemantic, Limit: candidates, Literal: true})
-	if err != nil {
-		return nil, fmt.Errorf("dedup: search: %w", err)
+	hits, err = s.Search(ctx, contextfs.Query{Text: text, Types: []string{typ}, Mode: contextfs.ModeSemantic, Limit: candidates, Literal: true})
+	if errors.Is(err, embed.ErrUnavailable) {
+		unavailable = err
+		hits, err = s.SearchIndexed(ctx, contextfs.Query{Text: text, Types: []string{typ}, Mode: contextfs.ModeKeyword, Limit: candidates, Literal: true})
 	}
-	if !statesPosition(c) {
-		return hits, nil
+	if err != nil {
+		return nil, nil, fmt.Errorf("dedup: search: %w", err)
+	}
+	if unavailable != nil || !statesPosition(c) {
+		return hits, unavailable, nil
 	}
 	same, err := s.SearchIndexed(ctx, contextfs.Query{Text: about(c.Title), Types: []string{typ}, Mode: contextfs.ModeKeyword, Limit: candidates, Literal: true})
 	if err != nil {
-		return nil, fmt.Errorf("dedup: search: %w", err)
+		return nil, nil, fmt.Errorf("dedup: search: %w", err)
 	}
 	for _, h := range same {
 		if !slices.ContainsFunc(hits, func(x contextfs.Result) bool { return x.Path == h.Path }) {
 			hits = append(hits, h)
 		}
 	}
-	return hits, nil
+	return hits, nil, nil
 }
 
 // statesPosition reports whether c has a position field, which another

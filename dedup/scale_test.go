@@ -126,7 +126,7 @@ func TestCheckRetrievalAtScale(t *testing.T) {
 			if in(hyb, id) {
 				hybRet++
 			}
-			nw, _ := nearest(ctx, s, c, "decision", Text(d.Title, d.Body))
+			nw, _, _ := nearest(ctx, s, c, "decision", Text(d.Title, d.Body))
 			if in(nw, id) {
 				newRet++
 			}

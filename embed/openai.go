@@ -125,7 +125,13 @@ func (o *openAI) post(ctx context.Context, batch []string) ([][]float32, error) 
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("embed: POST %s: %s%s", o.url, resp.Status, serverMessage(resp.Body))
+		err := fmt.Errorf("embed: POST %s: %s%s", o.url, resp.Status, serverMessage(resp.Body))
+		switch resp.StatusCode {
+		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			// A proxy with nothing behind it, or a server still starting.
+			return nil, &unavailableError{err}
+		}
+		return nil, err
 	}
 	var r embeddingResponse
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxResponseBytes)).Decode(&r); err != nil {
@@ -176,15 +182,15 @@ func (o *openAI) transportError(ctx context.Context, err error) error {
 	}
 	var netErr net.Error
 	if errors.As(err, &netErr) && netErr.Timeout() {
-		return fmt.Errorf("embed: POST %s: no answer within %v; is the server overloaded, or the model still loading? (%w)",
-			o.url, o.client.Timeout, err)
+		return &unavailableError{fmt.Errorf("embed: POST %s: no answer within %v; is the server overloaded, or the model still loading? (%w)",
+			o.url, o.client.Timeout, err)}
 	}
 	var opErr *net.OpError
 	var dnsErr *net.DNSError
 	if errors.As(err, &opErr) && opErr.Op == "dial" || errors.As(err, &dnsErr) {
-		return fmt.Errorf("embed: POST %s: cannot reach the embedding server: %w; is it running? "+
+		return &unavailableError{fmt.Errorf("embed: POST %s: cannot reach the embedding server: %w; is it running? "+
 			"For Ollama, start it with `ollama serve` and fetch the model with `ollama pull %s`, "+
-			"or set %s to the server's URL", o.url, err, o.model, EnvURL)
+			"or set %s to the server's URL", o.url, err, o.model, EnvURL)}
 	}
 	return fmt.Errorf("embed: POST %s: %w", o.url, err)
 }
@@ -229,3 +235,19 @@ func serverMessage(body io.Reader) string {
 	}
 	return ": " + msg
 }
+
+// ErrUnavailable is matched (errors.Is) by the error of an embedding server
+// that cannot be reached (nothing listening, no such host), does not answer
+// in time, or answers 502, 503 or 504. What can be answered without new
+// vectors (list, recall, a keyword search) is then answered from the cache
+// as it was, instead of failing: docs/RELIABILITY.md, "When the embedding
+// server is down". Any other failure (a wrong model, a bad key, a malformed answer)
+// is a mistake to fix, and stays an error.
+var ErrUnavailable = errors.New("embedding server unavailable")
+
+// unavailableError is a failure that ErrUnavailable matches, with its own
+// message and cause.
+type unavailableError struct{ err error }
+
+func (e *unavailableError) Error() string   { return e.err.Error() }
+func (e *unavailableError) Unwrap() []error { return []error{e.err, ErrUnavailable} }

@@ -194,26 +194,30 @@ func TestOpenAIIdentityAndDimension(t *testing.T) {
 
 func TestOpenAIServerErrors(t *testing.T) {
 	tests := []struct {
-		name   string
-		status int
-		body   string
-		want   []string // substrings of the error
+		name        string
+		status      int
+		body        string
+		want        []string // substrings of the error
+		unavailable bool     // matches ErrUnavailable: callers fall back
 	}{
 		{"OpenAI error object is quoted", http.StatusUnauthorized,
 			`{"error":{"message":"Incorrect API key provided: sk-bad.","type":"invalid_request_error","code":"invalid_api_key"}}`,
-			[]string{"401 Unauthorized", "Incorrect API key provided: sk-bad."}},
+			[]string{"401 Unauthorized", "Incorrect API key provided: sk-bad."}, false},
 		{"Ollama error string is quoted", http.StatusNotFound,
 			`{"error":"model \"nomic\" not found, try pulling it first"}`,
-			[]string{"404 Not Found", `model "nomic" not found, try pulling it first`}},
+			[]string{"404 Not Found", `model "nomic" not found, try pulling it first`}, false},
 		{"plain text body is quoted", http.StatusInternalServerError,
 			"upstream exploded\n",
-			[]string{"500 Internal Server Error", "upstream exploded"}},
+			[]string{"500 Internal Server Error", "upstream exploded"}, false},
 		{"long body is truncated", http.StatusBadGateway,
 			strings.Repeat("bad gateway ", 100),
-			[]string{"502 Bad Gateway", "…"}},
+			[]string{"502 Bad Gateway", "…"}, true},
 		{"empty body gives the status alone", http.StatusServiceUnavailable,
 			"",
-			[]string{"503 Service Unavailable"}},
+			[]string{"503 Service Unavailable"}, true},
+		{"a gateway timeout is unavailable", http.StatusGatewayTimeout,
+			"",
+			[]string{"504 Gateway Timeout"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -234,6 +238,9 @@ func TestOpenAIServerErrors(t *testing.T) {
 			}
 			if len(err.Error()) > 600 {
 				t.Errorf("error is %d bytes long, want the body truncated", len(err.Error()))
+			}
+			if got := errors.Is(err, ErrUnavailable); got != tt.unavailable {
+				t.Errorf("errors.Is(err, ErrUnavailable) = %v, want %v", got, tt.unavailable)
 			}
 		})
 	}
@@ -341,8 +348,8 @@ func TestOpenAITimeout(t *testing.T) {
 	}
 	e := newClient(t, Config{BaseURL: srv.URL + "/v1", Timeout: 50 * time.Millisecond})
 	_, err := e.Embed(context.Background(), []string{"hello"})
-	if err == nil || !strings.Contains(err.Error(), "no answer within 50ms") {
-		t.Errorf("Embed error = %v, want a timeout naming 50ms", err)
+	if err == nil || !strings.Contains(err.Error(), "no answer within 50ms") || !errors.Is(err, ErrUnavailable) {
+		t.Errorf("Embed error = %v, want a timeout naming 50ms that is ErrUnavailable", err)
 	}
 }
 
@@ -359,6 +366,9 @@ func TestOpenAIUnreachableServerSaysHowToStartOne(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not contain %q", err, want)
 		}
+	}
+	if !errors.Is(err, ErrUnavailable) {
+		t.Errorf("error %q is not ErrUnavailable", err)
 	}
 }
 

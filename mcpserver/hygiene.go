@@ -28,6 +28,7 @@ type HygieneOutput struct {
 	Action       dedup.Action  `json:"action" jsonschema:"saved, skipped (an existing memory already holds this; its ID is returned) or updated"`
 	Similar      []dedup.Match `json:"similar" jsonschema:"existing memories of the same type that this one repeats"`
 	MaySupersede []dedup.Match `json:"may_supersede" jsonschema:"existing memories on the same subject that this one contradicts: save again with supersedes to retire them, after checking"`
+	Unchecked    string        `json:"unchecked,omitempty" jsonschema:"set when the embedding server was unavailable: the memory was compared for identical content only"`
 }
 
 func (sv *server) checkedSave(ctx context.Context, in SaveInput) (SaveOutput, string, error) {
@@ -72,7 +73,7 @@ func (sv *server) checkedSave(ctx context.Context, in SaveInput) (SaveOutput, st
 	if sc == scope.User && res.Action != dedup.Skipped {
 		sv.set.CommitUser(ctx, st)
 	}
-	out := SaveOutput{MemoryRef: refOf(res.Memory, sc), HygieneOutput: HygieneOutput{Action: res.Action, Similar: res.Similar, MaySupersede: res.MaySupersede}}
+	out := SaveOutput{MemoryRef: refOf(res.Memory, sc), HygieneOutput: HygieneOutput{Action: res.Action, Similar: res.Similar, MaySupersede: res.MaySupersede, Unchecked: res.Unchecked}}
 	var text string
 	switch res.Action {
 	case dedup.Skipped:
@@ -93,6 +94,9 @@ func (sv *server) checkedSave(ctx context.Context, in SaveInput) (SaveOutput, st
 	}
 	for _, m := range res.MaySupersede {
 		text += fmt.Sprintf("\nmay supersede: %s %q (%s)", m.ID, m.Title, m.Why)
+	}
+	if res.Unchecked != "" {
+		text += "\nwarning: " + res.Unchecked
 	}
 	return out, text, nil
 }

@@ -7,6 +7,7 @@ package search
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -137,6 +138,9 @@ type Engine struct {
 	// Defaults are the repository's search settings (config search:),
 	// used where a Query leaves a field zero.
 	Defaults config.SearchConfig
+	// KeywordOnly is told why when a hybrid search falls back to
+	// keywords alone (the embedder is unavailable); nil ignores it.
+	KeywordOnly func(err error)
 }
 
 // settings are a query's mode, limit and fusion weight once the defaults
@@ -210,10 +214,20 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 	var qvec []float32
 	if st.mode != ModeKeyword {
 		vs, err := e.Embedder.Embed(ctx, []string{q.Text})
-		if err != nil {
+		switch {
+		case err != nil && st.mode == ModeHybrid && errors.Is(err, embed.ErrUnavailable):
+			// The keyword half needs no embedder: half an answer beats
+			// none while the server is down. A semantic search has no
+			// such half, and fails.
+			if e.KeywordOnly != nil {
+				e.KeywordOnly(err)
+			}
+			st.mode = ModeKeyword
+		case err != nil:
 			return nil, fmt.Errorf("embed query: %w", err)
+		default:
+			qvec = vs[0]
 		}
-		qvec = vs[0]
 	}
 	depth := max(st.limit*3, 30)
 	if q.Group == GroupFile {

@@ -18,6 +18,8 @@ type savedJSON struct {
 	Action       dedup.Action  `json:"action"`
 	Similar      []dedup.Match `json:"similar"`
 	MaySupersede []dedup.Match `json:"may_supersede"`
+	// Unchecked says why the save was compared for identical content only.
+	Unchecked string `json:"unchecked,omitempty"`
 	// SupersededProgress lists the progress memories a new progress replaced.
 	SupersededProgress []string `json:"superseded_progress,omitempty"`
 	// Scope is the store it went to; Commit, the user store's commit of it.
@@ -57,6 +59,9 @@ func (a *app) checkedSave(ctx context.Context, s *contextfs.Store, req contextfs
 		for _, m := range out.MaySupersede {
 			fmt.Fprintf(a.io.ErrOut, "may supersede: %s %s (%s); confirm with --supersedes %s\n", m.ID, m.Title, m.Why, m.ID)
 		}
+		if out.Unchecked != "" {
+			fmt.Fprintf(a.io.ErrOut, "warning: %s\n", out.Unchecked)
+		}
 	}
 	if err != nil {
 		return err
@@ -84,7 +89,7 @@ func (a *app) checkedSave(ctx context.Context, s *contextfs.Store, req contextfs
 	}
 	if asJSON {
 		return a.printJSON(savedJSON{Memory: out.Memory, Action: out.Action, Similar: out.Similar,
-			MaySupersede: out.MaySupersede, SupersededProgress: prev, Scope: where, Commit: commit})
+			MaySupersede: out.MaySupersede, Unchecked: out.Unchecked, SupersededProgress: prev, Scope: where, Commit: commit})
 	}
 	fmt.Fprintln(a.io.Out, out.Memory.ID)
 	return nil
