@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
@@ -189,9 +190,29 @@ func yamlError(err error, offset int) error {
 	msg := err.Error()
 	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
+		if parserProblem(m[2]) {
+			n++ // printed 0-based: see parserProblem
+		}
 		return &Error{Line: n + offset, Msg: m[2]}
 	}
 	return &Error{Msg: msg}
+}
+
+// parserProblem reports whether msg is one of the problems yaml.v3's
+// parser reports, as opposed to its scanner: it prints the parser's line
+// 0-based and the scanner's 1-based (decode.go, parser.fail), so an
+// unclosed flow list was said to be on the line above its own. The list
+// is parserc.go's.
+func parserProblem(msg string) bool {
+	if strings.HasPrefix(msg, "did not find expected ") {
+		return true
+	}
+	switch msg {
+	case "found duplicate %TAG directive", "found duplicate %YAML directive",
+		"found incompatible YAML document", "found undefined tag handle":
+		return true
+	}
+	return false
 }
 
 func checkKeys(m *yaml.Node) error {

@@ -26,6 +26,13 @@ func TestParse(t *testing.T) {
 		{"an unclosed block is an error on line 1", "---\nid: a\n", nil, "", 1, true},
 		{"a list at the top is not frontmatter", "---\n- a\n- b\n---\n", nil, "", 2, true},
 		{"a repeated key names its second line", "---\nid: a\ntype: x\nid: b\n---\n", nil, "", 4, true},
+		// yaml.v3 prints its parser's lines 0-based and its scanner's
+		// 1-based: both must name the file's line.
+		{"an unclosed flow list names its line", "---\nid: a\ntags: [a, b\nc: d\n---\n", nil, "", 3, true},
+		{"an unclosed flow mapping names its line", "---\nid: a\nx: {a: 1, b\nc: d\n---\n", nil, "", 3, true},
+		{"a stray bracket names its line", "---\nid: a\ntags: [a, b]]\n---\n", nil, "", 3, true},
+		{"a mapping indented less names its line", "---\nid: a\ndata:\n  a: 1\n b: 2\n---\n", nil, "", 5, true},
+		{"a scanner error names its line", "---\nid: a\ntitle: \"open\nc: d\n---\n", nil, "", 3, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -188,7 +188,7 @@ func TestMerge(t *testing.T) {
 			ours:      edit(base, "title: Pool DB connections with pgxpool", "title: [unclosed"),
 			theirs:    edit(base, "title: Pool DB connections with pgxpool", "title: Use pgxpool"),
 			contains:  []string{"<<<<<<< ours\ntitle: [unclosed\n=======\ntitle: Use pgxpool\n>>>>>>> theirs\n"},
-			conflicts: []string{"file: lines 4-8 (merged as text: ours:3: did not find expected ',' or ']')"},
+			conflicts: []string{"file: lines 4-8 (merged as text: ours:4: did not find expected ',' or ']')"},
 			notMemory: true,
 		},
 		{
