@@ -229,6 +229,104 @@ func (s *Store) Superseded(ctx context.Context, id string) (*SupersededError, er
 	return e, nil
 }
 
+// SupersededIDs returns the IDs of the memories m supersedes, whichever
+// way it says so: its supersedes: entries, then the memories its links of
+// rel supersedes name that are not among them. Both hide what they name
+// from list and search, and both count for lineage and for cycles.
+func SupersededIDs(m *memory.Memory) []string {
+	out := slices.Clone(m.Supersedes)
+	for _, l := range m.Links {
+		if l.Rel == relSupersedes && l.IsMemory() && !slices.Contains(out, l.ID) {
+			out = append(out, l.ID)
+		}
+	}
+	return out
+}
+
+// relSupersedes is the relation of a link that says its memory replaces
+// the one it names, as a supersedes: entry does.
+const relSupersedes = "supersedes"
+
+// SupersedesCycleError is an edit that would make a memory supersede a
+// memory that already supersedes it, directly or through other versions:
+// a cycle, in which every memory is superseded by another and so hidden
+// from list and search. Nothing was written.
+type SupersedesCycleError struct {
+	// Chain is the cycle the edit would close: Chain[0], the memory
+	// edited, would supersede Chain[1], which supersedes Chain[2], and so
+	// on back to Chain[0], the last.
+	Chain []string
+}
+
+// Error names the cycle and the supersedes to remove first to reverse it.
+func (e *SupersedesCycleError) Error() string {
+	n := len(e.Chain)
+	if n < 3 {
+		return "that would make a supersedes cycle, " + strings.Join(e.Chain, " → ")
+	}
+	from, to := e.Chain[0], e.Chain[1]
+	via := ""
+	if n > 3 {
+		via = " through " + strings.Join(e.Chain[2:n-1], ", ")
+	}
+	return fmt.Sprintf("%s cannot supersede %s: %s already supersedes %s%s, so that would make a supersedes cycle, %s, "+
+		"and every memory in it would be hidden from list and search; to reverse which replaces which, first remove %s's supersedes of %s "+
+		"(git contextfs unlink %s %s --rel supersedes)",
+		from, to, to, from, via, strings.Join(e.Chain, " → "), e.Chain[n-2], from, e.Chain[n-2], from)
+}
+
+// checkNoCycle returns a *SupersedesCycleError when m, edited from
+// before, supersedes a memory it did not supersede before (either way,
+// SupersededIDs) that already supersedes m. It reads the cache as the
+// last sync left it (Update resolves, which syncs, under the write lock).
+func (s *Store) checkNoCycle(ctx context.Context, m, before *memory.Memory) error {
+	old := SupersededIDs(before)
+	var added []string
+	for _, id := range SupersededIDs(m) {
+		if id != m.ID && !slices.Contains(old, id) {
+			added = append(added, id)
+		}
+	}
+	if len(added) == 0 {
+		return nil
+	}
+	chain, err := s.supersedesCycle(ctx, m.ID, added)
+	if err != nil || chain == nil {
+		return err
+	}
+	return &SupersedesCycleError{Chain: chain}
+}
+
+// supersedesCycle returns the shortest cycle that id superseding one of
+// targets would close (id, the target, the memories through which the
+// target supersedes id, and id again), or nil when no target supersedes
+// id, directly or through others. It walks up from id through the
+// memories that supersede it, one indexed look-up each.
+func (s *Store) supersedesCycle(ctx context.Context, id string, targets []string) ([]string, error) {
+	down := map[string]string{id: ""} // a memory reached → the one it supersedes on the way to id
+	for queue := []string{id}; len(queue) > 0; queue = queue[1:] {
+		by, err := s.SupersededBy(ctx, queue[0])
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range by {
+			if _, seen := down[b]; seen {
+				continue
+			}
+			down[b] = queue[0]
+			if slices.Contains(targets, b) {
+				chain := []string{id}
+				for v := b; v != ""; v = down[v] {
+					chain = append(chain, v)
+				}
+				return chain, nil
+			}
+			queue = append(queue, b)
+		}
+	}
+	return nil, nil
+}
+
 // LinkedFrom returns the IDs of the memories, superseded or not, that
 // link to id by any relation but supersedes, sorted: deleting id leaves
 // their links naming no memory, which validate and the pre-commit hook
@@ -471,7 +569,7 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 		return nil, err
 	}
 	before := *m
-	before.Tags, before.Links = slices.Clone(m.Tags), slices.Clone(m.Links)
+	before.Tags, before.Links, before.Supersedes = slices.Clone(m.Tags), slices.Clone(m.Links), slices.Clone(m.Supersedes)
 	if err := edit(m); err != nil {
 		return nil, err
 	}
@@ -483,6 +581,12 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 	m.Tags, m.Links, m.Supersedes = cleanList(m.Tags), memory.CleanLinks(m.Links), cleanList(m.Supersedes)
 	// The links the edit brings are checked as save checks them.
 	if m.Links, err = s.resolveLinks(ctx, m.Links, before.Links); err != nil {
+		return nil, err
+	}
+	// A memory that newly supersedes one of those that supersede it would
+	// close a cycle and hide every memory in it: refused, as validate and
+	// the pre-commit hook would refuse the file.
+	if err := s.checkNoCycle(ctx, m, &before); err != nil {
 		return nil, err
 	}
 	m.Paths = cleanPaths(m.Paths)

@@ -367,10 +367,12 @@ func analyzeMemory(path string, raw []byte) cache.Analysis {
 	}
 	fillDerived(m)
 	status, _ := m.Data["status"].(string)
+	// What it supersedes hides those memories from list and search: its
+	// supersedes: entries and its links of rel supersedes alike.
 	d := cache.Doc{
 		MID: strings.ToLower(m.ID), Type: m.Type, Title: m.Title, Tags: m.Tags, Summary: m.Summary,
 		Body: searchBody(m), Created: m.Created, Updated: m.Updated, Author: m.Author,
-		Status: status, Supersedes: m.Supersedes, Attrs: memoryAttrs(m),
+		Status: status, Supersedes: SupersededIDs(m), Attrs: memoryAttrs(m),
 	}
 	a := cache.Analysis{Docs: []cache.Doc{d}}
 	if issues := memory.Validate(m); len(issues) > 0 {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -514,4 +515,92 @@ func TestABlankIDNamesNoMemory(t *testing.T) {
 	if m, err := s.Resolve(ctx, "  "+r.Memory.ID[:5]+" "); err != nil || m.ID != r.Memory.ID {
 		t.Errorf("padded prefix: %v, %v", m, err)
 	}
+}
+
+// A memory superseded only by a link of rel supersedes is hidden from list
+// and search as one named in a supersedes: entry is (the cache's current
+// set, not only recall's note), and shown with all; a link of another
+// relation hides nothing. Each way is checked after the save that writes
+// it and after a cache built again from the files.
+func TestEitherWayOfSupersedingHidesFromListAndSearch(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		// newer saves the memory that names old, and returns its ID.
+		newer  func(t *testing.T, s *contextfs.Store, old string) string
+		hidden bool
+	}{
+		{"a supersedes: entry", func(t *testing.T, s *contextfs.Store, old string) string {
+			return saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions now live in process memory.", Supersedes: []string{old}})
+		}, true},
+		{"a link of rel supersedes at save", func(t *testing.T, s *contextfs.Store, old string) string {
+			return saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions now live in process memory.", Links: []string{"supersedes:" + old}})
+		}, true},
+		{"a link of rel supersedes added by an update", func(t *testing.T, s *contextfs.Store, old string) string {
+			id := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions now live in process memory."})
+			if _, err := s.Update(ctx, id, func(m *memory.Memory) error {
+				m.Links = append(m.Links, memory.Link{ID: old, Rel: "supersedes"})
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			return id
+		}, true},
+		{"a link of another relation hides nothing", func(t *testing.T, s *contextfs.Store, old string) string {
+			return saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions now live in process memory.", Links: []string{"depends_on:" + old}})
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := testgit.Init(t)
+			s := open(t, dir)
+			old := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions are cached in Redis under the zebracache key."})
+			newer := tt.newer(t, s, old)
+			check := func(when string) {
+				t.Helper()
+				for _, all := range []bool{false, true} {
+					want := []string{newer}
+					if all || !tt.hidden {
+						want = []string{newer, old}
+					}
+					es, err := s.List(ctx, contextfs.ListOptions{All: all})
+					if err != nil {
+						t.Fatal(err)
+					}
+					var listed []string
+					for _, e := range es {
+						listed = append(listed, e.ID)
+					}
+					slices.Sort(listed)
+					slices.Sort(want)
+					if !slices.Equal(listed, want) {
+						t.Errorf("%s: list (all %v) = %v, want %v", when, all, listed, want)
+					}
+					res, err := s.Search(ctx, contextfs.Query{Text: "zebracache", Mode: "keyword", All: all})
+					if err != nil {
+						t.Fatal(err)
+					}
+					found := slices.ContainsFunc(res, func(r contextfs.Result) bool { return r.ID == old })
+					if found != (all || !tt.hidden) {
+						t.Errorf("%s: search (all %v) finds the old memory: %v, want %v", when, all, found, all || !tt.hidden)
+					}
+				}
+			}
+			check("after the save")
+			if _, err := s.Reindex(ctx); err != nil {
+				t.Fatal(err)
+			}
+			check("after a reindex")
+		})
+	}
+}
+
+// saveID saves req and returns the new memory's ID.
+func saveID(t *testing.T, s *contextfs.Store, req contextfs.SaveRequest) string {
+	t.Helper()
+	res, err := s.Save(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Memory.ID
 }

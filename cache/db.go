@@ -28,10 +28,10 @@ import (
 )
 
 // SchemaVersion changes whenever the tables, or what is derived into
-// them, change (18: the link attributes); a cache of another
-// version is rebuilt, never migrated: it holds nothing that cannot be
-// derived again.
-const SchemaVersion = "18"
+// them, change (18: the link attributes; 19: a memory's supersedes
+// include its links of rel supersedes); a cache of another version is
+// rebuilt, never migrated: it holds nothing that cannot be derived again.
+const SchemaVersion = "19"
 
 // Kind is what a searchable document was derived from.
 type Kind int

@@ -16,13 +16,15 @@ type cycleMember struct {
 	doc *frontmatter.Document
 }
 
-// supersedesCycles reports every supersedes entry of a checked memory that
-// is part of a cycle (A supersedes B, B supersedes A; or longer). A
-// memory is hidden as soon as another supersedes it, so every memory of a
-// cycle disappears from list and search and nothing says why: validate
-// and the pre-commit hook must refuse it. The memories not checked are
-// followed through othersSupersede (given their path, from others) when it
-// is not nil, and only as far as a checked memory's supersedes lead.
+// supersedesCycles reports every supersedes entry, and every link of rel
+// supersedes, of a checked memory that is part of a cycle (A supersedes B,
+// B supersedes A; or longer). Both say that a memory replaces another, and
+// a cycle may mix them. A memory is hidden as soon as another supersedes
+// it, so every memory of a cycle disappears from list and search and
+// nothing says why: validate and the pre-commit hook must refuse it. The
+// memories not checked are followed through othersSupersede (given their
+// path, from others; it returns both kinds of edge) when it is not nil,
+// and only as far as a checked memory's supersedes lead.
 // Self-supersedes are memory.Validate's to report.
 func supersedesCycles(checked []cycleMember, others map[string]string, othersSupersede func(path string) []string) []Problem {
 	byID := map[string]cycleMember{}
@@ -45,7 +47,7 @@ func supersedesCycles(checked []cycleMember, others map[string]string, othersSup
 	read := map[string][]string{}
 	edges := func(id string) []string {
 		if c, ok := byID[id]; ok {
-			return lower(c.m.Supersedes)
+			return lower(supersededIDs(c.m))
 		}
 		if es, ok := read[id]; ok {
 			return es
@@ -115,18 +117,48 @@ func supersedesCycles(checked []cycleMember, others map[string]string, othersSup
 			continue
 		}
 		c := byID[id]
-		for i, t := range lower(c.m.Supersedes) {
+		// Its supersedes entries, then its links of rel supersedes.
+		type entry struct{ field, target string }
+		var entries []entry
+		for i, t := range c.m.Supersedes {
+			entries = append(entries, entry{fmt.Sprintf("supersedes[%d]", i), strings.ToLower(t)})
+		}
+		for i, l := range c.m.Links {
+			if l.Rel == relSupersedes && l.IsMemory() {
+				entries = append(entries, entry{fmt.Sprintf("links[%d]", i), strings.ToLower(l.ID)})
+			}
+		}
+		for _, e := range entries {
+			t := e.target
 			if kt, ok := component[t]; !ok || kt != k || t == id {
 				continue
 			}
 			chain := append([]string{id}, pathWithin(t, id, edges, component, k)...)
-			msg := fmt.Sprintf("makes a supersedes cycle, %s: every memory in it is superseded by another, so all of them are hidden from list and search; remove one of its supersedes entries",
+			msg := fmt.Sprintf("makes a supersedes cycle, %s: every memory in it is superseded by another, so all of them are hidden from list and search; "+
+				"remove one of its supersedes entries or links of rel supersedes (git contextfs unlink FROM TO --rel supersedes removes either)",
 				strings.Join(chain, " → "))
 			if comp := components[k]; len(comp) > len(chain)-1 {
 				msg += fmt.Sprintf(" (the memories superseding one another: %s)", strings.Join(comp, ", "))
 			}
-			field := fmt.Sprintf("supersedes[%d]", i)
-			out = append(out, Problem{Path: c.m.Path, Line: fieldLine(c.doc, field), Rule: "cycle", Message: field + ": " + msg})
+			out = append(out, Problem{Path: c.m.Path, Line: fieldLine(c.doc, e.field), Rule: "cycle", Message: e.field + ": " + msg})
+		}
+	}
+	return out
+}
+
+// relSupersedes is the relation of a link that says what a supersedes:
+// entry says.
+const relSupersedes = "supersedes"
+
+// supersededIDs returns the IDs m supersedes, whichever way it says so:
+// its supersedes: entries, then the memories its links of rel supersedes
+// name that are not among them (contextfs.SupersededIDs, which this
+// package cannot import).
+func supersededIDs(m *memory.Memory) []string {
+	out := slices.Clone(m.Supersedes)
+	for _, l := range m.Links {
+		if l.Rel == relSupersedes && l.IsMemory() && !slices.Contains(out, l.ID) {
+			out = append(out, l.ID)
 		}
 	}
 	return out

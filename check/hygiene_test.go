@@ -24,12 +24,14 @@ func problemStrings(ps []Problem) []string {
 
 // TestValidateReportsExpiresLinksAndSupersedesCycles: validate (every
 // file) reports a malformed expires:, a link to the memory itself, a
-// supersedes naming no memory and a supersedes cycle, each with its file
-// and line; a null or empty expires: and a plain supersedes chain pass.
+// supersedes naming no memory and a supersedes cycle (of supersedes
+// entries, links of rel supersedes, or both), each with its file and line;
+// a null or empty expires: and a plain supersedes chain pass.
 func TestValidateReportsExpiresLinksAndSupersedesCycles(t *testing.T) {
 	testgit.Isolate(t)
 	const expiresMust = "field: expires: must be a date like 2025-01-31 or an RFC 3339 time like 2025-01-31T18:00:00Z; got "
-	const cycleMsg = ": every memory in it is superseded by another, so all of them are hidden from list and search; remove one of its supersedes entries"
+	const cycleMsg = ": every memory in it is superseded by another, so all of them are hidden from list and search; " +
+		"remove one of its supersedes entries or links of rel supersedes (git contextfs unlink FROM TO --rel supersedes removes either)"
 	tests := []struct {
 		name  string
 		extra map[string]string // ID → frontmatter lines after title (line 5 on)
@@ -81,6 +83,21 @@ func TestValidateReportsExpiresLinksAndSupersedesCycles(t *testing.T) {
 				memPath("cycb") + ":7: cycle: supersedes[1]: makes a supersedes cycle, cycb → cycc → cycb" + cycleMsg + " (the memories superseding one another: cyca, cycb, cycc)",
 				memPath("cycc") + ":6: cycle: supersedes[0]: makes a supersedes cycle, cycc → cycb → cycc" + cycleMsg + " (the memories superseding one another: cyca, cycb, cycc)",
 			}},
+		// A link of rel supersedes is the same edge as a supersedes entry.
+		{"a cycle of links of rel supersedes", map[string]string{
+			"cyca": "links:\n  - {id: cycb, rel: supersedes}\n", "cycb": "links:\n  - {id: cyca, rel: supersedes}\n"},
+			[]string{
+				memPath("cyca") + ":6: cycle: links[0]: makes a supersedes cycle, cyca → cycb → cyca" + cycleMsg,
+				memPath("cycb") + ":6: cycle: links[0]: makes a supersedes cycle, cycb → cyca → cycb" + cycleMsg,
+			}},
+		{"a cycle of an entry and a link, reported on the link's own line", map[string]string{
+			"cyca": "supersedes:\n  - cycb\n", "cycb": "links:\n  - cyca\n  - {id: cyca, rel: supersedes}\n"},
+			[]string{
+				memPath("cyca") + ":6: cycle: supersedes[0]: makes a supersedes cycle, cyca → cycb → cyca" + cycleMsg,
+				memPath("cycb") + ":7: cycle: links[1]: makes a supersedes cycle, cycb → cyca → cycb" + cycleMsg,
+			}},
+		{"links of other relations both ways are no cycle", map[string]string{
+			"lnka": "links:\n  - {id: lnkb, rel: depends_on}\n", "lnkb": "links:\n  - lnka\n  - {id: lnka, rel: contradicts}\n"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,7 +123,8 @@ func TestValidateReportsExpiresLinksAndSupersedesCycles(t *testing.T) {
 // TestCyclesThroughMemoriesNotChecked: a file that closes a supersedes
 // cycle with memories already committed is refused by the pre-commit
 // check (which checks the staged file only) and by validate naming the
-// file, not only when every member is checked.
+// file, not only when every member is checked; the committed memories'
+// links of rel supersedes are followed as their supersedes entries are.
 func TestCyclesThroughMemoriesNotChecked(t *testing.T) {
 	testgit.Isolate(t)
 	tests := []struct {
@@ -124,6 +142,14 @@ func TestCyclesThroughMemoriesNotChecked(t *testing.T) {
 			memPath("cycc") + ":6: cycle: supersedes[0]: makes a supersedes cycle, cycc → cyca → cycb → cycc"},
 		{"a chain", map[string]string{"cyca": "supersedes:\n  - cycb\n", "cycb": "", "cycc": ""},
 			"cycc", "supersedes:\n  - cyca\n", ""},
+		{"a link of rel supersedes closing a cycle of links", map[string]string{"cyca": "links:\n  - {id: cycb, rel: supersedes}\n", "cycb": ""},
+			"cycb", "links:\n  - {id: cyca, rel: supersedes}\n",
+			memPath("cycb") + ":6: cycle: links[0]: makes a supersedes cycle, cycb → cyca → cycb"},
+		{"an entry closing a cycle through a committed link", map[string]string{"cyca": "links:\n  - {id: cycb, rel: supersedes}\n", "cycb": "supersedes:\n  - cycc\n", "cycc": ""},
+			"cycc", "supersedes:\n  - cyca\n",
+			memPath("cycc") + ":6: cycle: supersedes[0]: makes a supersedes cycle, cycc → cyca → cycb → cycc"},
+		{"a related link back is no cycle", map[string]string{"cyca": "links:\n  - {id: cycb, rel: supersedes}\n", "cycb": ""},
+			"cycb", "links:\n  - cyca\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -238,7 +238,8 @@ type Version struct {
 	Title  string `json:"title"`
 	Path   string `json:"path"`
 	Reason string `json:"reason,omitempty"`
-	// Supersedes and SupersededBy are its neighbours in the chain.
+	// Supersedes and SupersededBy are its neighbours in the chain, by
+	// supersedes: entries and by links of rel supersedes alike.
 	Supersedes   []string `json:"supersedes,omitempty"`
 	SupersededBy []string `json:"superseded_by,omitempty"`
 	// Current is false when another memory supersedes it.
@@ -271,11 +272,9 @@ func Lineage(ctx context.Context, s *contextfs.Store, id string) ([]Version, err
 	for len(queue) > 0 {
 		cur := queue[0]
 		queue = queue[1:]
-		var next []string
-		if m := g.Memory(cur); m != nil {
-			next = append(next, m.Supersedes...)
-		}
-		next = append(next, g.SupersededBy(cur)...)
+		// Both ways of superseding: supersedes: entries and links of rel
+		// supersedes (links.Graph.Supersedes).
+		next := append(g.Supersedes(cur), g.SupersededBy(cur)...)
 		for _, n := range next {
 			if !seen[n] && g.Memory(n) != nil {
 				seen[n] = true
@@ -295,7 +294,7 @@ func Lineage(ctx context.Context, s *contextfs.Store, id string) ([]Version, err
 			return nil, err
 		}
 		out = append(out, Version{ID: m.ID, Type: m.Type, Title: m.Title, Path: m.Path, Reason: m.Reason,
-			Supersedes: m.Supersedes, SupersededBy: by, Current: len(by) == 0, Commits: cs})
+			Supersedes: g.Supersedes(vid), SupersededBy: by, Current: len(by) == 0, Commits: cs})
 	}
 	gen := generations(g, seen)
 	slices.SortStableFunc(out, func(a, b Version) int {
@@ -322,7 +321,7 @@ func generations(g *links.Graph, in map[string]bool) map[string]int {
 		}
 		visiting[id] = true
 		n := 0
-		for _, s := range g.Memory(id).Supersedes {
+		for _, s := range g.Supersedes(id) {
 			if in[s] && g.Memory(s) != nil {
 				n = max(n, walk(s)+1)
 			}

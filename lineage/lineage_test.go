@@ -3,9 +3,11 @@ package lineage_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	contextfs "github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/embed"
@@ -250,5 +252,64 @@ func TestEvolveKeepsWhatItDoesNotChange(t *testing.T) {
 	vs, err := lineage.Lineage(ctx, s, old.Memory.ID)
 	if err != nil || len(vs) != 2 || vs[1].ID != m.ID || len(vs[0].Commits) != 0 {
 		t.Errorf("lineage = %+v, %v (nothing committed: no commits)", vs, err)
+	}
+}
+
+// A link of rel supersedes is a step of the chain as a supersedes: entry
+// is: the lineage through any version, the oldest, one superseded by a
+// link or the newest, holds the whole chain, in the order the versions
+// replace one another (not the order of their times), each with what it
+// supersedes and what supersedes it, both ways counted.
+func TestLineageFollowsLinksOfRelSupersedes(t *testing.T) {
+	ctx := context.Background()
+	dir := testgit.Init(t)
+	// Each memory is created earlier than the one before: the order of
+	// the chain must come from what replaces what.
+	clock := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin(), Now: func() time.Time { return clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	save := func(req contextfs.SaveRequest) string {
+		t.Helper()
+		clock = clock.Add(-time.Hour)
+		res, err := s.Save(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Memory.ID
+	}
+	a := save(contextfs.SaveRequest{Type: "fact", Body: "Backups run nightly."})
+	b := save(contextfs.SaveRequest{Type: "fact", Body: "Backups run hourly.", Links: []string{"supersedes:" + a}})
+	c := save(contextfs.SaveRequest{Type: "fact", Body: "Backups run every ten minutes.", Supersedes: []string{b}})
+	type version struct {
+		id         string
+		supersedes []string
+		by         []string
+	}
+	want := []version{{a, nil, []string{b}}, {b, []string{a}, []string{c}}, {c, []string{b}, nil}}
+	tests := []struct{ name, start string }{
+		{"from the oldest version", a},
+		{"from the version that supersedes by a link", b},
+		{"from the newest version", c},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vs, err := lineage.Lineage(ctx, s, tt.start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []version
+			for _, v := range vs {
+				got = append(got, version{v.ID, v.Supersedes, v.SupersededBy})
+				if v.Current != (len(v.SupersededBy) == 0) {
+					t.Errorf("%s: current %v, superseded by %v", v.ID, v.Current, v.SupersededBy)
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("lineage = %+v\nwant %+v", got, want)
+			}
+		})
 	}
 }

@@ -64,8 +64,12 @@ func Add(ctx context.Context, s *contextfs.Store, from, to, rel string) (*memory
 }
 
 // Remove removes the links from one memory to another: those with relation
-// rel, or all of them when rel is "". Removing nothing is an error, so a
-// typo is noticed.
+// rel, or all of them when rel is "". With rel "supersedes" it also
+// removes the other memory from the first one's supersedes: entries, the
+// other way of saying the same, so that it is current again (unless
+// another memory supersedes it too); with rel "" those entries stay:
+// they are the history of a version, not links. Removing nothing is an
+// error, so a typo is noticed.
 func Remove(ctx context.Context, s *contextfs.Store, from, to, rel string) (*memory.Memory, error) {
 	src, err := s.Resolve(ctx, from)
 	if err != nil {
@@ -76,14 +80,28 @@ func Remove(ctx context.Context, s *contextfs.Store, from, to, rel string) (*mem
 		target = t.ID // the target may be gone already; then match the ID as written
 	}
 	drop := func(l memory.Link) bool { return l.ID == target && (rel == "" || l.Rel == rel) }
-	if !slices.ContainsFunc(src.Links, drop) {
+	supersedes := rel == relSupersedes && slices.Contains(src.Supersedes, target)
+	if !slices.ContainsFunc(src.Links, drop) && !supersedes {
+		if rel == relSupersedes {
+			return nil, fmt.Errorf("%s does not supersede %s: neither a supersedes: entry nor a link of rel supersedes names it", src.ID, contextfs.QuoteID(target))
+		}
+		if rel == "" && slices.Contains(src.Supersedes, target) {
+			return nil, fmt.Errorf("%s has no link to %s; it supersedes it in its supersedes: entries, which only the relation supersedes removes (unlink --rel supersedes)", src.ID, contextfs.QuoteID(target))
+		}
 		return nil, fmt.Errorf("%s has no link to %s%s", src.ID, contextfs.QuoteID(target), relSuffix(rel))
 	}
 	return s.Update(ctx, src.ID, func(m *memory.Memory) error {
 		m.Links = slices.DeleteFunc(m.Links, drop)
+		if rel == relSupersedes {
+			m.Supersedes = slices.DeleteFunc(m.Supersedes, func(id string) bool { return id == target })
+		}
 		return nil
 	})
 }
+
+// relSupersedes is the relation of a link that says the same as a
+// supersedes: entry.
+const relSupersedes = "supersedes"
 
 // isURL reports whether a link target is a URL ("https://…", "mailto:…")
 // rather than a memory ID or prefix: what memory.ParseLink keeps whole.
@@ -196,6 +214,18 @@ func (g *Graph) Out(id string) []Edge {
 
 // In returns the edges that point at the memory.
 func (g *Graph) In(id string) []Edge { return slices.Clone(g.in[id]) }
+
+// Supersedes returns the IDs of the memories id supersedes, whichever
+// way its file says so (contextfs.SupersededIDs), in the order of Out.
+func (g *Graph) Supersedes(id string) []string {
+	var out []string
+	for _, e := range g.Out(id) {
+		if e.Rel == relSupersedes && !slices.Contains(out, e.To) {
+			out = append(out, e.To)
+		}
+	}
+	return out
+}
 
 // SupersededBy returns the IDs of the memories that supersede id, sorted.
 func (g *Graph) SupersededBy(id string) []string {

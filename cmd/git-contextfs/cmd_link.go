@@ -33,7 +33,10 @@ func (a *app) linkCmd() *cobra.Command {
 		Long: `Adds a link from FROM to TO (IDs or unique prefixes) to FROM's file; TO may
 also be a URL, kept as it is. The relation defaults to "related"; the others
 are ` + strings.Join(memory.Relations()[1:], ", ") + `
-(see docs/FORMAT.md). Linking twice changes nothing.`,
+(see docs/FORMAT.md). Linking twice changes nothing. A supersedes link hides
+TO from list and search, as a supersedes: entry does; one that would close a
+cycle (TO already supersedes FROM, directly or through other memories) is
+refused (exit 1), as validate would refuse the file.`,
 		Example: `  git contextfs link k3x9 p2m7 --rel depends_on
   git contextfs link k3x9 p2m7
   git contextfs link k3x9 https://wiki.example.com/pools --rel references`,
@@ -67,9 +70,13 @@ func (a *app) unlinkCmd() *cobra.Command {
 		Use:   "unlink FROM TO",
 		Short: "Remove the links from one memory to another",
 		Long: `Removes FROM's links to TO: all of them, or only those of relation --rel.
-It fails (exit 1) when there is no such link.`,
+With --rel supersedes it also removes TO from FROM's supersedes: entries
+(written by save --supersedes, evolve, merge, split), so that TO is current
+again unless another memory supersedes it; without --rel, those entries
+stay. It fails (exit 1) when there is nothing to remove.`,
 		Example: `  git contextfs unlink k3x9 p2m7
-  git contextfs unlink k3x9 p2m7 --rel depends_on`,
+  git contextfs unlink k3x9 p2m7 --rel depends_on
+  git contextfs unlink k3x9 p2m7 --rel supersedes`,
 		Args: idArgs(2, 2, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := relUsage(rel); err != nil {
@@ -83,12 +90,20 @@ It fails (exit 1) when there is no such link.`,
 				if asJSON {
 					return a.printJSON(m)
 				}
-				fmt.Fprintf(a.io.Out, "%s: links now %s\n", m.Path, strings.Join(linkStrings(m.Links), ", "))
+				fmt.Fprintf(a.io.Out, "%s: links now %s", m.Path, strings.Join(linkStrings(m.Links), ", "))
+				if rel == "supersedes" {
+					sup := "nothing"
+					if len(m.Supersedes) > 0 {
+						sup = strings.Join(m.Supersedes, ", ")
+					}
+					fmt.Fprintf(a.io.Out, "; supersedes now %s", sup)
+				}
+				fmt.Fprintln(a.io.Out)
 				return nil
 			})(cmd, args)
 		},
 	}
-	cmd.Flags().StringVar(&rel, "rel", "", "remove only links of this `RELATION`")
+	cmd.Flags().StringVar(&rel, "rel", "", "remove only links of this `RELATION` (supersedes: supersedes: entries too)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the memory as JSON")
 	return cmd
 }
