@@ -1,6 +1,13 @@
 package gitstore
 
-import "bytes"
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
 
 // configEntry is one variable of a git configuration file: section and key
 // lower-cased (git compares them without case), subsection as written
@@ -228,4 +235,58 @@ func lower(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
+}
+
+// LocalConfigBool reads the boolean key ("section.name" or
+// "section.subsection.name") from the repository's own configuration file
+// (CommonDir/config, what `git config --local` reads) as
+// `git config --local --type=bool --get` would, without starting git:
+// set is false when the file does not set it, value is the last setting's
+// meaning (a key written without "=" is true; "", false, no, off and 0 are
+// false; true, yes, on and other integers are true). A file that includes
+// others, that parseConfig hands over to git, or a value git would have to
+// judge is an error: ask git then.
+func (r *Repo) LocalConfigBool(key string) (value, set bool, err error) {
+	first, last := strings.Index(key, "."), strings.LastIndex(key, ".")
+	if first <= 0 || last == len(key)-1 {
+		return false, false, errors.New("config key " + key + ": want section.name")
+	}
+	// Section and name are compared without case, the subsection with.
+	section, subsection, name := strings.ToLower(key[:first]), "", strings.ToLower(key[last+1:])
+	if first < last {
+		subsection = key[first+1 : last]
+	}
+	raw, err := os.ReadFile(filepath.Join(r.CommonDir, "config"))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, false, nil
+	}
+	if err != nil {
+		return false, false, err
+	}
+	entries, err := parseConfig(raw)
+	if err != nil {
+		return false, false, err
+	}
+	for _, e := range entries {
+		if e.section == "include" || e.section == "includeif" {
+			return false, false, errNeedGit
+		}
+		if e.section != section || e.subsection != subsection || e.key != name {
+			continue
+		}
+		set = true
+		switch v := strings.ToLower(e.value); {
+		case !e.hasValue, v == "true", v == "yes", v == "on":
+			value = true
+		case v == "", v == "false", v == "no", v == "off":
+			value = false
+		default:
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return false, false, errNeedGit // "1k", or a value git refuses
+			}
+			value = n != 0
+		}
+	}
+	return value, set, nil
 }

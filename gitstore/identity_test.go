@@ -151,3 +151,67 @@ func TestRemoteURLReadsConfigLikeGit(t *testing.T) {
 		})
 	}
 }
+
+// TestLocalConfigBoolReadsLikeGit compares LocalConfigBool, which reads
+// the repository's own configuration file, with
+// `git config --local --type=bool --get`, and checks it hands over to git
+// only where the file or the value needs git.
+func TestLocalConfigBoolReadsLikeGit(t *testing.T) {
+	tests := []struct {
+		name, key, local string
+		wantGit          bool // handed over to git
+	}{
+		{"true", "contextfs.userStore", "[contextfs]\n\tuserStore = true\n", false},
+		{"yes, on and upper case", "contextfs.userStore", "[contextfs]\n\tuserStore = YES\n", false},
+		{"on", "contextfs.userStore", "[contextfs]\n\tuserStore = on\n", false},
+		{"a key without a value is true", "contextfs.userStore", "[contextfs]\n\tuserStore\n", false},
+		{"an empty value is false", "contextfs.userStore", "[contextfs]\n\tuserStore =\n", false},
+		{"false", "contextfs.userStore", "[contextfs]\n\tuserStore = false\n", false},
+		{"no and off", "contextfs.userStore", "[contextfs]\n\tuserStore = no\n\tuserStore = off\n", false},
+		{"integers", "contextfs.userStore", "[contextfs]\n\tuserStore = 2\n", false},
+		{"zero", "contextfs.userStore", "[contextfs]\n\tuserStore = 0\n", false},
+		{"the last setting wins", "contextfs.userStore", "[contextfs]\n\tuserStore = false\n[contextfs]\n\tuserStore = true\n", false},
+		{"unset", "contextfs.userStore", "[contextfs]\n\tother = true\n", false},
+		{"names without case", "contextfs.userStore", "[CONTEXTFS]\n\tUSERSTORE = true\n", false},
+		{"a subsection with case", "a.B.flag", "[a \"b\"]\n\tflag = true\n[a \"B\"]\n\tflag = false\n", false},
+		{"a subsection is not the section", "contextfs.userStore", "[contextfs \"x\"]\n\tuserStore = true\n", false},
+		{"an include hands over to git", "contextfs.userStore", "[include]\n\tpath = nowhere\n[contextfs]\n\tuserStore = true\n", true},
+		{"a unit hands over to git", "contextfs.userStore", "[contextfs]\n\tuserStore = 1k\n", true},
+		{"a value git refuses hands over to git", "contextfs.userStore", "[contextfs]\n\tuserStore = maybe\n", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(t.TempDir(), "none"))
+			t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			repo := t.TempDir()
+			if _, err := (git.Cmd{Dir: repo}).Combined(context.Background(), "init", "-q"); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.OpenFile(filepath.Join(repo, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString(tc.local)
+			f.Close()
+			r, err := Discover(repo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			value, set, err := r.LocalConfigBool(tc.key)
+			if (err != nil) != tc.wantGit {
+				t.Fatalf("LocalConfigBool(%q) = %v, %v, %v; want handed over to git: %v", tc.key, value, set, err, tc.wantGit)
+			}
+			if err != nil {
+				return
+			}
+			out, gerr := git.Output(context.Background(), repo, "config", "--local", "--type=bool", "--get", tc.key)
+			gitSet := gerr == nil
+			if git.ExitCode(gerr) > 1 {
+				t.Fatalf("git config: %v", gerr)
+			}
+			if set != gitSet || value != (out == "true") {
+				t.Errorf("LocalConfigBool(%q) = %v (set %v); git says %q (set %v)", tc.key, value, set, out, gitSet)
+			}
+		})
+	}
+}

@@ -84,8 +84,10 @@ func userDirFrom() (dir, from string, err error) {
 }
 
 // UserDirError is a user store refused for where it is: a relative
-// CONTEXTFS_USER_DIR, or a directory in another repository's work tree,
-// whose commits (or nested repository) would land in that repository.
+// CONTEXTFS_USER_DIR, a directory in another repository's work tree, or
+// an existing repository not marked as a user store that holds more than
+// memories (another project's checkout), whose commits (or nested
+// repository) would land in that repository.
 // Reads warn about it and go on without the user store; a user-scope
 // save fails with it, having written nothing.
 type UserDirError struct {
@@ -291,15 +293,18 @@ func (s *Set) userExists() bool {
 // OpenUser opens the user store at dir with opts (whose Dir is ignored),
 // creating the git repository and its .contextfs/ layout when they are
 // missing. A dir inside another repository's work tree is refused (a
-// *UserDirError), as is one that is not the root of its own repository:
+// *UserDirError), as is one that is not the root of its own repository,
+// and an existing repository not marked as a user store unless it holds
+// only memories (see notAUserStore; such a store is adopted and marked):
 // the user store must never write into a team's work tree.
 func OpenUser(ctx context.Context, dir string, opts contextfs.Options) (*contextfs.Store, error) {
 	return openUser(ctx, dir, "", "", opts)
 }
 
 // userStoreKey is the git config key (in the store's own .git/config,
-// never committed) that marks a repository created as a user store: the
-// only repository the user store may be when a command runs inside it.
+// never committed) that marks a repository created (or adopted) as a user
+// store: the only repository the user store may be when a command runs
+// inside it, and the only existing one taken as it is whatever it holds.
 const userStoreKey = "contextfs.userStore"
 
 // openUser is OpenUser for the user store set by the environment variable
@@ -308,19 +313,27 @@ const userStoreKey = "contextfs.userStore"
 //
 // Every check runs before anything is written: a user store in the
 // current repository used to commit the team's pending memories, its
-// config and the "private" preference into the team's history, and one
-// anywhere under a work tree was created as a repository nested in it.
+// config and the "private" preference into the team's history, one
+// anywhere under a work tree was created as a repository nested in it,
+// and one at the root of another project's checkout committed user
+// memories into that project's history.
+//
+// An existing repository is taken as it is when marked (userStoreKey,
+// read from its .git/config without starting git). Unmarked, it is
+// adopted and marked when it holds nothing but memories (notAUserStore),
+// and refused otherwise; from inside it (the repository you are in) it
+// is refused unmarked whatever it holds, as before.
 func openUser(ctx context.Context, dir, from, cur string, opts contextfs.Options) (*contextfs.Store, error) {
 	refuse := func(reason, or string) error {
 		return &UserDirError{Var: from, Path: dir, Reason: reason + ": set CONTEXTFS_USER_DIR to an absolute path outside any git work tree" + or}
 	}
 	_, err := os.Stat(filepath.Join(dir, ".git"))
 	isNew := errors.Is(err, os.ErrNotExist)
+	markHint := "; or, if it is your user store and no team's repository, mark it so: " + markCommand(dir)
 	switch {
 	case cur != "" && sameDir(dir, cur):
 		if !markedUserStore(ctx, dir) {
-			return nil, refuse("it is the repository you are in, and user memories would be committed to its history",
-				"; or, if it is your user store and no team's repository, mark it so: git -C "+dir+" config "+userStoreKey+" true")
+			return nil, refuse("it is the repository you are in, and user memories would be committed to its history", markHint)
 		}
 	case cur != "" && within(dir, cur):
 		return nil, refuse("it is inside the work tree of the repository you are in ("+cur+"), where user memories do not belong", "")
@@ -331,6 +344,21 @@ func openUser(ctx context.Context, dir, from, cur string, opts contextfs.Options
 		if r, err := gitstore.Discover(existingAncestor(dir)); err == nil && !ignoredIn(ctx, r.Root, dir) {
 			return nil, refuse("it is inside the git work tree "+r.Root+", and a store there would be a repository nested in it", "")
 		}
+	case !markedUserStore(ctx, dir):
+		// An existing repository not marked: another project's checkout
+		// is refused; a store made before the mark existed (memories
+		// only) is adopted, and marked so that this is asked once.
+		why, err := notAUserStore(ctx, dir)
+		if err != nil {
+			return nil, fmt.Errorf("user store %s: %w", dir, err)
+		}
+		if why != "" {
+			return nil, refuse(why, markHint)
+		}
+		// A mark that fails to be set (another process adopting it at
+		// the same time holds the config lock) only means the question
+		// is asked again: the store passed.
+		_, _ = (git.Cmd{Dir: dir}).Run(ctx, "config", userStoreKey, "true")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("user store: %w", err)
@@ -359,12 +387,65 @@ func openUser(ctx context.Context, dir, from, cur string, opts contextfs.Options
 	return st, nil
 }
 
-// markedUserStore reports whether the repository at dir was created as a
-// user store (see userStoreKey). Asked only when a command runs inside
-// the user store's directory, so git answering costs nothing elsewhere.
+// markCommand is the command that marks the repository at dir as a user
+// store, for messages.
+func markCommand(dir string) string {
+	return "git -C " + dir + " config " + userStoreKey + " true"
+}
+
+// markedUserStore reports whether the repository at dir, which must be
+// its root, is marked as a user store (see userStoreKey) in its own
+// configuration. The file is read here, not by git: opening the user
+// store, on every user-scope command, starts no process for the mark. Git
+// answers only where the file uses what gitstore does not read.
 func markedUserStore(ctx context.Context, dir string) bool {
-	out, err := git.Cmd{Dir: dir}.Output(ctx, "config", "--type=bool", "--get", userStoreKey)
+	r, err := gitstore.Discover(dir)
+	if err != nil || !sameDir(r.Root, dir) {
+		return false
+	}
+	marked, _, err := r.LocalConfigBool(userStoreKey)
+	if err == nil {
+		return marked
+	}
+	out, err := git.Cmd{Dir: dir}.Output(ctx, "config", "--local", "--includes", "--type=bool", "--get", userStoreKey)
 	return err == nil && out == "true"
+}
+
+// notAUserStore says why the existing repository at dir, not marked as a
+// user store, cannot be one: "" when it holds nothing but what contextfs
+// writes to a store (.contextfs/ and the top .gitattributes, where init
+// registers the merge driver), in its index, in its work tree (untracked
+// files git does not ignore: a project not committed yet) and in the
+// history of every ref. That is a user store made before the mark
+// existed, or a clone of one, and is adopted. Anything else is some
+// project whose history user memories must not enter.
+func notAUserStore(ctx context.Context, dir string) (string, error) {
+	const why = "it is an existing git repository not marked as a user store, and "
+	others := []string{"--", ":(top,exclude)" + gitstore.Dir, ":(top,exclude).gitattributes"}
+	cmd := git.Cmd{Dir: dir}
+	r, err := gitstore.Discover(dir)
+	if err != nil {
+		return "", err
+	}
+	if !sameDir(r.Root, dir) {
+		return "", fmt.Errorf("not the root of its own git repository (it is inside %s)", r.Root)
+	}
+	out, err := cmd.Run(ctx, append([]string{"ls-files", "-z", "--cached", "--others", "--exclude-standard"}, others...)...)
+	if err != nil {
+		return "", err
+	}
+	if p, _, _ := strings.Cut(string(out), "\x00"); p != "" {
+		return why + "it holds " + p + ", outside " + gitstore.Dir + "/: user memories would be committed to its history", nil
+	}
+	// --full-history: a file added and removed on a merged branch counts.
+	c, err := cmd.Output(ctx, append([]string{"rev-list", "--all", "--full-history", "-n1", "--abbrev-commit"}, others...)...)
+	if err != nil {
+		return "", err
+	}
+	if c != "" {
+		return why + "its history (commit " + c + ") has files outside " + gitstore.Dir + "/: user memories would be committed to it", nil
+	}
+	return "", nil
 }
 
 // ignoredIn reports whether the repository whose work tree is root

@@ -276,3 +276,114 @@ func TestANewUserStoreInAnIgnoredFolderIsTaken(t *testing.T) {
 		t.Fatalf("the repository around the store shows it:\n%s", got)
 	}
 }
+
+// TestAnExistingRepositoryIsTheUserStoreOnlyIfItHoldsOnlyMemories: a
+// CONTEXTFS_USER_DIR naming the root of another project's repository was
+// taken as the user store, and user memories were committed into that
+// project's history. An existing repository not marked as a user store is
+// refused, and left as it was (no commit, no file, no config change),
+// unless all it holds, in its index, its work tree and its history, is
+// what contextfs writes to a store: a store made before the mark existed,
+// or a clone of one, which is adopted and marked.
+func TestAnExistingRepositoryIsTheUserStoreOnlyIfItHoldsOnlyMemories(t *testing.T) {
+	isolate(t)
+	ctx := context.Background()
+	memoryOnly := func(t *testing.T, dir string) {
+		testgit.WriteFile(t, dir, ".contextfs/memories/abcd1234.md", testgit.Memory("abcd1234", "", "An old preference.\n"))
+		testgit.WriteFile(t, dir, ".gitattributes", ".contextfs/**/*.md merge=contextfs\n")
+		testgit.Run(t, dir, "add", "-A")
+		testgit.Run(t, dir, "commit", "-qm", "contextfs: add 1 user")
+	}
+	tests := []struct {
+		name    string
+		setup   func(t *testing.T, dir string)
+		refused string // what the refusal names; "" when the store is adopted
+	}{
+		{"another project's checkout is refused", func(t *testing.T, dir string) {
+			testgit.WriteFile(t, dir, "main.go", "package main\n")
+			testgit.Run(t, dir, "add", "main.go")
+			testgit.Run(t, dir, "commit", "-qm", "code")
+		}, "main.go"},
+		{"another project's checkout with memories of its own is refused", func(t *testing.T, dir string) {
+			memoryOnly(t, dir)
+			testgit.WriteFile(t, dir, "cmd/tool/main.go", "package main\n")
+			testgit.Run(t, dir, "add", "cmd")
+			testgit.Run(t, dir, "commit", "-qm", "code")
+		}, "cmd/tool/main.go"},
+		{"a project with files staged and no commit is refused", func(t *testing.T, dir string) {
+			testgit.WriteFile(t, dir, "go.mod", "module x\n")
+			testgit.Run(t, dir, "add", "go.mod")
+		}, "go.mod"},
+		{"a project with files not yet added is refused", func(t *testing.T, dir string) {
+			testgit.WriteFile(t, dir, "src/app.py", "print(1)\n")
+		}, "src/app.py"},
+		{"a repository whose history holds other files is refused", func(t *testing.T, dir string) {
+			testgit.WriteFile(t, dir, "main.go", "package main\n")
+			testgit.Run(t, dir, "add", "main.go")
+			testgit.Run(t, dir, "commit", "-qm", "code")
+			testgit.Run(t, dir, "rm", "-q", "main.go")
+			testgit.Run(t, dir, "commit", "-qm", "remove the code")
+			memoryOnly(t, dir)
+		}, "history"},
+		{"a store made before the mark is adopted", memoryOnly, ""},
+		{"an empty repository is adopted", func(t *testing.T, dir string) {}, ""},
+		{"files the store ignores do not count", func(t *testing.T, dir string) {
+			memoryOnly(t, dir)
+			testgit.WriteFile(t, dir, ".git/info/exclude", ".DS_Store\n")
+			testgit.WriteFile(t, dir, ".DS_Store", "x")
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := testgit.Init(t)
+			tt.setup(t, dir)
+			t.Setenv("CONTEXTFS_USER_DIR", dir)
+			head, _ := testgit.Try(dir, "rev-parse", "-q", "--verify", "HEAD")
+			status := testgit.Run(t, dir, "status", "--porcelain", "--untracked-files=all")
+			config, err := os.ReadFile(filepath.Join(dir, ".git", "config"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st := scope.UserStatus(ctx); st.Refused != (tt.refused != "") || !st.Exists ||
+				tt.refused != "" && !strings.Contains(st.Summary(), "refused: ") {
+				t.Errorf("UserStatus = %+v (%s); want refused %v", st, st.Summary(), tt.refused != "")
+			}
+			if got, _ := os.ReadFile(filepath.Join(dir, ".git", "config")); string(got) != string(config) {
+				t.Errorf("UserStatus changed .git/config from\n%s\nto\n%s", config, got)
+			}
+			s, _ := open(t, testgit.Init(t))
+			res, err := s.Save(ctx, scope.User, contextfs.SaveRequest{Type: "user", Body: "I like tabs"})
+
+			if tt.refused == "" {
+				if err != nil || res.Commit == "" {
+					t.Fatalf("user save = %+v, %v; want the store adopted and the save committed", res, err)
+				}
+				if got := testgit.Run(t, dir, "config", "--local", "--get", "contextfs.userStore"); got != "true" {
+					t.Errorf("the adopted store's mark = %q, want true", got)
+				}
+				return
+			}
+			var ude *scope.UserDirError
+			if !errors.As(err, &ude) {
+				t.Fatalf("user save = %+v, %v; want a UserDirError", res, err)
+			}
+			for _, want := range []string{"CONTEXTFS_USER_DIR", dir, "not marked as a user store", tt.refused, "git -C " + dir + " config contextfs.userStore true"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not say %q", err, want)
+				}
+			}
+			if got, _ := testgit.Try(dir, "rev-parse", "-q", "--verify", "HEAD"); got != head {
+				t.Errorf("HEAD went from %q to %q:\n%s", head, got, testgit.Run(t, dir, "log", "--stat", "-1"))
+			}
+			if got := testgit.Run(t, dir, "status", "--porcelain", "--untracked-files=all"); got != status {
+				t.Errorf("status went from\n%s\nto\n%s", status, got)
+			}
+			if got, _ := os.ReadFile(filepath.Join(dir, ".git", "config")); string(got) != string(config) {
+				t.Errorf(".git/config went from\n%s\nto\n%s", config, got)
+			}
+			if st := scope.UserStatus(ctx); !st.Refused || !strings.Contains(st.Problem, tt.refused) {
+				t.Errorf("UserStatus after the refusal = %+v; want it refused, naming %s", st, tt.refused)
+			}
+		})
+	}
+}

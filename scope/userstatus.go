@@ -27,10 +27,15 @@ type UserStoreStatus struct {
 	Uncommitted []string `json:"uncommitted,omitempty"`
 	// Problem says why the store could not be read; "" when it could.
 	Problem string `json:"problem,omitempty"`
+	// Refused is true when Problem is why commands refuse the store
+	// (another project's repository, not marked as a user store):
+	// user-scope saves fail and reads leave it out.
+	Refused bool `json:"refused,omitempty"`
 }
 
-// UserStatus reads the user store's state without creating it or opening
-// its cache: a count of its memory files and `git status` of them.
+// UserStatus reads the user store's state without creating it, marking it
+// or opening its cache: a count of its memory files and `git status` of
+// them, or why commands refuse it (see openUser).
 func UserStatus(ctx context.Context) UserStoreStatus {
 	dir, err := UserDir()
 	if err != nil {
@@ -52,6 +57,19 @@ func UserStatus(ctx context.Context) UserStoreStatus {
 	if !sameDir(r.Root, dir) {
 		st.Problem = fmt.Sprintf("not the root of its own git repository (it is inside %s)", r.Root)
 		return st
+	}
+	// What User would refuse is said, not counted as an empty store;
+	// nothing is marked here (status writes nothing).
+	if !markedUserStore(ctx, dir) {
+		why, err := notAUserStore(ctx, dir)
+		if err != nil {
+			st.Problem = err.Error()
+			return st
+		}
+		if why != "" {
+			st.Problem, st.Refused = why+"; if it is your user store and no team's repository, mark it so: "+markCommand(dir), true
+			return st
+		}
 	}
 	es, err := r.List()
 	if err != nil {
@@ -75,6 +93,8 @@ func UserStatus(ctx context.Context) UserStoreStatus {
 // Summary is the state in a few words, for status and doctor.
 func (u UserStoreStatus) Summary() string {
 	switch {
+	case u.Refused:
+		return "refused: " + u.Problem
 	case u.Problem != "":
 		return "cannot be read: " + u.Problem
 	case !u.Exists:
@@ -86,7 +106,7 @@ func (u UserStoreStatus) Summary() string {
 }
 
 // Diagnosis is doctor's line for the user store: a warning when it cannot
-// be read or holds uncommitted changes, never a failure (the repository's
+// be read, is refused or holds uncommitted changes, never a failure (the repository's
 // own setup does not depend on it).
 func (u UserStoreStatus) Diagnosis() check.Diagnosis {
 	return check.Diagnosis{Name: "user-store", OK: true, Warning: u.Problem != "" || len(u.Uncommitted) > 0,

@@ -116,3 +116,73 @@ func TestCLIAnUnregisteredNameIsNotFound(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIAnotherRepositoryIsNotTakenAsTheUserStore: CONTEXTFS_USER_DIR
+// naming another project's checkout made `save --scope user` commit the
+// memory into that project's history. It is refused, naming the
+// variable, the path, why, and how to mark a real user store, and the
+// project is left as it was; status and doctor say so. A repository that
+// holds only memories (a user store made before the mark) is adopted and
+// marked.
+func TestCLIAnotherRepositoryIsNotTakenAsTheUserStore(t *testing.T) {
+	tests := []struct {
+		name    string
+		file    string // committed to the repository
+		refused bool
+	}{
+		{"another project's checkout is refused", "main.go", true},
+		{"a store made before the mark is adopted", ".contextfs/memories/abcd1234.md", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			isolateScopes(t)
+			other := testgit.Init(t)
+			testgit.WriteFile(t, other, tt.file, testgit.Memory("abcd1234", "", "Body.\n"))
+			testgit.Run(t, other, "add", "-A")
+			testgit.Run(t, other, "commit", "-qm", "init")
+			config, err := os.ReadFile(filepath.Join(other, ".git", "config"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("CONTEXTFS_USER_DIR", other)
+			work := testgit.Init(t)
+			r := cli(t, work, "", "save", "--scope", "user", "--type", "preference", "I like tabs")
+			if !tt.refused {
+				if r.code != 0 || testgit.Run(t, other, "rev-list", "--count", "HEAD") != "2" {
+					t.Fatalf("save: exit %d, stderr %q; want the store adopted and the save committed", r.code, r.stderr)
+				}
+				if got := testgit.Run(t, other, "config", "--local", "--get", "contextfs.userStore"); got != "true" {
+					t.Errorf("the adopted store's mark = %q, want true", got)
+				}
+				return
+			}
+			for _, want := range []string{"CONTEXTFS_USER_DIR", other, "not marked as a user store", "main.go", "git -C " + other + " config contextfs.userStore true"} {
+				if r.code != exitFail || !strings.Contains(r.stderr, want) {
+					t.Errorf("save: exit %d, stderr %q; want 1 saying %q", r.code, r.stderr, want)
+				}
+			}
+			if n := testgit.Run(t, other, "rev-list", "--count", "HEAD"); n != "1" {
+				t.Errorf("the other repository has %s commits, want 1:\n%s", n, testgit.Run(t, other, "log", "--stat", "-1"))
+			}
+			if got := testgit.Run(t, other, "status", "--porcelain", "--untracked-files=all"); got != "" {
+				t.Errorf("the other repository's status:\n%s", got)
+			}
+			if got, _ := os.ReadFile(filepath.Join(other, ".git", "config")); string(got) != string(config) {
+				t.Errorf(".git/config went from\n%s\nto\n%s", config, got)
+			}
+			var st struct {
+				UserStore struct {
+					Problem string
+					Refused bool
+				} `json:"user_store"`
+			}
+			decodeJSON(t, ok(t, work, "status", "--json"), &st)
+			if !st.UserStore.Refused || !strings.Contains(st.UserStore.Problem, "main.go") {
+				t.Errorf("status --json user_store = %+v; want it refused, naming main.go", st.UserStore)
+			}
+			if out := cli(t, work, "", "doctor").stdout; !strings.Contains(out, "refused: it is an existing git repository not marked as a user store") {
+				t.Errorf("doctor does not say the user store is refused:\n%s", out)
+			}
+		})
+	}
+}
