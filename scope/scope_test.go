@@ -189,6 +189,61 @@ func TestASecretInTheUserStoreHoldsBackOnlyItsOwnFile(t *testing.T) {
 	}
 }
 
+// Deleting a user memory that another links to leaves that link naming no
+// memory in a committed file the next commits do not change. Like the
+// pre-commit hook, the user store's commit checks only the files it
+// changes, so the deletion and every later save are still committed.
+func TestADanglingLinkInACommittedUserMemoryBlocksNoLaterCommit(t *testing.T) {
+	isolate(t)
+	ctx := context.Background()
+	s, warn := open(t, testgit.Init(t))
+	target := save(t, s, scope.User, "user", "Prefers tabs")
+	linking, err := s.Save(ctx, scope.User, contextfs.SaveRequest{Type: "user", Body: "Prefers short lines", Links: []string{target.Memory.ID}})
+	if err != nil || linking.Commit == "" {
+		t.Fatalf("save with a link = %+v, %v; want it committed", linking, err)
+	}
+	dir, _ := scope.UserDir()
+	steps := []struct {
+		name string
+		do   func(t *testing.T)
+	}{
+		{"the deletion of the memory linked to", func(t *testing.T) {
+			if _, _, err := s.Delete(ctx, scope.User, target.Memory.ID); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a later save", func(t *testing.T) {
+			if res := save(t, s, scope.User, "user", "Prefers dark themes"); res.Commit == "" {
+				t.Error("the save was not committed")
+			}
+		}},
+		{"a later update", func(t *testing.T) {
+			other := save(t, s, scope.User, "user", "Prefers vim")
+			if _, _, _, err := s.Update(ctx, scope.User, other.Memory.ID, func(m *memory.Memory) error {
+				m.Tags = append(m.Tags, "editor")
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, st := range steps {
+		t.Run(st.name+" is committed", func(t *testing.T) {
+			warn.Reset()
+			st.do(t)
+			if status := testgit.Run(t, dir, "status", "--porcelain"); status != "" {
+				t.Errorf("user store left uncommitted:\n%s\nwarnings: %s", status, warn)
+			}
+			if strings.Contains(warn.String(), "not committed") || strings.Contains(warn.String(), "left uncommitted") {
+				t.Errorf("warnings %q; want none: the file with the link is not part of the commit", warn)
+			}
+		})
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, linking.Memory.Path)); err != nil || !strings.Contains(string(b), target.Memory.ID) {
+		t.Errorf("the memory with the link changed: %q, %v", b, err)
+	}
+}
+
 func TestAMalformedUserFileDoesNotStopRepositorySearch(t *testing.T) {
 	isolate(t)
 	ctx := context.Background()
