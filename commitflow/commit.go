@@ -165,17 +165,27 @@ func Commit(ctx context.Context, repo *gitstore.Repo, allow config.SecretsConfig
 		// Leave out the refused files and verify again: what is left may
 		// have leant on them (a link to a memory left out).
 		before := len(leave)
+		refused := map[string]bool{}
 		for _, p := range res.Problems {
-			leave[p.Path] = true
+			leave[p.Path], refused[p.Path] = true, true
 			res.LeftOut = append(res.LeftOut, p)
 		}
 		for _, f := range res.Secrets {
-			leave[f.Path] = true
+			leave[f.Path], refused[f.Path] = true, true
 			res.LeftOut = append(res.LeftOut, check.Problem{Path: f.Path, Line: f.Line, Rule: "secret",
 				Message: "suspected " + f.Description + " (" + f.Redacted + ")"})
 		}
 		if len(leave) == before { // a problem of no file that could be left out
 			return nil, &VerifyError{Problems: res.Problems, Secrets: res.Secrets}
+		}
+		// A refused file renamed by hand takes the deletion of its old
+		// path with it: HEAD keeps the old version until it is fixed.
+		sources, err := renameSources(ctx, tmp, parent, changes, blobs, refused)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range sources {
+			leave[p] = true
 		}
 	}
 	res.Files = describeChanges(changes, blobs)
@@ -302,6 +312,58 @@ func verify(ctx context.Context, tmp git.Cmd, changes []rawChange, allow config.
 		res.Secrets = append(res.Secrets, check.ScanFile(scanner, t.Path, t.Content)...)
 	}
 	return blobs, nil
+}
+
+// renameSources returns the deleted memory paths among changes that the
+// added files in refused were renamed from, so that they are left out
+// with them: otherwise the deletion would be committed and the addition
+// not, and HEAD would lose the memory. A deletion is a refused file's
+// source when it had the same ID, as describeChanges pairs a rename, or,
+// for a refused file whose ID cannot be read, when git's rename detection
+// pairs the two in tmp (where the refused files are still staged).
+func renameSources(ctx context.Context, tmp git.Cmd, parent string, changes []rawChange, blobs map[string][]byte, refused map[string]bool) ([]string, error) {
+	deleted := map[string]bool{}
+	byID := map[string][]string{} // lower-case ID → deleted paths
+	for _, c := range changes {
+		if c.status != 'D' || !gitstore.IsMemoryPath(c.path) {
+			continue
+		}
+		deleted[c.path] = true
+		if m, _, err := gitstore.Decode(c.path, blobs[c.oldOID]); err == nil && m.ID != "" {
+			id := strings.ToLower(m.ID)
+			byID[id] = append(byID[id], c.path)
+		}
+	}
+	if len(deleted) == 0 {
+		return nil, nil
+	}
+	var sources []string
+	unread := map[string]bool{} // refused additions whose ID cannot be read
+	for _, c := range changes {
+		if c.status != 'A' || !refused[c.path] {
+			continue
+		}
+		if m, _, err := gitstore.Decode(c.path, blobs[c.newOID]); err == nil && m.ID != "" {
+			sources = append(sources, byID[strings.ToLower(m.ID)]...)
+		} else {
+			unread[c.path] = true
+		}
+	}
+	if len(unread) == 0 || parent == "" {
+		return sources, nil
+	}
+	out, err := tmp.Run(ctx, "diff-index", "--cached", "-M", "--diff-filter=R", "--name-status", "-z", parent, "--", gitstore.Dir)
+	if err != nil {
+		return nil, err
+	}
+	// "R<score>\0old\0new\0" per rename.
+	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	for i := 0; i+2 < len(fields); i += 3 {
+		if old, renamed := fields[i+1], fields[i+2]; strings.HasPrefix(fields[i], "R") && unread[renamed] && deleted[old] {
+			sources = append(sources, old)
+		}
+	}
+	return sources, nil
 }
 
 // write commits the tree of tmp with res.Message on top of res.Parent,
