@@ -229,24 +229,6 @@ func (s *Store) Superseded(ctx context.Context, id string) (*SupersededError, er
 	return e, nil
 }
 
-// SupersededIDs returns the IDs of the memories m supersedes, whichever
-// way it says so: its supersedes: entries, then the memories its links of
-// rel supersedes name that are not among them. Both hide what they name
-// from list and search, and both count for lineage and for cycles.
-func SupersededIDs(m *memory.Memory) []string {
-	out := slices.Clone(m.Supersedes)
-	for _, l := range m.Links {
-		if l.Rel == relSupersedes && l.IsMemory() && !slices.Contains(out, l.ID) {
-			out = append(out, l.ID)
-		}
-	}
-	return out
-}
-
-// relSupersedes is the relation of a link that says its memory replaces
-// the one it names, as a supersedes: entry does.
-const relSupersedes = "supersedes"
-
 // SupersedesCycleError is an edit that would make a memory supersede a
 // memory that already supersedes it, directly or through other versions:
 // a cycle, in which every memory is superseded by another and so hidden
@@ -277,12 +259,12 @@ func (e *SupersedesCycleError) Error() string {
 
 // checkNoCycle returns a *SupersedesCycleError when m, edited from
 // before, supersedes a memory it did not supersede before (either way,
-// SupersededIDs) that already supersedes m. It reads the cache as the
+// Memory.SupersededIDs) that already supersedes m. It reads the cache as the
 // last sync left it (Update resolves, which syncs, under the write lock).
 func (s *Store) checkNoCycle(ctx context.Context, m, before *memory.Memory) error {
-	old := SupersededIDs(before)
+	old := before.SupersededIDs()
 	var added []string
-	for _, id := range SupersededIDs(m) {
+	for _, id := range m.SupersededIDs() {
 		if id != m.ID && !slices.Contains(old, id) {
 			added = append(added, id)
 		}
@@ -335,7 +317,7 @@ func (s *Store) supersedesCycle(ctx context.Context, id string, targets []string
 func (s *Store) LinkedFrom(ctx context.Context, id string) ([]string, error) {
 	var out []string
 	for _, rel := range memory.Relations() {
-		if rel == "supersedes" {
+		if rel == memory.RelSupersedes {
 			continue
 		}
 		from, err := s.linkers(ctx, id, rel)

@@ -372,7 +372,7 @@ func analyzeMemory(path string, raw []byte) cache.Analysis {
 	d := cache.Doc{
 		MID: strings.ToLower(m.ID), Type: m.Type, Title: m.Title, Tags: m.Tags, Summary: m.Summary,
 		Body: searchBody(m), Created: m.Created, Updated: m.Updated, Author: m.Author,
-		Status: status, Supersedes: SupersededIDs(m), Attrs: memoryAttrs(m),
+		Status: status, Supersedes: m.SupersededIDs(), Attrs: memoryAttrs(m),
 	}
 	a := cache.Analysis{Docs: []cache.Doc{d}}
 	if issues := memory.Validate(m); len(issues) > 0 {

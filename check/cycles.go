@@ -47,7 +47,7 @@ func supersedesCycles(checked []cycleMember, others map[string]string, othersSup
 	read := map[string][]string{}
 	edges := func(id string) []string {
 		if c, ok := byID[id]; ok {
-			return lower(supersededIDs(c.m))
+			return lower(c.m.SupersededIDs())
 		}
 		if es, ok := read[id]; ok {
 			return es
@@ -124,7 +124,7 @@ func supersedesCycles(checked []cycleMember, others map[string]string, othersSup
 			entries = append(entries, entry{fmt.Sprintf("supersedes[%d]", i), strings.ToLower(t)})
 		}
 		for i, l := range c.m.Links {
-			if l.Rel == relSupersedes && l.IsMemory() {
+			if l.Rel == memory.RelSupersedes && l.IsMemory() {
 				entries = append(entries, entry{fmt.Sprintf("links[%d]", i), strings.ToLower(l.ID)})
 			}
 		}
@@ -141,24 +141,6 @@ func supersedesCycles(checked []cycleMember, others map[string]string, othersSup
 				msg += fmt.Sprintf(" (the memories superseding one another: %s)", strings.Join(comp, ", "))
 			}
 			out = append(out, Problem{Path: c.m.Path, Line: fieldLine(c.doc, e.field), Rule: "cycle", Message: e.field + ": " + msg})
-		}
-	}
-	return out
-}
-
-// relSupersedes is the relation of a link that says what a supersedes:
-// entry says.
-const relSupersedes = "supersedes"
-
-// supersededIDs returns the IDs m supersedes, whichever way it says so:
-// its supersedes: entries, then the memories its links of rel supersedes
-// name that are not among them (contextfs.SupersededIDs, which this
-// package cannot import).
-func supersededIDs(m *memory.Memory) []string {
-	out := slices.Clone(m.Supersedes)
-	for _, l := range m.Links {
-		if l.Rel == relSupersedes && l.IsMemory() && !slices.Contains(out, l.ID) {
-			out = append(out, l.ID)
 		}
 	}
 	return out

@@ -119,7 +119,7 @@ func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error)
 		if err != nil {
 			return nil
 		}
-		return supersededIDs(m)
+		return m.SupersededIDs()
 	}
 	res.Problems = append(res.Problems, checkFiles(files, others, othersSupersede, repoLimits(repo))...)
 

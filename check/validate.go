@@ -327,7 +327,7 @@ func validate(repo *gitstore.Repo, paths []string, sc *secrets.Scanner) ([]Probl
 			if b, err := repo.ReadFile(e.Path); err == nil {
 				if m, _, err := gitstore.Decode(e.Path, b); err == nil && m.ID != "" {
 					others[strings.ToLower(m.ID)] = e.Path
-					supersedes[e.Path] = supersededIDs(m)
+					supersedes[e.Path] = m.SupersededIDs()
 				}
 			}
 		}

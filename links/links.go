@@ -80,9 +80,9 @@ func Remove(ctx context.Context, s *contextfs.Store, from, to, rel string) (*mem
 		target = t.ID // the target may be gone already; then match the ID as written
 	}
 	drop := func(l memory.Link) bool { return l.ID == target && (rel == "" || l.Rel == rel) }
-	supersedes := rel == relSupersedes && slices.Contains(src.Supersedes, target)
+	supersedes := rel == memory.RelSupersedes && slices.Contains(src.Supersedes, target)
 	if !slices.ContainsFunc(src.Links, drop) && !supersedes {
-		if rel == relSupersedes {
+		if rel == memory.RelSupersedes {
 			return nil, fmt.Errorf("%s does not supersede %s: neither a supersedes: entry nor a link of rel supersedes names it", src.ID, contextfs.QuoteID(target))
 		}
 		if rel == "" && slices.Contains(src.Supersedes, target) {
@@ -92,16 +92,12 @@ func Remove(ctx context.Context, s *contextfs.Store, from, to, rel string) (*mem
 	}
 	return s.Update(ctx, src.ID, func(m *memory.Memory) error {
 		m.Links = slices.DeleteFunc(m.Links, drop)
-		if rel == relSupersedes {
+		if rel == memory.RelSupersedes {
 			m.Supersedes = slices.DeleteFunc(m.Supersedes, func(id string) bool { return id == target })
 		}
 		return nil
 	})
 }
-
-// relSupersedes is the relation of a link that says the same as a
-// supersedes: entry.
-const relSupersedes = "supersedes"
 
 // isURL reports whether a link target is a URL ("https://…", "mailto:…")
 // rather than a memory ID or prefix: what memory.ParseLink keeps whole.
@@ -216,11 +212,11 @@ func (g *Graph) Out(id string) []Edge {
 func (g *Graph) In(id string) []Edge { return slices.Clone(g.in[id]) }
 
 // Supersedes returns the IDs of the memories id supersedes, whichever
-// way its file says so (contextfs.SupersededIDs), in the order of Out.
+// way its file says so (memory.Memory.SupersededIDs), in the order of Out.
 func (g *Graph) Supersedes(id string) []string {
 	var out []string
 	for _, e := range g.Out(id) {
-		if e.Rel == relSupersedes && !slices.Contains(out, e.To) {
+		if e.Rel == memory.RelSupersedes && !slices.Contains(out, e.To) {
 			out = append(out, e.To)
 		}
 	}
@@ -231,7 +227,7 @@ func (g *Graph) Supersedes(id string) []string {
 func (g *Graph) SupersededBy(id string) []string {
 	var out []string
 	for _, e := range g.in[id] {
-		if e.Rel == "supersedes" && !slices.Contains(out, e.From) {
+		if e.Rel == memory.RelSupersedes && !slices.Contains(out, e.From) {
 			out = append(out, e.From)
 		}
 	}

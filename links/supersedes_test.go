@@ -144,7 +144,7 @@ func TestRemoveWithRelSupersedesRemovesEntriesToo(t *testing.T) {
 			if m, err = s.Resolve(ctx, b); err != nil {
 				t.Fatal(err)
 			}
-			if got := slices.Contains(contextfs.SupersededIDs(m), a); got != tt.wantSup {
+			if got := slices.Contains(m.SupersededIDs(), a); got != tt.wantSup {
 				t.Errorf("b supersedes a afterwards: %v, want %v (supersedes %v, links %v)", got, tt.wantSup, m.Supersedes, m.Links)
 			}
 			var want []memory.Link

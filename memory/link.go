@@ -20,6 +20,24 @@ type Link struct {
 // RelRelated is the relation of a link written as a bare ID.
 const RelRelated = "related"
 
+// RelSupersedes is the relation of a link that says what a supersedes:
+// entry says: this memory replaces the one it names.
+const RelSupersedes = "supersedes"
+
+// SupersededIDs returns the IDs of the memories m supersedes, whichever
+// way it says so: its supersedes: entries, then the memories its links of
+// rel supersedes name that are not among them. Both hide what they name
+// from list and search, and both count for lineage and for cycles.
+func (m *Memory) SupersededIDs() []string {
+	out := slices.Clone(m.Supersedes)
+	for _, l := range m.Links {
+		if l.Rel == RelSupersedes && l.IsMemory() && !slices.Contains(out, l.ID) {
+			out = append(out, l.ID)
+		}
+	}
+	return out
+}
+
 // Relations is the vocabulary of link relations, taken from the
 // knowledge-graph literature the project follows. Relations outside it are
 // refused so that a typo does not become a new edge kind.
