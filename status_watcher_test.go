@@ -3,13 +3,10 @@
 package contextfs_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +14,7 @@ import (
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/testgit"
+	"github.com/contextfs/contextfs/internal/testproc"
 	"github.com/contextfs/contextfs/watch"
 )
 
@@ -78,7 +76,7 @@ func TestStatusNamesAWatcherThatDoesNotAnswer(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	waitStopped(t, pid)
+	testproc.WaitStopped(t, pid)
 	want := contextfs.WatcherStatus{Mode: contextfs.WatchOn, Running: true, PID: pid, NotAnswering: true}
 	start := time.Now()
 	if w := s.WatcherStatus(ctx); w != want {
@@ -100,28 +98,5 @@ func TestStatusNamesAWatcherThatDoesNotAnswer(t *testing.T) {
 	}
 	if w := s.WatcherStatus(ctx); !w.Running || w.NotAnswering || w.PID != pid {
 		t.Errorf("watcher status of the watcher awake again: %+v", w)
-	}
-}
-
-// waitStopped waits until every thread of process pid is stopped (state
-// T): kill returns before a SIGSTOP takes effect.
-func waitStopped(t *testing.T, pid int) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		stats, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/stat")
-		stopped := len(stats) > 0
-		for _, p := range stats {
-			b, err := os.ReadFile(p)
-			i := bytes.LastIndexByte(b, ')')
-			if err != nil || i < 0 || i+2 >= len(b) || (b[i+2] != 'T' && b[i+2] != 't') {
-				stopped = false
-			}
-		}
-		if stopped {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("process %d is not stopped 5s after SIGSTOP", pid)
-		}
 	}
 }

@@ -3,9 +3,7 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -13,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/contextfs/contextfs/internal/testproc"
 )
 
 // TestCLIStatusNamesAHungWatcher: with the watcher stopped (SIGSTOP),
@@ -27,7 +27,7 @@ func TestCLIStatusNamesAHungWatcher(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	waitStopped(t, pid)
+	testproc.WaitStopped(t, pid)
 
 	// run runs args and returns its output, failing on an exit other
 	// than 0 or on a run slower than a hung watcher should make it.
@@ -102,28 +102,5 @@ func TestCLIStatusNamesAHungWatcher(t *testing.T) {
 	}
 	if out := watcherLine(run("status")); strings.Contains(out, "not answering") || !strings.Contains(out, "since") {
 		t.Errorf("status with the watcher awake: %q", out)
-	}
-}
-
-// waitStopped waits until every thread of process pid is stopped (state
-// T): kill returns before a SIGSTOP takes effect.
-func waitStopped(t *testing.T, pid int) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		stats, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/stat")
-		stopped := len(stats) > 0
-		for _, p := range stats {
-			b, err := os.ReadFile(p)
-			i := bytes.LastIndexByte(b, ')')
-			if err != nil || i < 0 || i+2 >= len(b) || (b[i+2] != 'T' && b[i+2] != 't') {
-				stopped = false
-			}
-		}
-		if stopped {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("process %d is not stopped 5s after SIGSTOP", pid)
-		}
 	}
 }
