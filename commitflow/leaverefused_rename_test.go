@@ -1,15 +1,12 @@
 package commitflow
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/contextfs/contextfs/config"
-	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/testgit"
 )
 
@@ -99,38 +96,7 @@ func TestLeaveRefusedKeepsTheOldPathOfARefusedRename(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := testgit.Init(t)
-			for name, c := range tt.committed {
-				testgit.WriteFile(t, dir, dir0+name, c)
-			}
-			testgit.Run(t, dir, "add", "-A")
-			testgit.Run(t, dir, "commit", "-q", "-m", "base")
-			for old, name := range tt.rename {
-				if err := os.Rename(filepath.Join(dir, dir0+old), filepath.Join(dir, dir0+name)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for name, c := range tt.write {
-				testgit.WriteFile(t, dir, dir0+name, c)
-			}
-			for _, name := range tt.remove {
-				if err := os.Remove(filepath.Join(dir, dir0+name)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			repo, err := gitstore.Discover(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Commit(context.Background(), repo, config.SecretsConfig{}, Options{LeaveRefused: true})
-			if err != nil || res.SHA == "" {
-				t.Fatalf("Commit = %+v, %v; want a commit of the changes that pass", res, err)
-			}
-			var left []string
-			for _, p := range res.LeftOut {
-				left = append(left, strings.TrimPrefix(p.Path, dir0))
-			}
-			slices.Sort(left)
+			dir, res, left := commitLeavingRefused(t, workChanges{committed: tt.committed, rename: tt.rename, write: tt.write, remove: tt.remove})
 			if !slices.Equal(left, tt.wantLeft) {
 				t.Errorf("left out %v, want %v", res.LeftOut, tt.wantLeft)
 			}

@@ -65,33 +65,7 @@ func TestLeaveRefusedIsNotBlockedByProblemsInFilesTheCommitDoesNotChange(t *test
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := testgit.Init(t)
-			for name, c := range tt.committed {
-				testgit.WriteFile(t, dir, dir0+name, c)
-			}
-			testgit.Run(t, dir, "add", "-A")
-			testgit.Run(t, dir, "commit", "-q", "-m", "base")
-			for name, c := range tt.write {
-				testgit.WriteFile(t, dir, dir0+name, c)
-			}
-			for _, name := range tt.remove {
-				if err := os.Remove(filepath.Join(dir, dir0+name)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			repo, err := gitstore.Discover(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Commit(context.Background(), repo, config.SecretsConfig{}, Options{LeaveRefused: true})
-			if err != nil || res.SHA == "" {
-				t.Fatalf("Commit = %+v, %v; want a commit of the changes that pass", res, err)
-			}
-			var left []string
-			for _, p := range res.LeftOut {
-				left = append(left, strings.TrimPrefix(p.Path, dir0))
-			}
-			slices.Sort(left)
+			dir, res, left := commitLeavingRefused(t, workChanges{committed: tt.committed, write: tt.write, remove: tt.remove})
 			if !slices.Equal(left, tt.wantLeftOut) {
 				t.Errorf("left out %v, want %v", res.LeftOut, tt.wantLeftOut)
 			}
@@ -110,4 +84,53 @@ func TestLeaveRefusedIsNotBlockedByProblemsInFilesTheCommitDoesNotChange(t *test
 			}
 		})
 	}
+}
+
+// workChanges are the files of a memory folder committed first (file name
+// → content), then renamed by hand (old name → new name), written and
+// removed in the work tree.
+type workChanges struct {
+	committed, rename, write map[string]string
+	remove                   []string
+}
+
+// commitLeavingRefused makes a repository of w under .contextfs/memories/
+// and commits its changes with LeaveRefused, failing the test unless a
+// commit is made. It returns the repository, the result and the names of
+// the files left out, sorted.
+func commitLeavingRefused(t *testing.T, w workChanges) (dir string, res *Result, left []string) {
+	t.Helper()
+	const dir0 = ".contextfs/memories/"
+	dir = testgit.Init(t)
+	for name, c := range w.committed {
+		testgit.WriteFile(t, dir, dir0+name, c)
+	}
+	testgit.Run(t, dir, "add", "-A")
+	testgit.Run(t, dir, "commit", "-q", "-m", "base")
+	for old, name := range w.rename {
+		if err := os.Rename(filepath.Join(dir, dir0+old), filepath.Join(dir, dir0+name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, c := range w.write {
+		testgit.WriteFile(t, dir, dir0+name, c)
+	}
+	for _, name := range w.remove {
+		if err := os.Remove(filepath.Join(dir, dir0+name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	repo, err := gitstore.Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = Commit(context.Background(), repo, config.SecretsConfig{}, Options{LeaveRefused: true})
+	if err != nil || res.SHA == "" {
+		t.Fatalf("Commit = %+v, %v; want a commit of the changes that pass", res, err)
+	}
+	for _, p := range res.LeftOut {
+		left = append(left, strings.TrimPrefix(p.Path, dir0))
+	}
+	slices.Sort(left)
+	return dir, res, left
 }
