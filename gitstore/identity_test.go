@@ -67,21 +67,9 @@ func TestAuthorReadsConfigLikeGit(t *testing.T) {
 			t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 			t.Setenv("GIT_AUTHOR_NAME", "")
 			t.Setenv("GIT_AUTHOR_EMAIL", "")
-			if _, err := (git.Cmd{Dir: repo}).Combined(context.Background(), "init", "-q"); err != nil {
-				t.Fatal(err)
-			}
-			f, err := os.OpenFile(filepath.Join(repo, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.WriteString(tc.local)
-			f.Close()
-			r, err := Discover(repo)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := initWithLocalConfig(t, repo, tc.local)
 			gitName, gitEmail := r.config("user.name"), r.config("user.email")
-			_, _, err = r.readIdentity()
+			_, _, err := r.readIdentity()
 			if fast := err == nil; fast != tc.wantFast {
 				t.Errorf("read without git = %v (err %v), want %v", fast, err, tc.wantFast)
 			}
@@ -127,21 +115,9 @@ func TestRemoteURLReadsConfigLikeGit(t *testing.T) {
 			t.Setenv("GIT_CONFIG_GLOBAL", global)
 			t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			t.Setenv("HOME", home)
-			if _, err := (git.Cmd{Dir: repo}).Combined(context.Background(), "init", "-q"); err != nil {
-				t.Fatal(err)
-			}
-			f, err := os.OpenFile(filepath.Join(repo, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.WriteString(tc.local)
-			f.Close()
-			r, err := Discover(repo)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := initWithLocalConfig(t, repo, tc.local)
 			want := r.config("remote." + tc.remote + ".url")
-			_, err = r.readConfig("remote", tc.remote, "url")
+			_, err := r.readConfig("remote", tc.remote, "url")
 			if fast := err == nil; fast != tc.wantFast {
 				t.Errorf("read without git = %v (err %v), want %v", fast, err, tc.wantFast)
 			}
@@ -184,19 +160,7 @@ func TestLocalConfigBoolReadsLikeGit(t *testing.T) {
 			t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(t.TempDir(), "none"))
 			t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			repo := t.TempDir()
-			if _, err := (git.Cmd{Dir: repo}).Combined(context.Background(), "init", "-q"); err != nil {
-				t.Fatal(err)
-			}
-			f, err := os.OpenFile(filepath.Join(repo, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.WriteString(tc.local)
-			f.Close()
-			r, err := Discover(repo)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := initWithLocalConfig(t, repo, tc.local)
 			value, set, err := r.LocalConfigBool(tc.key)
 			if (err != nil) != tc.wantGit {
 				t.Fatalf("LocalConfigBool(%q) = %v, %v, %v; want handed over to git: %v", tc.key, value, set, err, tc.wantGit)
@@ -214,4 +178,29 @@ func TestLocalConfigBoolReadsLikeGit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// initWithLocalConfig makes a git repository at dir (with the git CLI, as
+// the environment configures it), appends local to its .git/config and
+// opens it.
+func initWithLocalConfig(t *testing.T, dir, local string) *Repo {
+	t.Helper()
+	if _, err := (git.Cmd{Dir: dir}).Combined(context.Background(), "init", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(local); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
