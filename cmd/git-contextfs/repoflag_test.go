@@ -79,6 +79,8 @@ func TestRepoFlagTakesRelativePathsFromItsFolder(t *testing.T) {
 			stderr: "1 memory file(s) valid"},
 		{name: "validate of a missing file names it as given", args: []string{"-C", "r", "validate", "nosuch.md"},
 			code: exitFail, stderr: "validate nosuch.md: no such file or directory"},
+		{name: "a -C folder that does not exist is named before any path", args: []string{"-C", "nosuch", "validate", mem + "good0001.md"},
+			code: exitFail, stderr: "nosuch: no such folder"},
 		{name: "validate an absolute path", cwd: "pool", args: []string{"-C", "../r", "validate", filepath.Join(repo, mem, "good0001.md")},
 			stderr: "1 memory file(s) valid"},
 		{name: "index a relative file", args: []string{"-C", "r", "index", "--json", "pool/pool.go"}, check: indexed},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -58,6 +59,13 @@ page that make install puts where man finds it; -h works everywhere.`,
 	}
 	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
 	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
+		// -C DIR first, as git changes to it before anything: a path
+		// argument would otherwise be the one said to be missing.
+		if a.dir != "" {
+			if fi, err := os.Stat(a.dir); err != nil || !fi.IsDir() {
+				return fmt.Errorf("%s: no such folder", a.dir)
+			}
+		}
 		if code, ok := a.tryWarm(c, args); ok {
 			return &exitError{code} // the watcher ran it; its output is written
 		}
