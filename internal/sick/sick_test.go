@@ -140,7 +140,16 @@ func TestLocateFailureSaysHowToFetch(t *testing.T) {
 	t.Setenv("GOPATH", empty)
 	t.Setenv("HOME", empty)
 	t.Setenv("GOTOOLCHAIN", "local") // never fetch a toolchain to answer `go env`
-	_, err := Locate()
+	// The go command writes telemetry counters under the user config
+	// directory, sometimes after `go env` has returned; kept out of the
+	// test's temp dir, they cannot make its removal fail.
+	config, err := os.MkdirTemp("", "sick-config-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(config) })
+	t.Setenv("XDG_CONFIG_HOME", config)
+	_, err = Locate()
 	if err == nil {
 		t.Fatal("Locate succeeded with an empty module cache")
 	}
