@@ -73,9 +73,10 @@ type Change struct {
 }
 
 // Evolve writes a new version of the memory id, superseding it. The new
-// version keeps the old one's type, tags, links and data, and records the
-// reason. A memory that is already superseded is refused
-// (*contextfs.SupersededError): its current version is the one to evolve.
+// version keeps the old one's type, tags, links (but those of rel
+// supersedes, see carried) and data, and records the reason. A memory that
+// is already superseded is refused (*contextfs.SupersededError): its
+// current version is the one to evolve.
 func Evolve(ctx context.Context, s *contextfs.Store, id string, c Change) (*contextfs.SaveResult, error) {
 	if err := CheckReason(c.Reason); err != nil {
 		return nil, err
@@ -101,14 +102,14 @@ func Evolve(ctx context.Context, s *contextfs.Store, id string, c Change) (*cont
 	if title == "" && old.Title != contextfs.DerivedTitle(old.Body) {
 		title = old.Title // written by hand, so it still holds
 	}
-	return s.Save(ctx, contextfs.SaveRequest{Type: old.Type, Title: title, Tags: old.Tags, Links: linkArgs(old.Links),
+	return s.Save(ctx, contextfs.SaveRequest{Type: old.Type, Title: title, Tags: old.Tags, Links: linkArgs(carried(old.Links)),
 		Supersedes: []string{old.ID}, Reason: c.Reason, Data: old.Data, Body: strings.TrimSpace(c.Body)})
 }
 
 // Merge writes one memory that supersedes all of ids: the first memory's
 // type, title and data; every memory's tags and links (less links among
-// the merged ones); and body, or the bodies joined in order when body is
-// nil. A blank body is refused (ErrNoContent), as is a memory named twice
+// the merged ones and those of rel supersedes); and body, or the bodies
+// joined in order when body is nil. A blank body is refused (ErrNoContent), as is a memory named twice
 // (*RequestError) or one already superseded (*contextfs.SupersededError).
 func Merge(ctx context.Context, s *contextfs.Store, ids []string, body *string) (*contextfs.SaveResult, error) {
 	if len(ids) < 2 {
@@ -162,7 +163,7 @@ func Merge(ctx context.Context, s *contextfs.Store, ids []string, body *string) 
 			return nil, fmt.Errorf("cannot merge %s (%s) with %s (%s): merge memories of one type", article(m.Type), m.ID, article(ms[0].Type), ms[0].ID)
 		}
 		tags = append(tags, m.Tags...)
-		for _, l := range m.Links {
+		for _, l := range carried(m.Links) {
 			if !merged(l.ID) {
 				ls = append(ls, l)
 			}
@@ -220,6 +221,20 @@ func Split(ctx context.Context, s *contextfs.Store, id string, parts []string) (
 		out = append(out, res.Memory)
 	}
 	return out, nil
+}
+
+// carried returns the links a new version takes from the one it replaces:
+// all but those of rel supersedes, which stay with the old version. The new
+// version supersedes the old one only, so that the chain keeps its order
+// (a → b → c, not also a → c).
+func carried(ls []memory.Link) []memory.Link {
+	var out []memory.Link
+	for _, l := range ls {
+		if l.Rel != memory.RelSupersedes {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // linkArgs writes links as SaveRequest takes them.

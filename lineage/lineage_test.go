@@ -13,6 +13,7 @@ import (
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/internal/testgit"
 	"github.com/contextfs/contextfs/lineage"
+	"github.com/contextfs/contextfs/memory"
 )
 
 func open(t *testing.T) (*contextfs.Store, string) {
@@ -309,6 +310,73 @@ func TestLineageFollowsLinksOfRelSupersedes(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("lineage = %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+// A new version replaces the old one only: the old version's own links of
+// rel supersedes stay with it, or the chain a → b → c would also read a → c
+// and the lineage would lose its order.
+func TestNewVersionsDoNotTakeTheOldVersionsSupersedesLinks(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name  string
+		write func(s *contextfs.Store, b, other string) (string, error)
+	}{
+		{"evolve", func(s *contextfs.Store, b, _ string) (string, error) {
+			res, err := lineage.Evolve(ctx, s, b, lineage.Change{Body: "Backups run every ten minutes.", Reason: "observation"})
+			if err != nil {
+				return "", err
+			}
+			return res.Memory.ID, nil
+		}},
+		{"merge", func(s *contextfs.Store, b, other string) (string, error) {
+			res, err := lineage.Merge(ctx, s, []string{b, other}, nil)
+			if err != nil {
+				return "", err
+			}
+			return res.Memory.ID, nil
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := open(t)
+			save := func(req contextfs.SaveRequest) string {
+				t.Helper()
+				res, err := s.Save(ctx, req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res.Memory.ID
+			}
+			a := save(contextfs.SaveRequest{Type: "fact", Body: "Backups run nightly."})
+			b := save(contextfs.SaveRequest{Type: "fact", Body: "Backups run hourly.", Links: []string{"supersedes:" + a, "https://example.com/backups"}})
+			other := save(contextfs.SaveRequest{Type: "fact", Body: "Backups are kept for thirty days."})
+			c, err := tt.write(s, b, other)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := s.Resolve(ctx, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ids := m.SupersededIDs(); slices.Contains(ids, a) {
+				t.Errorf("the new version %s supersedes %v: %s came with the old version's link", c, ids, a)
+			}
+			if !slices.ContainsFunc(m.Links, func(l memory.Link) bool { return l.ID == "https://example.com/backups" }) {
+				t.Errorf("the new version's links %+v lost the old version's other link", m.Links)
+			}
+			vs, err := lineage.Lineage(ctx, s, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [][]string
+			for _, v := range vs {
+				got = append(got, v.Supersedes)
+			}
+			if len(vs) < 3 || !slices.Equal(vs[len(vs)-1].Supersedes, m.SupersededIDs()) || slices.Contains(vs[len(vs)-1].Supersedes, a) {
+				t.Errorf("lineage from %s: supersedes per version %v", a, got)
 			}
 		})
 	}

@@ -44,13 +44,8 @@ func flagNearDuplicates(head []gitstore.RefFile, changes []Change) {
 		if err != nil {
 			continue
 		}
-		for _, id := range m.Supersedes {
+		for _, id := range m.SupersededIDs() {
 			superseded[strings.ToLower(id)] = true
-		}
-		for _, l := range m.Links {
-			if l.Rel == "supersedes" {
-				superseded[strings.ToLower(l.ID)] = true
-			}
 		}
 		if types[m.Type] {
 			ms = append(ms, m)

@@ -280,7 +280,7 @@ func (s *side) supersededKeys(other *side) map[string]string {
 		if e.m == nil {
 			continue
 		}
-		for _, ref := range e.m.Supersedes {
+		for _, ref := range e.m.SupersededIDs() {
 			t := s.resolve(ref)
 			if t == "" && other != nil {
 				t = other.resolve(ref)

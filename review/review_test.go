@@ -117,6 +117,7 @@ func TestCompareSupersededCases(t *testing.T) {
 	old := mem("orm0000001", "decision", "Use an ORM", "data:\n  status: accepted\n", "Use GORM.\n")
 	retired := mem("orm0000001", "decision", "Use an ORM", "data:\n  status: superseded\n", "Use GORM.\n")
 	byPrefix := mem("sql0000001", "decision", "Write SQL", "supersedes:\n  - orm00\n", "sqlc.\n")
+	byLink := mem("sql0000001", "decision", "Write SQL", "links:\n  - {id: orm0000001, rel: supersedes}\n", "sqlc.\n")
 	tests := []struct {
 		name       string
 		base, head []gitstore.RefFile
@@ -132,6 +133,12 @@ func TestCompareSupersededCases(t *testing.T) {
 			name: "supersedes by unique ID prefix",
 			base: []gitstore.RefFile{file(dir+"orm.md", old)},
 			head: []gitstore.RefFile{file(dir+"orm.md", old), file(dir+"sql.md", byPrefix)},
+			want: map[string]Change{"orm0000001": {Kind: Superseded, SupersededBy: "sql0000001"}, "sql0000001": {Kind: Added}},
+		},
+		{
+			name: "a link with rel supersedes supersedes as a supersedes entry does",
+			base: []gitstore.RefFile{file(dir+"orm.md", old)},
+			head: []gitstore.RefFile{file(dir+"orm.md", old), file(dir+"sql.md", byLink)},
 			want: map[string]Change{"orm0000001": {Kind: Superseded, SupersededBy: "sql0000001"}, "sql0000001": {Kind: Added}},
 		},
 		{
