@@ -39,8 +39,9 @@ func (a *app) evolveCmd() *cobra.Command {
 		Short: "Write a new version of a memory that supersedes it",
 		Long: `Writes a new memory with the new content (the arguments, or stdin with "-")
 that supersedes ID and records why (--reason: ` + strings.Join(memory.Reasons(), ", ") + `).
-It keeps ID's type, tags, links and data, and its title unless that was
-derived from the old content: then the new content gives the title. The old
+It keeps ID's type, tags, links (not those of rel supersedes: they stay
+with ID) and data, and its title unless that was derived from the old
+content: then the new content gives the title. The old
 file stays, hidden from search; "lineage" shows the chain. Blank content is
 refused, and so is an ID that is already superseded: evolve its current
 version instead.`,
@@ -86,9 +87,10 @@ func (a *app) mergeCmd() *cobra.Command {
 		Use:   "merge ID ID... [--content TEXT|-]",
 		Short: "Merge memories of one type into one that supersedes them all",
 		Long: `Writes one memory that supersedes every ID: the first one's type, title
-and data, every one's tags and links, and --content as its body (or "-" for
-stdin; by default the bodies joined in order). Blank --content is refused,
-and so is an ID that is already superseded.`,
+and data, every one's tags and links (less those of rel supersedes), and
+--content as its body (or "-" for stdin; by default the bodies joined in
+order). Blank --content is refused, and so is an ID that is already
+superseded.`,
 		Example: `  git contextfs merge k3x9 p2m7
   git contextfs merge k3x9 p2m7 --content "One pool of 20 per process."`,
 		Args: idArgs(2, -1, -1),
