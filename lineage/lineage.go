@@ -109,8 +109,9 @@ func Evolve(ctx context.Context, s *contextfs.Store, id string, c Change) (*cont
 // Merge writes one memory that supersedes all of ids: the first memory's
 // type, title and data; every memory's tags and links (less links among
 // the merged ones and those of rel supersedes); and body, or the bodies
-// joined in order when body is nil. A blank body is refused (ErrNoContent), as is a memory named twice
-// (*RequestError) or one already superseded (*contextfs.SupersededError).
+// joined in order when body is nil. A blank body is refused
+// (ErrNoContent), as is a memory named twice (*RequestError) or one
+// already superseded (*contextfs.SupersededError).
 func Merge(ctx context.Context, s *contextfs.Store, ids []string, body *string) (*contextfs.SaveResult, error) {
 	if len(ids) < 2 {
 		return nil, requestErrorf("merge needs at least two memories, got %d", len(ids))

@@ -41,10 +41,9 @@ func (a *app) evolveCmd() *cobra.Command {
 that supersedes ID and records why (--reason: ` + strings.Join(memory.Reasons(), ", ") + `).
 It keeps ID's type, tags, links (not those of rel supersedes: they stay
 with ID) and data, and its title unless that was derived from the old
-content: then the new content gives the title. The old
-file stays, hidden from search; "lineage" shows the chain. Blank content is
-refused, and so is an ID that is already superseded: evolve its current
-version instead.`,
+content: then the new content gives the title. The old file stays, hidden
+from search; "lineage" shows the chain. Blank content is refused, and so is
+an ID that is already superseded: evolve its current version instead.`,
 		Example: `  git contextfs evolve k3x9 --reason correction "We pool 40 connections, not 20."
   echo "New text" | git contextfs evolve k3x9 -`,
 		Args: idArgs(1, -1, 1),
