@@ -3,6 +3,7 @@ package dedup
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -17,7 +18,7 @@ type Action string
 const (
 	Saved   Action = "saved"   // a new file was written
 	Skipped Action = "skipped" // nothing was written; Memory is the existing one
-	Updated Action = "updated" // the existing memory took the new content
+	Updated Action = "updated" // the existing memory took the new content and all else the save gave
 )
 
 // Outcome is a checked save: what was done, to which memory, and what the
@@ -107,11 +108,39 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 			out.Action, out.Memory = Skipped, m
 			return out, nil
 		case Update:
+			links, err := memory.ParseLinks(req.Links)
+			if err != nil {
+				return nil, err
+			}
 			m, err := s.Update(ctx, top.ID, func(m *memory.Memory) error {
 				if strings.TrimSpace(req.Body) != "" {
+					// A title derived from the old text would contradict the
+					// new one; one written by hand still holds (as evolve).
+					derived := m.Title == contextfs.DerivedTitle(m.Body)
 					m.Body = strings.TrimSpace(req.Body) + "\n"
+					if derived {
+						m.Title = contextfs.DerivedTitle(m.Body)
+					}
 				}
+				// The rest of what the save was given goes with its text;
+				// left out, it would be lost without a word.
 				m.Tags = append(m.Tags, req.Tags...)
+				m.Links = append(m.Links, links...)
+				m.Paths = append(m.Paths, req.Paths...)
+				for _, id := range superseded {
+					if id != m.ID && !slices.Contains(m.Supersedes, id) {
+						m.Supersedes = append(m.Supersedes, id)
+					}
+				}
+				if len(req.Data) > 0 {
+					if m.Data == nil {
+						m.Data = map[string]any{}
+					}
+					maps.Copy(m.Data, req.Data)
+				}
+				if r := strings.TrimSpace(req.Reason); r != "" {
+					m.Reason = r
+				}
 				return nil
 			})
 			if err != nil {

@@ -20,7 +20,7 @@ import (
 // HygieneInput are save_memory's arguments for links and duplicates.
 type HygieneInput struct {
 	Links []string `json:"links,omitempty" jsonschema:"links to other memories: an ID, or relation:ID such as depends_on:k3x9 (relations: related, references, depends_on, contradicts, supersedes, derived_from, part_of, implements, extends, example_of, caused_by, fixes)"`
-	Dedup string   `json:"dedup,omitempty" jsonschema:"when the memory repeats one of its type: skip (default: nothing is written and the existing memory is returned), update (the existing memory takes the new content), error, or allow (write it anyway)"`
+	Dedup string   `json:"dedup,omitempty" jsonschema:"when the memory repeats one of its type: skip (default: nothing is written and the existing memory is returned), update (the existing memory takes the new content, tags, links, paths, supersedes and data), error, or allow (write it anyway)"`
 }
 
 // HygieneOutput is what save_memory found and did about duplicates.

@@ -1,0 +1,91 @@
+package dedup_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	contextfs "github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/dedup"
+	"github.com/contextfs/contextfs/memory"
+)
+
+// A save that the update policy turns into an edit of the memory it
+// repeats brings everything it was given: its links, what it supersedes
+// and its data, not only its body and tags. Dropped, they were lost
+// without a word.
+func TestUpdateTakesTheSavesLinksSupersedesAndData(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	old, err := s.Save(ctx, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := s.Save(ctx, contextfs.SaveRequest{Type: "fact", Body: "The database allows 200 connections."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	retired, err := s.Save(ctx, contextfs.SaveRequest{Type: "decision", Title: "Open a connection per request",
+		Body: "Each request opens its own Postgres connection.", Data: map[string]any{"decision": "per request", "status": "accepted"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := contextfs.SaveRequest{Type: "decision", Title: "Use pgxpool for Postgres",
+		Body:       "Postgres connections are pooled with pgxpool: 20 per instance.",
+		Tags:       []string{"db"},
+		Links:      []string{"depends_on:" + ref.Memory.ID},
+		Supersedes: []string{retired.Memory.ID},
+		Data:       map[string]any{"status": "proposed"},
+	}
+	out, err := dedup.Save(ctx, s, req, dedup.Update, dedup.DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Action != dedup.Updated || out.Memory.ID != old.Memory.ID {
+		t.Fatalf("action %s on %s, want %s on %s", out.Action, out.Memory.ID, dedup.Updated, old.Memory.ID)
+	}
+	m, err := s.Resolve(ctx, old.Memory.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Title != pool.Title {
+		t.Errorf("title %q: a title written by hand is kept", m.Title)
+	}
+	if m.Body != req.Body+"\n" || !slices.Contains(m.Tags, "db") {
+		t.Errorf("body %q, tags %v: the update's own part is missing", m.Body, m.Tags)
+	}
+	if !slices.Contains(m.Links, memory.Link{ID: ref.Memory.ID, Rel: "depends_on"}) {
+		t.Errorf("links %+v: the save's depends_on link is missing", m.Links)
+	}
+	if ids := m.SupersededIDs(); !slices.Equal(ids, []string{retired.Memory.ID}) {
+		t.Errorf("supersedes %v, want %s", ids, retired.Memory.ID)
+	}
+	if m.Data["status"] != "proposed" || m.Data["decision"] != pool.Data["decision"] {
+		t.Errorf("data %v: want the save's status over the kept decision", m.Data)
+	}
+	if e, err := s.Superseded(ctx, retired.Memory.ID); err != nil || e == nil {
+		t.Errorf("%s is not superseded after the update (%v)", retired.Memory.ID, err)
+	}
+}
+
+// A title the old text gave is given again by the new text, as evolve
+// does: it would contradict the body. One written by hand is kept (above).
+func TestUpdateDerivesTheTitleItDerivedBefore(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	old, err := s.Save(ctx, contextfs.SaveRequest{Type: "decision", Body: "We pool Postgres connections with pgxpool, 20 per instance."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := "Postgres connections are pooled with pgxpool: 20 per instance."
+	out, err := dedup.Save(ctx, s, contextfs.SaveRequest{Type: "decision", Body: body}, dedup.Update, dedup.DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Action != dedup.Updated || out.Memory.ID != old.Memory.ID {
+		t.Fatalf("action %s on %s, want %s on %s", out.Action, out.Memory.ID, dedup.Updated, old.Memory.ID)
+	}
+	if want := contextfs.DerivedTitle(body); out.Memory.Title != want {
+		t.Errorf("title %q, want %q from the new text", out.Memory.Title, want)
+	}
+}
