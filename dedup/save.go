@@ -51,8 +51,9 @@ func (e *DuplicateError) Error() string {
 // is refused (*contextfs.SupersededError): both would be current. Then req
 // is compared with the memories of its type, and policy decides when it
 // repeats one; identical content is never written twice, whatever the
-// policy but Off. Memories req already supersedes are not reported. Off
-// skips every check: it is for bulk imports and benchmarks.
+// policy but Off. Memories req already supersedes (by its entries or its
+// links of rel supersedes) are not reported. Off skips every check: it is
+// for bulk imports and benchmarks.
 func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, policy Policy, th Thresholds) (*Outcome, error) {
 	// From the checks to the write: two processes saving the same text at
 	// once must not both find it new.
@@ -68,11 +69,28 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 		}
 		return &Outcome{Action: Saved, Memory: res.Memory, Saved: res, Report: Report{Similar: []Match{}, MaySupersede: []Match{}}}, nil
 	}
-	var superseded []string
-	for _, id := range req.Supersedes {
+	links, err := memory.ParseLinks(req.Links)
+	if err != nil {
+		return nil, err
+	}
+	// What req supersedes, by its entries (entries) and by its links of rel
+	// supersedes too (superseded): the old versions, not duplicates.
+	var entries, superseded []string
+	resolve := func(id string, entry bool) {
 		// One that does not resolve is left to s.Save, which says why.
-		if m, err := s.Resolve(ctx, id); err == nil {
+		if m, err := s.Resolve(ctx, id); err == nil && !slices.Contains(superseded, m.ID) {
 			superseded = append(superseded, m.ID)
+			if entry {
+				entries = append(entries, m.ID)
+			}
+		}
+	}
+	for _, id := range req.Supersedes {
+		resolve(id, true)
+	}
+	for _, l := range links {
+		if l.Rel == memory.RelSupersedes {
+			resolve(l.ID, false)
 		}
 	}
 	if err := checkCurrent(ctx, s, superseded); err != nil {
@@ -108,10 +126,6 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 			out.Action, out.Memory = Skipped, m
 			return out, nil
 		case Update:
-			links, err := memory.ParseLinks(req.Links)
-			if err != nil {
-				return nil, err
-			}
 			m, err := s.Update(ctx, top.ID, func(m *memory.Memory) error {
 				if strings.TrimSpace(req.Body) != "" {
 					// A title derived from the old text would contradict the
@@ -127,7 +141,7 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 				m.Tags = append(m.Tags, req.Tags...)
 				m.Links = append(m.Links, links...)
 				m.Paths = append(m.Paths, req.Paths...)
-				for _, id := range superseded {
+				for _, id := range entries { // those by links come with the links
 					if id != m.ID && !slices.Contains(m.Supersedes, id) {
 						m.Supersedes = append(m.Supersedes, id)
 					}

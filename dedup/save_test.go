@@ -89,3 +89,30 @@ func TestUpdateDerivesTheTitleItDerivedBefore(t *testing.T) {
 		t.Errorf("title %q, want %q from the new text", out.Memory.Title, want)
 	}
 }
+
+// A link of rel supersedes says what a supersedes entry says: the memory
+// it names is the old version, not a duplicate to skip the save for.
+func TestSaveThatSupersedesByALinkIsNotADuplicateOfWhatItReplaces(t *testing.T) {
+	ctx := context.Background()
+	for _, policy := range []dedup.Policy{dedup.Skip, dedup.Update, dedup.Error} {
+		t.Run(string(policy), func(t *testing.T) {
+			s := open(t)
+			old, err := s.Save(ctx, pool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := contextfs.SaveRequest{Type: "decision", Title: "Use pgxpool for Postgres",
+				Body: "Postgres connections are pooled with pgxpool: 20 per instance.", Links: []string{"supersedes:" + old.Memory.ID}}
+			out, err := dedup.Save(ctx, s, req, policy, dedup.DefaultThresholds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Action != dedup.Saved || out.Memory.ID == old.Memory.ID || len(out.Similar) != 0 {
+				t.Fatalf("action %s on %s, similar %+v: want a new memory superseding %s", out.Action, out.Memory.ID, out.Similar, old.Memory.ID)
+			}
+			if e, err := s.Superseded(ctx, old.Memory.ID); err != nil || e == nil {
+				t.Errorf("%s is not superseded (%v)", old.Memory.ID, err)
+			}
+		})
+	}
+}
