@@ -527,8 +527,10 @@ func DecodeMemory(rel string, raw []byte) (*memory.Memory, error) {
 }
 
 // Update applies edit to the memory id and rewrites its file in place,
-// changing only the lines of the fields that changed. If the file changes
-// on disk while edit runs, Update fails rather than overwrite it.
+// changing only the lines of the fields that changed. A title that Save
+// derived from the body is derived again when edit changes the body. If
+// the file changes on disk while edit runs, Update fails rather than
+// overwrite it.
 func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory) error) (*memory.Memory, error) {
 	cur, err := s.Resolve(ctx, id)
 	if err != nil {
@@ -554,6 +556,13 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 	before.Tags, before.Links, before.Supersedes = slices.Clone(m.Tags), slices.Clone(m.Links), slices.Clone(m.Supersedes)
 	if err := edit(m); err != nil {
 		return nil, err
+	}
+	// A title Save derived from the old body would contradict the new one;
+	// one written by hand, or set by this edit, stays (as evolve does).
+	if m.Body != before.Body && m.Title == before.Title && before.Title == DerivedTitle(before.Body) {
+		if t := DerivedTitle(m.Body); t != "" {
+			m.Title = t
+		}
 	}
 	if t, err := memory.CanonicalType(m.Type); err != nil {
 		return nil, err

@@ -103,3 +103,45 @@ func TestUpdateRefusesASupersedesCycle(t *testing.T) {
 		})
 	}
 }
+
+// A title Save derived from the body says what the body said: an edit of
+// the body gives it again from the new body, whoever edits (update,
+// update_memory, a save turned into an update). A title written by hand,
+// or one the edit sets, is left as it is.
+func TestUpdateDerivesAgainATitleTheOldBodyGave(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name      string
+		title     string // saved with the memory; "" derives it
+		edit      func(m *memory.Memory)
+		wantTitle string
+	}{
+		{"a derived title follows the new body", "",
+			func(m *memory.Memory) { m.Body = "Backups run hourly.\n" }, "Backups run hourly."},
+		{"a title written by hand stays", "Backup schedule",
+			func(m *memory.Memory) { m.Body = "Backups run hourly.\n" }, "Backup schedule"},
+		{"a title the edit sets is kept", "",
+			func(m *memory.Memory) { m.Body = "Backups run hourly.\n"; m.Title = "Backups" }, "Backups"},
+		{"an edit that leaves the body keeps the title", "",
+			func(m *memory.Memory) { m.Tags = append(m.Tags, "ops") }, "Backups run nightly."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := open(t, testgit.Init(t))
+			res, err := s.Save(ctx, contextfs.SaveRequest{Type: "fact", Title: tt.title, Body: "Backups run nightly."})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := s.Update(ctx, res.Memory.ID, func(m *memory.Memory) error { tt.edit(m); return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Title != tt.wantTitle {
+				t.Errorf("title %q, want %q", m.Title, tt.wantTitle)
+			}
+			if m.Path != res.Memory.Path {
+				t.Errorf("moved from %s to %s: an update keeps the file", res.Memory.Path, m.Path)
+			}
+		})
+	}
+}

@@ -128,13 +128,7 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 		case Update:
 			m, err := s.Update(ctx, top.ID, func(m *memory.Memory) error {
 				if strings.TrimSpace(req.Body) != "" {
-					// A title derived from the old text would contradict the
-					// new one; one written by hand still holds (as evolve).
-					derived := m.Title == contextfs.DerivedTitle(m.Body)
-					m.Body = strings.TrimSpace(req.Body) + "\n"
-					if derived {
-						m.Title = contextfs.DerivedTitle(m.Body)
-					}
+					m.Body = strings.TrimSpace(req.Body) + "\n" // a derived title follows (Store.Update)
 				}
 				// The rest of what the save was given goes with its text;
 				// left out, it would be lost without a word.

@@ -90,7 +90,7 @@ type ListOutput struct {
 type UpdateInput struct {
 	ID          string         `json:"id" jsonschema:"the memory's ID or a unique prefix of it"`
 	Title       *string        `json:"title,omitempty" jsonschema:"a new title"`
-	Body        *string        `json:"body,omitempty" jsonschema:"a new Markdown body, replacing the old one whole"`
+	Body        *string        `json:"body,omitempty" jsonschema:"a new Markdown body, replacing the old one whole (a title derived from the old body is derived again)"`
 	AddTags     []string       `json:"add_tags,omitempty" jsonschema:"tags to add"`
 	RemoveTags  []string       `json:"remove_tags,omitempty" jsonschema:"tags to remove"`
 	Data        map[string]any `json:"data,omitempty" jsonschema:"fields merged into the structured data; a null value deletes the field"`

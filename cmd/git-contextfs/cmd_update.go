@@ -34,10 +34,11 @@ func (a *app) updateCmd() *cobra.Command {
 		Short: "Change a memory in place",
 		Long: `Edits the memory's fields; only the lines of changed fields change in the
 file, and updated is set to now. Give CONTENT (or "-" for stdin) to replace
-the body. --data merges JSON fields into data (null deletes a field;
---replace-data replaces it whole). A memory of your user store is found
-there too (or only there, with --scope user) and the change is committed in
-the user store at once.`,
+the body; a title that was derived from the old body is derived again from
+the new one (one written by hand, or given with --title, stays). --data
+merges JSON fields into data (null deletes a field; --replace-data replaces
+it whole). A memory of your user store is found there too (or only there,
+with --scope user) and the change is committed in the user store at once.`,
 		Example: `  git contextfs update k3x9 --add-tag postgres
   git contextfs update k3x9 --data '{"status":"deprecated"}'
   git contextfs update k3x9 - < new-body.md`,
