@@ -7,20 +7,14 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/internal/testgit"
+	"github.com/contextfs/contextfs/internal/teststore"
 	"github.com/contextfs/contextfs/memory"
 )
 
 func TestListAndSearchFilterOnPathsSourceAndSession(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, testgit.Init(t))
-	save := func(req contextfs.SaveRequest) string {
-		t.Helper()
-		res, err := s.Save(ctx, req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Memory.ID
-	}
+	save := func(req contextfs.SaveRequest) string { t.Helper(); return teststore.SaveID(t, s, req) }
 	auth := save(contextfs.SaveRequest{Type: "decision", Title: "Tokens expire after an hour", Body: "token expiry", Paths: []string{"auth/**"},
 		Source: &memory.Source{Tool: "claude-code", Model: "opus"}, Session: "sess0001"})
 	docs := save(contextfs.SaveRequest{Type: "fact", Title: "Docs are in Markdown", Body: "token docs", Paths: []string{"docs/*.md"},

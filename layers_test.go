@@ -24,7 +24,7 @@ const module = "github.com/contextfs/contextfs"
 var layers = map[string]int{
 	// 0 leaves: the model and self-contained mechanisms.
 	"memory": 0, "markdown": 0, "internal/goldmarkref": 0, "secrets": 0, "watch": 0, "git": 0, "internal/porter": 0,
-	"pathglob": 0, "query": 0,
+	"pathglob": 0, "query": 0, "internal/testproc": 0,
 	"cmd/git-contextfs/iostreams": 0, "cmd/git-contextfs/manpage": 0,
 	// 1 readers of Markdown files, over package markdown.
 	"frontmatter": 1, "chunker": 1,
@@ -43,7 +43,7 @@ var layers = map[string]int{
 	// block, sessions), knowledge hygiene (links, duplicates, lineage,
 	// aging, the graph) and the pull-request report that shows it.
 	// Several stores behind one API (the user's, other repositories) too.
-	"session": 7, "links": 7, "dedup": 7, "scope": 7,
+	"session": 7, "links": 7, "dedup": 7, "scope": 7, "internal/teststore": 7,
 	"lineage": 8, "aging": 8, "graph": 8, "contextblock": 8,
 	"review": 9,
 	// 10 adapters over the front door; 11 programs.

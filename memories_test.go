@@ -11,6 +11,7 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/internal/testgit"
+	"github.com/contextfs/contextfs/internal/teststore"
 	"github.com/contextfs/contextfs/memory"
 )
 
@@ -35,29 +36,29 @@ func TestUpdateRefusesASupersedesCycle(t *testing.T) {
 		wantOK bool
 	}{
 		{"a link back to what supersedes it by a link", func(t *testing.T, s *contextfs.Store, a string) (string, func(*memory.Memory) error, []string, map[string]string) {
-			b := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version two.", Links: []string{"supersedes:" + a}})
+			b := teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version two.", Links: []string{"supersedes:" + a}})
 			return a, addLink(b), []string{"a", "b", "a"}, map[string]string{"b": b}
 		}, false},
 		{"a link back to what supersedes it by an entry", func(t *testing.T, s *contextfs.Store, a string) (string, func(*memory.Memory) error, []string, map[string]string) {
-			b := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version two.", Supersedes: []string{a}})
+			b := teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version two.", Supersedes: []string{a}})
 			return a, addLink(b), []string{"a", "b", "a"}, map[string]string{"b": b}
 		}, false},
 		{"an entry back to what supersedes it by a link", func(t *testing.T, s *contextfs.Store, a string) (string, func(*memory.Memory) error, []string, map[string]string) {
-			b := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version two.", Links: []string{"supersedes:" + a}})
+			b := teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version two.", Links: []string{"supersedes:" + a}})
 			return a, func(m *memory.Memory) error { m.Supersedes = append(m.Supersedes, b); return nil }, []string{"a", "b", "a"}, map[string]string{"b": b}
 		}, false},
 		{"a link closing a cycle of three, through an entry and a link", func(t *testing.T, s *contextfs.Store, a string) (string, func(*memory.Memory) error, []string, map[string]string) {
-			b := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version two.", Supersedes: []string{a}})
-			c := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version three.", Links: []string{"supersedes:" + b}})
+			b := teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version two.", Supersedes: []string{a}})
+			c := teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version three.", Links: []string{"supersedes:" + b}})
 			return a, addLink(c), []string{"a", "c", "b", "a"}, map[string]string{"b": b, "c": c}
 		}, false},
 		{"a chain is no cycle", func(t *testing.T, s *contextfs.Store, a string) (string, func(*memory.Memory) error, []string, map[string]string) {
-			b := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version two.", Links: []string{"supersedes:" + a}})
-			c := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version three."})
+			b := teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version two.", Links: []string{"supersedes:" + a}})
+			c := teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version three."})
 			return c, addLink(b), nil, map[string]string{"b": b, "c": c}
 		}, true},
 		{"a link back of another relation is no cycle", func(t *testing.T, s *contextfs.Store, a string) (string, func(*memory.Memory) error, []string, map[string]string) {
-			b := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version two.", Links: []string{"supersedes:" + a}})
+			b := teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version two.", Links: []string{"supersedes:" + a}})
 			return a, func(m *memory.Memory) error {
 				m.Links = append(m.Links, memory.Link{ID: b, Rel: "depends_on"})
 				return nil
@@ -69,7 +70,7 @@ func TestUpdateRefusesASupersedesCycle(t *testing.T) {
 			testgit.Isolate(t)
 			dir := testgit.Init(t)
 			s := open(t, dir)
-			a := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version one."})
+			a := teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Version one."})
 			edited, edit, names, ids := tt.setup(t, s, a)
 			ids["a"] = a
 			m, err := s.Resolve(ctx, edited)

@@ -16,6 +16,7 @@ import (
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/internal/testgit"
+	"github.com/contextfs/contextfs/internal/teststore"
 	"github.com/contextfs/contextfs/memory"
 )
 
@@ -531,13 +532,13 @@ func TestEitherWayOfSupersedingHidesFromListAndSearch(t *testing.T) {
 		hidden bool
 	}{
 		{"a supersedes: entry", func(t *testing.T, s *contextfs.Store, old string) string {
-			return saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions now live in process memory.", Supersedes: []string{old}})
+			return teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions now live in process memory.", Supersedes: []string{old}})
 		}, true},
 		{"a link of rel supersedes at save", func(t *testing.T, s *contextfs.Store, old string) string {
-			return saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions now live in process memory.", Links: []string{"supersedes:" + old}})
+			return teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions now live in process memory.", Links: []string{"supersedes:" + old}})
 		}, true},
 		{"a link of rel supersedes added by an update", func(t *testing.T, s *contextfs.Store, old string) string {
-			id := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions now live in process memory."})
+			id := teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions now live in process memory."})
 			if _, err := s.Update(ctx, id, func(m *memory.Memory) error {
 				m.Links = append(m.Links, memory.Link{ID: old, Rel: "supersedes"})
 				return nil
@@ -547,14 +548,14 @@ func TestEitherWayOfSupersedingHidesFromListAndSearch(t *testing.T) {
 			return id
 		}, true},
 		{"a link of another relation hides nothing", func(t *testing.T, s *contextfs.Store, old string) string {
-			return saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions now live in process memory.", Links: []string{"depends_on:" + old}})
+			return teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions now live in process memory.", Links: []string{"depends_on:" + old}})
 		}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := testgit.Init(t)
 			s := open(t, dir)
-			old := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions are cached in Redis under the zebracache key."})
+			old := teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Sessions are cached in Redis under the zebracache key."})
 			newer := tt.newer(t, s, old)
 			check := func(when string) {
 				t.Helper()
@@ -593,14 +594,4 @@ func TestEitherWayOfSupersedingHidesFromListAndSearch(t *testing.T) {
 			check("after a reindex")
 		})
 	}
-}
-
-// saveID saves req and returns the new memory's ID.
-func saveID(t *testing.T, s *contextfs.Store, req contextfs.SaveRequest) string {
-	t.Helper()
-	res, err := s.Save(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Memory.ID
 }

@@ -12,6 +12,7 @@ import (
 	contextfs "github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/internal/testgit"
+	"github.com/contextfs/contextfs/internal/teststore"
 	"github.com/contextfs/contextfs/lineage"
 	"github.com/contextfs/contextfs/memory"
 )
@@ -342,14 +343,7 @@ func TestNewVersionsDoNotTakeTheOldVersionsSupersedesLinks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := open(t)
-			save := func(req contextfs.SaveRequest) string {
-				t.Helper()
-				res, err := s.Save(ctx, req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return res.Memory.ID
-			}
+			save := func(req contextfs.SaveRequest) string { t.Helper(); return teststore.SaveID(t, s, req) }
 			a := save(contextfs.SaveRequest{Type: "fact", Body: "Backups run nightly."})
 			b := save(contextfs.SaveRequest{Type: "fact", Body: "Backups run hourly.", Links: []string{"supersedes:" + a, "https://example.com/backups"}})
 			other := save(contextfs.SaveRequest{Type: "fact", Body: "Backups are kept for thirty days."})

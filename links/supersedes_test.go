@@ -10,6 +10,7 @@ import (
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/internal/testgit"
+	"github.com/contextfs/contextfs/internal/teststore"
 	"github.com/contextfs/contextfs/links"
 	"github.com/contextfs/contextfs/memory"
 )
@@ -23,15 +24,6 @@ func openStore(t *testing.T) *contextfs.Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
-}
-
-func saveID(t *testing.T, s *contextfs.Store, req contextfs.SaveRequest) string {
-	t.Helper()
-	res, err := s.Save(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Memory.ID
 }
 
 // Add refuses a link of rel supersedes that would close a supersedes
@@ -57,15 +49,15 @@ func TestAddRefusesASupersedingLinkThatClosesACycle(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := openStore(t)
-			ids := map[string]string{"a": saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Cache TTL is 60 seconds."})}
+			ids := map[string]string{"a": teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Cache TTL is 60 seconds."})}
 			req := contextfs.SaveRequest{Type: "fact", Body: "Cache TTL is 120 seconds."}
 			if tt.bBy == "link" {
 				req.Links = []string{"supersedes:" + ids["a"]}
 			} else {
 				req.Supersedes = []string{ids["a"]}
 			}
-			ids["b"] = saveID(t, s, req)
-			ids["c"] = saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Cache TTL is 300 seconds.", Links: []string{"supersedes:" + ids["b"]}})
+			ids["b"] = teststore.SaveID(t, s, req)
+			ids["c"] = teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Cache TTL is 300 seconds.", Links: []string{"supersedes:" + ids["b"]}})
 			from, to := ids[tt.from], ids[tt.to]
 			_, err := links.Add(ctx, s, from, to[:6], tt.rel)
 			m, rerr := s.Resolve(ctx, from)
@@ -120,7 +112,7 @@ func TestRemoveWithRelSupersedesRemovesEntriesToo(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := openStore(t)
-			a := saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Deploys go out on Tuesdays."})
+			a := teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Deploys go out on Tuesdays."})
 			req := contextfs.SaveRequest{Type: "fact", Body: "Deploys go out on Thursdays."}
 			if tt.entry {
 				req.Supersedes = []string{a}
@@ -128,10 +120,10 @@ func TestRemoveWithRelSupersedesRemovesEntriesToo(t *testing.T) {
 			for _, l := range tt.links {
 				req.Links = append(req.Links, l+a)
 			}
-			b := saveID(t, s, req)
+			b := teststore.SaveID(t, s, req)
 			var c string
 			if tt.cToo {
-				c = saveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Deploys go out every day.", Supersedes: []string{a}})
+				c = teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Deploys go out every day.", Supersedes: []string{a}})
 			}
 			m, err := links.Remove(ctx, s, b, a[:6], tt.rel)
 			if tt.wantErr != "" {
