@@ -498,3 +498,29 @@ func TestACacheTooDeepForSQLiteSaysSo(t *testing.T) {
 		t.Fatalf("Open of a %d-byte path: %v; want it refused for its length", len(dir), err)
 	}
 }
+
+// A cache folder whose path holds characters that SQLite's URI filenames
+// give a meaning ("?" starts the parameters, "#" ends the name, "%"
+// escapes) opens, keeps what is written, and opens again.
+func TestOpenInAFolderWithURICharacters(t *testing.T) {
+	for _, name := range []string{"c#", "why?", "100%", "a%23b"} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), name, "cache")
+			c, err := Open(context.Background(), dir, embed.NewBuiltin())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, DBFile)); err != nil {
+				t.Fatalf("the database is not where it was asked for: %v", err)
+			}
+			c, err = Open(context.Background(), dir, embed.NewBuiltin())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Close()
+		})
+	}
+}

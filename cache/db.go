@@ -301,12 +301,20 @@ CREATE TABLE vectors(model TEXT NOT NULL, hash TEXT NOT NULL, vec BLOB NOT NULL)
 CREATE UNIQUE INDEX vectors_key ON vectors(model, hash);
 `
 
+// fileURI is path as an SQLite URI filename: "?" would start its
+// parameters and "#" end it, and SQLite decodes %HH escapes in the path, so
+// those three are escaped; a repository in "c#/" or "why?/" is a folder
+// like any other.
+func fileURI(path string) string {
+	return "file:" + strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(path)
+}
+
 // open returns why != "" when the cache must be rebuilt.
 func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, err error) {
 	path := filepath.Join(dir, DBFile)
 	_, statErr := os.Stat(path)
 	fresh := errors.Is(statErr, os.ErrNotExist)
-	dsn := "file:" + path + "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=off&_txlock=immediate"
+	dsn := fileURI(path) + "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=off&_txlock=immediate"
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, "", err
@@ -455,7 +463,7 @@ func openReadOnly(ctx context.Context, dir string, emb Embedder) (*Cache, error)
 	var v string
 	var db *sql.DB
 	var err error
-	for _, dsn := range []string{"file:" + path + "?mode=ro", "file:" + path + "?mode=ro&immutable=1"} {
+	for _, dsn := range []string{fileURI(path) + "?mode=ro", fileURI(path) + "?mode=ro&immutable=1"} {
 		if !strings.HasSuffix(dsn, "immutable=1") && !exists(path+"-wal") {
 			continue
 		}
