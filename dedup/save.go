@@ -76,21 +76,26 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 	// What req supersedes, by its entries (entries) and by its links of rel
 	// supersedes too (superseded): the old versions, not duplicates.
 	var entries, superseded []string
-	resolve := func(id string, entry bool) {
-		// One that does not resolve is left to s.Save, which says why.
-		if m, err := s.Resolve(ctx, id); err == nil && !slices.Contains(superseded, m.ID) {
-			superseded = append(superseded, m.ID)
-			if entry {
-				entries = append(entries, m.ID)
-			}
-		}
-	}
 	for _, id := range req.Supersedes {
-		resolve(id, true)
+		m, err := s.Resolve(ctx, id)
+		if err != nil {
+			// Said here, as s.Save would say it: an update or a skip
+			// never reaches s.Save.
+			return nil, fmt.Errorf("supersedes %s: %w", id, err)
+		}
+		entries = append(entries, m.ID)
+		superseded = append(superseded, m.ID)
 	}
 	for _, l := range links {
-		if l.Rel == memory.RelSupersedes {
-			resolve(l.ID, false)
+		if l.Rel != memory.RelSupersedes || !l.IsMemory() {
+			continue
+		}
+		m, err := s.Resolve(ctx, l.ID)
+		if err != nil {
+			return nil, fmt.Errorf("link %s: %w", l, err)
+		}
+		if !slices.Contains(superseded, m.ID) {
+			superseded = append(superseded, m.ID)
 		}
 	}
 	if err := checkCurrent(ctx, s, superseded); err != nil {

@@ -3,6 +3,7 @@ package dedup_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	contextfs "github.com/contextfs/contextfs"
@@ -114,5 +115,40 @@ func TestSaveThatSupersedesByALinkIsNotADuplicateOfWhatItReplaces(t *testing.T) 
 				t.Errorf("%s is not superseded (%v)", old.Memory.ID, err)
 			}
 		})
+	}
+}
+
+// What a save supersedes must exist, whatever the policy does with the
+// save: an update or a skip never reaches Store.Save, which refused it
+// there, so a mistyped ID was dropped without a word. Nothing is written.
+func TestSaveRefusesToSupersedeWhatDoesNotExist(t *testing.T) {
+	ctx := context.Background()
+	for _, policy := range []dedup.Policy{dedup.Skip, dedup.Update, dedup.Allow} {
+		for how, req := range map[string]contextfs.SaveRequest{
+			"entry": {Supersedes: []string{"zzzzzzzzzz"}},
+			"link":  {Links: []string{"supersedes:zzzzzzzzzz"}},
+		} {
+			t.Run(string(policy)+" by "+how, func(t *testing.T) {
+				s := open(t)
+				old, err := s.Save(ctx, pool)
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Type, req.Title, req.Body = pool.Type, pool.Title, pool.Body+" Still."
+				if out, err := dedup.Save(ctx, s, req, policy, dedup.DefaultThresholds); err == nil || !strings.Contains(err.Error(), "zzzzzzzzzz") {
+					t.Fatalf("saved (%+v, %v): want an error naming zzzzzzzzzz", out, err)
+				}
+				m, err := s.Resolve(ctx, old.Memory.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m.Body != old.Memory.Body || !m.Updated.Equal(old.Memory.Updated) {
+					t.Errorf("%s was changed: %q", m.ID, m.Body)
+				}
+				if ms, err := s.List(ctx, contextfs.ListOptions{}); err != nil || len(ms) != 1 {
+					t.Errorf("%d memories (%v), want the one saved first", len(ms), err)
+				}
+			})
+		}
 	}
 }
