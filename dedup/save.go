@@ -76,7 +76,14 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 	// What req supersedes, by its entries (entries) and by its links of rel
 	// supersedes too (superseded): the old versions, not duplicates.
 	var entries, superseded []string
-	for _, id := range req.Supersedes {
+	var ids []string
+	for _, x := range req.Supersedes {
+		ids = append(ids, strings.Split(x, ",")...) // "a,b" is two, as Store.Save reads it
+	}
+	for _, id := range ids {
+		if id = strings.TrimSpace(id); id == "" {
+			continue
+		}
 		m, err := s.Resolve(ctx, id)
 		if err != nil {
 			// Said here, as s.Save would say it: an update or a skip

@@ -127,6 +127,7 @@ func TestSaveRefusesToSupersedeWhatDoesNotExist(t *testing.T) {
 		for how, req := range map[string]contextfs.SaveRequest{
 			"entry": {Supersedes: []string{"zzzzzzzzzz"}},
 			"link":  {Links: []string{"supersedes:zzzzzzzzzz"}},
+			"list":  {Supersedes: []string{" , zzzzzzzzzz"}},
 		} {
 			t.Run(string(policy)+" by "+how, func(t *testing.T) {
 				s := open(t)
