@@ -8,6 +8,9 @@ export CGO_ENABLED := 1
 GO      ?= go
 TAGS    := sqlite_fts5
 BIN     := bin/git-contextfs
+# The MCP server is a program of its own, installed beside the CLI, which
+# runs it for `git contextfs mcp` (docs/DESIGN.md, Start-up).
+MCPBIN  := bin/git-contextfs-mcp
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 # PREFIX=/usr/local installs $(PREFIX)/bin and $(PREFIX)/share/man/man1;
@@ -30,14 +33,16 @@ all: build
 # with cgo (see README, "Building"); -v prints each package as it is built,
 # so a long first build shows progress.
 build:
-	@echo "building $(BIN) (the first build compiles SQLite and the tree-sitter grammars: minutes; later builds take seconds)"
+	@echo "building $(BIN) and $(MCPBIN) (the first build compiles SQLite and the tree-sitter grammars: minutes; later builds take seconds)"
 	$(GO) build -v -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/git-contextfs
-	@echo "built $(BIN)"
+	$(GO) build -v -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(MCPBIN) ./cmd/git-contextfs-mcp
+	@echo "built $(BIN) and $(MCPBIN)"
 
 install: build
 	mkdir -p $(BINDIR) $(MANDIR)/man1
 	install -m 0755 $(BIN) $(BINDIR)/git-contextfs
-	@echo "installed $(BINDIR)/git-contextfs"
+	install -m 0755 $(MCPBIN) $(BINDIR)/git-contextfs-mcp
+	@echo "installed $(BINDIR)/git-contextfs and $(BINDIR)/git-contextfs-mcp"
 	$(BIN) man $(MANDIR)/man1
 	@echo "installed the manual pages in $(MANDIR)/man1 (git contextfs --help shows them)"
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: add $(BINDIR) to PATH to use 'git contextfs', or set MANPATH=\"$(MANDIR):\" for the manual";; esac

@@ -37,6 +37,9 @@ type app struct {
 	// warm is set when this app runs inside the watcher for a caller: the
 	// stores are the watcher's, kept open across commands.
 	warm *warmServer
+	// execve replaces the process with another program (syscall.Exec,
+	// set by main); nil runs it as a child instead.
+	execve func(path string, argv, env []string) error
 }
 
 // newApp returns the CLI over ios, starting watchers as this program

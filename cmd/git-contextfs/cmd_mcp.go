@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/mcpserver"
+	"github.com/contextfs/contextfs/internal/sibling"
 )
 
 func (a *app) mcpCmd() *cobra.Command {
@@ -27,6 +27,9 @@ user or all; see docs/SCOPES.md), search takes repos. The server reads the
 files before every call, so memories edited by people or the CLI meanwhile
 are seen. Standard output carries only the protocol; notices go to stderr.
 
+The server is a program of its own, git-contextfs-mcp, installed beside
+git-contextfs (make install puts both there); this command runs it.
+
 For Cursor and other clients configured with JSON (.cursor/mcp.json,
 .mcp.json, ...); a client may start servers outside the project, so name it:
 
@@ -44,15 +47,45 @@ See docs/MCP.md for Codex and the tools' arguments.`,
   codex mcp add contextfs -- git contextfs mcp
   git contextfs mcp --repo ~/src/shop`,
 		Args: argsRange(0, 0),
-		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-			srv := mcpserver.New(s, mcpserver.Options{Version: version, Log: a.io.ErrOut})
-			err := srv.Run(cmd.Context(), mcpserver.NewStdioTransport())
-			// The client closing stdin, or an interrupt, is how a stdio
-			// server is meant to stop.
-			if err == nil || errors.Is(err, mcp.ErrConnectionClosed) || cmd.Context().Err() != nil {
-				return nil
-			}
-			return fmt.Errorf("mcp server: %w", err)
-		}),
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runMCP(cmd) },
 	}
+}
+
+// mcpProgram is the MCP server, a program of its own installed beside
+// git-contextfs: linked in, the MCP SDK's initialisation would cost every
+// run of git-contextfs, each git hook included (docs/DESIGN.md, Start-up).
+const mcpProgram = "git-contextfs-mcp"
+
+// runMCP runs the MCP server program in place of this process, with the
+// same streams and --repo; an app without execve (tests in-process) runs
+// it as a child and waits.
+func (a *app) runMCP(cmd *cobra.Command) error {
+	path, err := sibling.Find(mcpProgram)
+	var nf *sibling.NotFoundError
+	if errors.As(err, &nf) {
+		return fmt.Errorf("the MCP server is a program of its own, and %w.\n"+
+			"Install it beside git-contextfs with make install, or with\n"+
+			"  go install -tags sqlite_fts5 github.com/contextfs/contextfs/cmd/%s@latest", err, mcpProgram)
+	}
+	if err != nil {
+		return err
+	}
+	argv := []string{path}
+	if a.dir != "" {
+		argv = append(argv, "--repo", a.dir)
+	}
+	env := append(os.Environ(), sibling.VersionEnv+"="+version)
+	if a.execve != nil {
+		return fmt.Errorf("run %s: %w", path, a.execve(path, argv, env)) // returns only if it failed
+	}
+	c := exec.CommandContext(cmd.Context(), path, argv[1:]...)
+	c.Env, c.Stdin, c.Stdout, c.Stderr = env, a.io.In, a.io.Out, a.io.ErrOut
+	if err := c.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() > 0 {
+			return &exitError{ee.ExitCode()} // the server reported it
+		}
+		return fmt.Errorf("run %s: %w", path, err)
+	}
+	return nil
 }

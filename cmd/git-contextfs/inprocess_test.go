@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 	"github.com/contextfs/contextfs/internal/testgit"
@@ -160,5 +164,75 @@ func TestAnInterruptedCommandExits130(t *testing.T) {
 	ios, _, _, errOut := iostreams.Test()
 	if code := (&app{io: ios}).run(ctx, []string{"-C", dir, "index", "--full"}); code != exitInterrupted {
 		t.Fatalf("interrupted index: exit %d, want %d\n%s", code, exitInterrupted, errOut)
+	}
+}
+
+// readyReader is standard input that says when a command first reads it.
+type readyReader struct {
+	io.Reader
+	once  sync.Once
+	ready chan struct{}
+}
+
+func (r *readyReader) Read(p []byte) (int, error) {
+	r.once.Do(func() { close(r.ready) })
+	return r.Reader.Read(p)
+}
+
+// Ctrl-C during a command's run cancels it: exit 130, nothing saved.
+// Without the handler runInterruptible arms, the signal would kill the
+// test.
+func TestCtrlCWhileACommandRunsExits130(t *testing.T) {
+	dir := testgit.Init(t)
+	for _, kv := range testgit.Env() {
+		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GIT_") {
+			t.Setenv(k, v)
+		}
+	}
+	t.Setenv("CONTEXTFS_WATCH", "off")
+	pr, pw := io.Pipe()
+	in := &readyReader{Reader: pr, ready: make(chan struct{})}
+	_, _, out, errOut := iostreams.Test()
+	a := &app{io: &iostreams.IOStreams{In: in, Out: out, ErrOut: errOut}}
+	done := make(chan int)
+	go func() { done <- a.runInterruptible([]string{"-C", dir, "save", "--type", "fact", "-"}) }()
+	<-in.ready // the command runs, so the handler is armed
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	// The handler cancels the context from a goroutine of its own: give
+	// it the time, then let the save read its input and see it.
+	time.Sleep(time.Second)
+	pw.Write([]byte("A fact typed before Ctrl-C.\n"))
+	pw.Close()
+	if code := <-done; code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\nstderr: %s", code, exitInterrupted, errOut)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, ".contextfs", "*", "*.md")); len(files) > 0 {
+		t.Fatalf("an interrupted save wrote %v", files)
+	}
+}
+
+// Printing the version or help runs nothing to stop, so it arms no
+// interrupt handler (its threads were a sixth of --version's CPU); every
+// command does.
+func TestOnlyVersionAndHelpGoWithoutAnInterruptHandler(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		arm  bool
+	}{
+		{nil, false},
+		{[]string{"--version"}, false},
+		{[]string{"-h"}, false},
+		{[]string{"save", "-h"}, false},
+		{[]string{"-C", "dir", "search", "--help"}, false},
+		{[]string{"save", "a fact"}, true},
+		{[]string{"-C", "dir", "list"}, true},
+		{[]string{"help", "search"}, true},
+		{[]string{"search", "-h", "pool"}, true},
+	} {
+		if got := runsACommand(tc.args); got != tc.arm {
+			t.Errorf("runsACommand(%q) = %v, want %v", tc.args, got, tc.arm)
+		}
 	}
 }
