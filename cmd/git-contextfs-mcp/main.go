@@ -120,5 +120,5 @@ func spawnWatcher(root string) error {
 	if err != nil {
 		return err
 	}
-	return watch.Spawn(exe, []string{"watch", "run", "--repo", root}, root)
+	return watch.SpawnFor(exe, root)
 }

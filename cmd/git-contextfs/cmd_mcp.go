@@ -56,17 +56,24 @@ See docs/MCP.md for Codex and the tools' arguments.`,
 // run of git-contextfs, each git hook included (docs/DESIGN.md, Start-up).
 const mcpProgram = "git-contextfs-mcp"
 
+// findMCPProgram returns the MCP server program's path, or an error that
+// says where it was looked for and how to install it.
+func findMCPProgram() (string, error) {
+	path, err := sibling.Find(mcpProgram)
+	var nf *sibling.NotFoundError
+	if errors.As(err, &nf) {
+		return "", fmt.Errorf("the MCP server is a program of its own, and %w.\n"+
+			"Install it beside git-contextfs with make install, or with\n"+
+			"  go install -tags sqlite_fts5 github.com/contextfs/contextfs/cmd/%s@latest", err, mcpProgram)
+	}
+	return path, err
+}
+
 // runMCP runs the MCP server program in place of this process, with the
 // same streams and --repo; an app without execve (tests in-process) runs
 // it as a child and waits.
 func (a *app) runMCP(cmd *cobra.Command) error {
-	path, err := sibling.Find(mcpProgram)
-	var nf *sibling.NotFoundError
-	if errors.As(err, &nf) {
-		return fmt.Errorf("the MCP server is a program of its own, and %w.\n"+
-			"Install it beside git-contextfs with make install, or with\n"+
-			"  go install -tags sqlite_fts5 github.com/contextfs/contextfs/cmd/%s@latest", err, mcpProgram)
-	}
+	path, err := findMCPProgram()
 	if err != nil {
 		return err
 	}

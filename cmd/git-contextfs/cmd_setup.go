@@ -86,6 +86,13 @@ docs/AGENTS.md describes every file.`,
 					fmt.Fprintf(a.io.ErrOut, "note: %s\n", n)
 				}
 			}
+			if !remove {
+				// The client will start `git contextfs mcp`: say now,
+				// not in the agent's logs, that it cannot run.
+				if _, err := findMCPProgram(); err != nil {
+					fmt.Fprintf(a.io.ErrOut, "warning: the agent starts git contextfs mcp, but %v\n", err)
+				}
+			}
 			if asJSON {
 				return a.printJSON(chs)
 			}

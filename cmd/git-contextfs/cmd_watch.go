@@ -51,7 +51,7 @@ func spawnWatcher(root string) error {
 	if err != nil {
 		return err
 	}
-	return watch.Spawn(exe, []string{"watch", "run", "--repo", root}, root)
+	return watch.SpawnFor(exe, root)
 }
 
 // watchOptions opens the store only to read where and how its watcher

@@ -69,36 +69,65 @@ func TestMCPCommandRunsTheServerProgramBesideIt(t *testing.T) {
 	})
 }
 
-// A git-contextfs installed without its server program says which program
-// is missing, where it looked and how to install it.
-func TestMCPCommandNamesAMissingServerProgram(t *testing.T) {
-	alone := t.TempDir()
+// aloneCLI copies git-contextfs into a folder of its own and returns it
+// with an environment whose PATH has git but no git-contextfs-mcp: an
+// install that lacks the server program.
+func aloneCLI(t *testing.T) (dir string, env []string) {
+	t.Helper()
+	dir = t.TempDir()
 	exe, err := os.ReadFile(filepath.Join(binDir, "git-contextfs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(alone, "git-contextfs"), exe, 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "git-contextfs"), exe, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	dir := testgit.Init(t)
-	cmd := exec.Command(filepath.Join(alone, "git-contextfs"), "mcp")
-	cmd.Dir = dir
-	var env []string
 	for _, kv := range testgit.Env() {
 		if !strings.HasPrefix(kv, "PATH=") {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, "PATH=/usr/bin:/bin") // git, and no git-contextfs-mcp
-	r := runProcess(t, cmd)
-	for _, want := range []string{"git-contextfs-mcp is not installed in " + alone, "make install", "go install -tags sqlite_fts5 github.com/contextfs/contextfs/cmd/git-contextfs-mcp@latest"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	return dir, append(env, "PATH=/usr/bin:/bin")
+}
+
+// A git-contextfs installed without its server program says which program
+// is missing, where it looked and how to install it: when the agent runs
+// `git contextfs mcp` (exit 1), and already when setup registers it
+// (a warning; the setup itself is done).
+func TestMCPCommandNamesAMissingServerProgram(t *testing.T) {
+	alone, env := aloneCLI(t)
+	dir := testgit.Init(t)
+	wants := []string{"git-contextfs-mcp is not installed in " + alone, "make install", "go install -tags sqlite_fts5 github.com/contextfs/contextfs/cmd/git-contextfs-mcp@latest"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"mcp", []string{"mcp"}, exitFail},
+		{"setup", []string{"setup", "claude", "--dry-run"}, exitOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(filepath.Join(alone, "git-contextfs"), tc.args...)
+			cmd.Dir, cmd.Env = dir, env
+			r := runProcess(t, cmd)
+			for _, want := range wants {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+				}
+			}
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d", r.code, tc.code)
+			}
+			if tc.name == "mcp" && r.stdout != "" {
+				t.Errorf("stdout %q: it carries only the protocol", r.stdout)
+			}
+		})
+	}
+	t.Run("setup with the server installed says nothing of it", func(t *testing.T) {
+		if r := cli(t, dir, "", "setup", "claude", "--dry-run"); r.code != 0 || strings.Contains(r.stderr, "git-contextfs-mcp") {
+			t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 		}
-	}
-	if r.code != exitFail || r.stdout != "" {
-		t.Errorf("exit %d, stdout %q; want 1 and nothing on stdout (it carries only the protocol)", r.code, r.stdout)
-	}
+	})
 }
 
 // The server program's command line: its own mistakes exit 2, a missing
