@@ -11,6 +11,9 @@ BIN     := bin/git-contextfs
 # The MCP server is a program of its own, installed beside the CLI, which
 # runs it for `git contextfs mcp` (docs/DESIGN.md, Start-up).
 MCPBIN  := bin/git-contextfs-mcp
+# So is the HTTP client of the embedding provider openai, which both start
+# when a repository uses it: git-contextfs links no net/http (Start-up).
+EMBEDBIN := bin/git-contextfs-embed
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 # PREFIX=/usr/local installs $(PREFIX)/bin and $(PREFIX)/share/man/man1;
@@ -33,16 +36,18 @@ all: build
 # with cgo (see README, "Building"); -v prints each package as it is built,
 # so a long first build shows progress.
 build:
-	@echo "building $(BIN) and $(MCPBIN) (the first build compiles SQLite and the tree-sitter grammars: minutes; later builds take seconds)"
+	@echo "building $(BIN), $(MCPBIN) and $(EMBEDBIN) (the first build compiles SQLite and the tree-sitter grammars: minutes; later builds take seconds)"
 	$(GO) build -v -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/git-contextfs
 	$(GO) build -v -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(MCPBIN) ./cmd/git-contextfs-mcp
-	@echo "built $(BIN) and $(MCPBIN)"
+	$(GO) build -v -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(EMBEDBIN) ./cmd/git-contextfs-embed
+	@echo "built $(BIN), $(MCPBIN) and $(EMBEDBIN)"
 
 install: build
 	mkdir -p $(BINDIR) $(MANDIR)/man1
 	install -m 0755 $(BIN) $(BINDIR)/git-contextfs
 	install -m 0755 $(MCPBIN) $(BINDIR)/git-contextfs-mcp
-	@echo "installed $(BINDIR)/git-contextfs and $(BINDIR)/git-contextfs-mcp"
+	install -m 0755 $(EMBEDBIN) $(BINDIR)/git-contextfs-embed
+	@echo "installed $(BINDIR)/git-contextfs, $(BINDIR)/git-contextfs-mcp and $(BINDIR)/git-contextfs-embed"
 	$(BIN) man $(MANDIR)/man1
 	@echo "installed the manual pages in $(MANDIR)/man1 (git contextfs --help shows them)"
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: add $(BINDIR) to PATH to use 'git contextfs', or set MANPATH=\"$(MANDIR):\" for the manual";; esac
@@ -81,6 +86,8 @@ fuzz:
 	$(GO) test -tags $(TAGS) $(FUZZFLAGS) -fuzz=FuzzScan ./secrets/
 	$(GO) test -tags $(TAGS) $(FUZZFLAGS) -fuzz=FuzzMerge ./memmerge/
 	$(GO) test -tags $(TAGS) $(FUZZFLAGS) -fuzz=FuzzFrameReader ./mcpserver/
+	$(GO) test $(FUZZFLAGS) -fuzz=FuzzParse ./gitindex/
+	$(GO) test $(FUZZFLAGS) -fuzz=FuzzReadAnswer ./embed/
 
 # stress: the crash-consistency test with STRESS kill -9 iterations (the
 # suite runs 12); see docs/RELIABILITY.md.

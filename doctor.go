@@ -80,7 +80,7 @@ func doctorChecks(ctx context.Context, repo *gitstore.Repo, version string) []Do
 			DoctorCheck{Name: "memories", Message: "not checked: " + msg})
 	}
 	defer s.Close()
-	checks = append(checks, checkCache(ctx, s, notice), check.Memories(s.Repo))
+	checks = append(checks, checkCache(ctx, s, notice), check.Memories(s.Repo), check.Embedder(ctx, s.Embedder()))
 	return checks
 }
 

@@ -24,15 +24,16 @@ const module = "github.com/contextfs/contextfs"
 var layers = map[string]int{
 	// 0 leaves: the model and self-contained mechanisms.
 	"memory": 0, "markdown": 0, "internal/goldmarkref": 0, "secrets": 0, "watch": 0, "git": 0, "internal/porter": 0,
-	"pathglob": 0, "query": 0, "internal/testproc": 0, "internal/sibling": 0,
+	"pathglob": 0, "query": 0, "internal/testproc": 0, "internal/sibling": 0, "gitindex": 0,
 	"cmd/git-contextfs/iostreams": 0, "cmd/git-contextfs/manpage": 0,
 	// 1 readers of Markdown files, over package markdown.
 	"frontmatter": 1, "chunker": 1,
 	// 2 storage and building blocks over the leaves.
 	"gitstore": 2, "embed": 2, "hooks": 2, "internal/testgit": 2, "internal/sick": 2,
 	"branchdiff": 2, "agentsetup": 3,
-	// 3 what the repository holds: its config, its cache, its merges.
-	"config": 3, "cache": 3, "memmerge": 3,
+	// 3 what the repository holds: its config, its cache, its merges; and
+	// the HTTP client of provider openai, over package embed.
+	"config": 3, "cache": 3, "memmerge": 3, "embed/openai": 3,
 	// 4 the jobs: checking, searching, indexing code and history.
 	"check": 4, "search": 4, "autoindex": 4,
 	// 5 capabilities built from jobs.
@@ -47,7 +48,8 @@ var layers = map[string]int{
 	"lineage": 8, "aging": 8, "graph": 8, "contextblock": 8,
 	"review": 9,
 	// 10 adapters over the front door; 11 programs.
-	"mcpserver": 10, "cmd/git-contextfs": 11, "cmd/git-contextfs-mcp": 11, "cmd/contextfs-bench": 11,
+	"mcpserver": 10, "cmd/git-contextfs": 11, "cmd/git-contextfs-mcp": 11, "cmd/git-contextfs-embed": 11,
+	"cmd/contextfs-bench": 11,
 }
 
 // unplaced is the layer of a package not yet in layers.

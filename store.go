@@ -53,6 +53,7 @@ type Store struct {
 	Repo   *gitstore.Repo
 	Config Config
 	emb    embed.Embedder
+	ownEmb bool // emb was made by Open, which Close then closes
 	cache  *cache.Cache
 	notes  io.Writer
 	now    func() time.Time
@@ -93,8 +94,8 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if err := checkWatchEnv(); err != nil {
 		return nil, err
 	}
-	emb := opts.Embedder
-	if emb == nil {
+	emb, ownEmb := opts.Embedder, opts.Embedder == nil
+	if ownEmb {
 		ec := embed.Config{Provider: cfg.Embedder.Provider, Model: cfg.Embedder.Model, BaseURL: cfg.Embedder.URL}
 		if cfg.Embedder.APIKeyEnv != "" {
 			ec.APIKey = os.Getenv(cfg.Embedder.APIKeyEnv)
@@ -112,7 +113,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		now = time.Now
 	}
 	repo.MaxFileBytes = cfg.Limits.WithDefaults().MaxFileBytes
-	s := &Store{Repo: repo, Config: cfg, emb: emb, notes: notes, now: now, startWatcher: opts.StartWatcher}
+	s := &Store{Repo: repo, Config: cfg, emb: emb, ownEmb: ownEmb, notes: notes, now: now, startWatcher: opts.StartWatcher}
 	if err := s.openCache(ctx); err != nil {
 		return nil, err
 	}
@@ -142,6 +143,9 @@ func (s *Store) Close() error {
 	s.bgMu.Lock()
 	defer s.bgMu.Unlock()
 	s.bgClosed = true
+	if c, ok := s.emb.(io.Closer); ok && s.ownEmb {
+		c.Close() // ends provider openai's program, if it was started
+	}
 	if s.cache == nil {
 		return nil
 	}

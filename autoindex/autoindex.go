@@ -13,7 +13,6 @@ package autoindex
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -26,11 +25,9 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
-
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/chunker"
+	"github.com/contextfs/contextfs/gitindex"
 	"github.com/contextfs/contextfs/gitstore"
 )
 
@@ -85,18 +82,17 @@ type Skipped struct {
 func (ix *Indexer) Files() ([]cache.FileEntry, []Skipped, error) {
 	var out []cache.FileEntry
 	var skipped []Skipped
-	idx, err := readIndex(ix.repo.GitDir)
+	idx, err := gitindex.Read(ix.repo.GitDir)
 	if err != nil {
 		return nil, nil, err
 	}
 	seen := map[string]bool{}
 	var paths []string
-	for _, e := range idx.Entries {
-		p := e.Name
+	for _, e := range idx {
+		p := e.Path
 		seen[p] = true
 		// Stage 0 is a merged entry; 1-3 are the sides of a conflict, to
-		// be indexed once resolved. (go-git's index.Merged constant is 1,
-		// not 0, so compare with the number.)
+		// be indexed once resolved.
 		if e.Stage != 0 {
 			continue
 		}
@@ -104,10 +100,12 @@ func (ix *Indexer) Files() ([]cache.FileEntry, []Skipped, error) {
 			continue
 		}
 		switch e.Mode {
-		case filemode.Submodule:
+		case gitindex.ModeDir:
+			continue // a sparse index's folder outside the cone: not checked out
+		case gitindex.ModeGitlink:
 			skipped = append(skipped, Skipped{p, "submodule"})
 			continue
-		case filemode.Symlink:
+		case gitindex.ModeSymlink:
 			skipped = append(skipped, Skipped{p, "symbolic link"})
 			continue
 		}
@@ -206,22 +204,6 @@ func (ix *Indexer) included(tracked map[string]bool) ([]cache.FileEntry, error) 
 		return nil
 	})
 	return out, err
-}
-
-func readIndex(gitDir string) (*index.Index, error) {
-	f, err := os.Open(filepath.Join(gitDir, "index"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return &index.Index{}, nil // a new repository: nothing tracked yet
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var idx index.Index
-	if err := index.NewDecoder(f).Decode(&idx); err != nil {
-		return nil, fmt.Errorf("read git index %s: %w", f.Name(), err)
-	}
-	return &idx, nil
 }
 
 // CodeStats is what IndexCode did.

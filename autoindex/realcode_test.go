@@ -11,10 +11,16 @@ import (
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/internal/testgit"
+
+	// go-git's source is the real code these tests index. No program of
+	// ours links go-git any more (package gitindex reads git's index);
+	// this import of its smallest package keeps the module in go.mod, so
+	// that `go mod download` puts the source in the module cache.
+	_ "github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
 // goGitSource locates go-git's source in the module cache: it is one of
-// this module's dependencies, so `go mod download` always puts it there.
+// this module's test dependencies, so `go mod download` puts it there.
 func goGitSource(t *testing.T) string {
 	t.Helper()
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/go-git/go-git/v5").Output()

@@ -58,12 +58,52 @@ static void dots_generic(const float *q, const float *vecs, int dim, const long 
   DOTS_BODY
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+
+/*
+** have_avx2 asks the processor once, on the first scan, not at start-up.
+** __builtin_cpu_supports would be shorter, but it links libgcc's
+** __cpu_indicator_init, a constructor that runs a dozen cpuid instructions
+** in every process before main; under a hypervisor each one traps (perf
+** put them at about 0.1 ms of `git contextfs --version`; docs/DESIGN.md,
+** "Start-up"). The answer is cached in an atomic:
+** two first scans at once both ask and store the same value.
+**
+** AVX2 needs the instruction (leaf 7, EBX bit 5) and an operating system
+** that saves the YMM registers (OSXSAVE, then XCR0 bits 1 and 2).
+*/
+static int have_avx2(void) {
+  static int cached; /* 0 unknown, 1 no, 2 yes */
+  int c = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+  if (c != 0) return c == 2;
+  unsigned a, b, cx, d;
+  int yes = 0;
+  if (__get_cpuid(1, &a, &b, &cx, &d) && (cx & bit_OSXSAVE)) {
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 6) == 6 && __get_cpuid_count(7, 0, &a, &b, &cx, &d)) yes = (b & bit_AVX2) != 0;
+  }
+  __atomic_store_n(&cached, yes ? 2 : 1, __ATOMIC_RELAXED);
+  return yes;
+}
+#endif
+
 void cfs_dots(const float *q, const float *vecs, int dim, const long long *idx, long long n, float *out) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (__builtin_cpu_supports("avx2")) {
+  if (have_avx2()) {
     dots_avx2(q, vecs, dim, idx, n, out);
     return;
   }
 #endif
   dots_generic(q, vecs, dim, idx, n, out);
+}
+
+/* cfs_have_avx2 lets the tests see which loop ran. */
+int cfs_have_avx2(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return have_avx2();
+#else
+  return 0;
+#endif
 }

@@ -39,3 +39,6 @@ func dots(q, vecs []float32, idx []int64, out []float32) {
 	C.cfs_dots((*C.float)(unsafe.Pointer(&q[0])), (*C.float)(unsafe.Pointer(&vecs[0])), C.int(dim), ip,
 		C.longlong(n), (*C.float)(unsafe.Pointer(&out[0])))
 }
+
+// haveAVX2 reports whether dots runs its AVX2 loop on this processor.
+func haveAVX2() bool { return C.cfs_have_avx2() != 0 }

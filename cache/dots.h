@@ -6,4 +6,7 @@
 ** position idx[i] of vecs (position i when idx is NULL), each dim floats. */
 void cfs_dots(const float *q, const float *vecs, int dim, const long long *idx, long long n, float *out);
 
+/* cfs_have_avx2 reports whether cfs_dots uses its AVX2 loop. */
+int cfs_have_avx2(void);
+
 #endif

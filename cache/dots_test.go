@@ -2,7 +2,10 @@ package cache
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"testing"
+
+	"golang.org/x/sys/cpu"
 )
 
 // dot is the inner product as the scan computed it in Go before dots.c:
@@ -56,6 +59,17 @@ func TestDotsAgreeWithDot(t *testing.T) {
 			if want := dot(q, vecs[(i+3)*dim:(i+4)*dim]); g != want {
 				t.Errorf("dim %d, range position %d: dots %v, dot %v", dim, i+3, g, want)
 			}
+		}
+	}
+}
+
+// The AVX2 loop is chosen by dots.c's own probe, made on the first scan
+// rather than by a constructor at start-up; it must agree with Go's.
+func TestDotsUseAVX2ExactlyWhenTheProcessorHasIt(t *testing.T) {
+	want := runtime.GOARCH == "amd64" && cpu.X86.HasAVX2
+	for range 2 { // the first call probes, the second reads the cached answer
+		if got := haveAVX2(); got != want {
+			t.Fatalf("haveAVX2() = %v, want %v (golang.org/x/sys/cpu)", got, want)
 		}
 	}
 }

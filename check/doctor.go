@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/contextfs/contextfs/config"
+	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
 	"github.com/contextfs/contextfs/secrets"
@@ -48,14 +49,11 @@ func Binary(ctx context.Context, version string, hooksInstalled bool) Diagnosis 
 		c.Message = fmt.Sprintf("%s, version %s", p, version)
 		return c
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, p, "--version").Output()
+	v, err := versionLine(ctx, p)
 	if err != nil {
-		c.OK, c.Message = false, fmt.Sprintf("%s does not run: %v", p, err)
+		c.OK, c.Message = false, err.Error()
 		return c
 	}
-	v := strings.TrimSpace(string(out))
 	v = v[strings.LastIndex(v, " ")+1:]
 	c.Message = fmt.Sprintf("%s, version %s", p, v)
 	if v != version {
@@ -252,4 +250,50 @@ func tempFiles(repo *gitstore.Repo) []string {
 		}
 	}
 	return out
+}
+
+// Embedder reports which embedder the store uses and, for provider openai,
+// whether the program that makes its requests is installed and speaks
+// this build's protocol: without it every search and save that needs a
+// vector fails. The server itself is not asked (doctor stays offline);
+// one that is down is reported by the first command that needs it.
+func Embedder(ctx context.Context, e embed.Embedder) Diagnosis {
+	c := Diagnosis{Name: "embedder", OK: true}
+	prog, ok := e.(interface {
+		Program() (string, error)
+		Endpoint() string
+	})
+	if !ok {
+		c.Message = e.Model()
+		return c
+	}
+	path, err := prog.Program()
+	if err != nil {
+		c.OK, c.Message = false, strings.TrimPrefix(err.Error(), "embed: ")
+		return c
+	}
+	c.Message = fmt.Sprintf("%s at %s, through %s", e.Model(), prog.Endpoint(), path)
+	v, err := versionLine(ctx, path)
+	if err != nil {
+		c.OK, c.Message = false, err.Error()
+		return c
+	}
+	if want := fmt.Sprintf("(protocol %d)", embed.ProtocolVersion); !strings.Contains(v, want) {
+		c.OK = false
+		c.Message = fmt.Sprintf("%s speaks another protocol than this build's %d (%s); install both from one build (make install)",
+			path, embed.ProtocolVersion, v)
+	}
+	return c
+}
+
+// versionLine runs the program at path with --version and returns what
+// it printed, or an error saying it does not run.
+func versionLine(ctx context.Context, path string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s does not run: %v", path, err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }

@@ -8,7 +8,11 @@
 // default) needs no model file, no network and no cgo, so search works the
 // moment contextfs is installed. The "openai" provider calls any server that
 // speaks OpenAI's /v1/embeddings protocol (Ollama, LM Studio, the llama.cpp
-// server, OpenAI itself) for users who want a neural model.
+// server, OpenAI itself) for users who want a neural model. Its HTTP client
+// (package embed/openai) runs in the program git-contextfs-embed, which the
+// embedder New returns starts on first use and speaks to over a pipe
+// (ProgramName, ProtocolVersion, Serve), so that programs linking this
+// package do not link net/http.
 //
 // # The built-in embedder
 //
@@ -55,7 +59,9 @@
 package embed
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -113,6 +119,10 @@ type Config struct {
 	// BatchSize is the most texts sent in one request; default
 	// DefaultBatchSize.
 	BatchSize int
+	// Program is the path of ProgramName, which makes provider openai's
+	// requests; when empty it is looked for beside the running program,
+	// then on PATH.
+	Program string
 }
 
 // Environment variables read by ConfigFromEnv.
@@ -163,17 +173,51 @@ func normalizeProvider(p string) string {
 }
 
 // New returns the embedder cfg describes, filling in defaults. It does not
-// contact the server: an openai embedder that cannot reach its server fails
-// on the first Embed, with a hint on how to start it.
+// contact the server or start a program: an openai embedder starts
+// git-contextfs-embed (ProgramName) on its first Embed, and one that cannot
+// reach its server fails there, with a hint on how to start it.
 func New(cfg Config) (Embedder, error) {
 	switch p := normalizeProvider(cfg.Provider); p {
 	case ProviderBuiltin:
 		return NewBuiltin(), nil
 	case ProviderOpenAI:
-		return newOpenAI(cfg)
+		return newProgram(cfg)
 	default:
 		return nil, fmt.Errorf("embed: unknown provider %q: want %q or %q", cfg.Provider, ProviderBuiltin, ProviderOpenAI)
 	}
+}
+
+// HTTPSettings are the settings of provider openai with the defaults
+// filled in and checked: what an HTTP client of the server needs.
+type HTTPSettings struct {
+	// URL is the embeddings endpoint itself, not the API root.
+	URL       string
+	Model     string
+	APIKey    string
+	BatchSize int
+	Timeout   time.Duration
+}
+
+// HTTPSettings returns cfg's settings for provider openai, defaults
+// applied, or an error naming what is wrong.
+func (cfg Config) HTTPSettings() (HTTPSettings, error) {
+	u, err := endpoint(cmp.Or(strings.TrimSpace(cfg.BaseURL), DefaultBaseURL))
+	if err != nil {
+		return HTTPSettings{}, err
+	}
+	if cfg.Timeout < 0 {
+		return HTTPSettings{}, fmt.Errorf("embed: negative timeout %v", cfg.Timeout)
+	}
+	if cfg.BatchSize < 0 {
+		return HTTPSettings{}, fmt.Errorf("embed: negative batch size %d", cfg.BatchSize)
+	}
+	return HTTPSettings{
+		URL:       u,
+		Model:     cmp.Or(strings.TrimSpace(cfg.Model), DefaultModel),
+		APIKey:    cfg.APIKey,
+		BatchSize: cmp.Or(cfg.BatchSize, DefaultBatchSize),
+		Timeout:   cmp.Or(cfg.Timeout, DefaultTimeout),
+	}, nil
 }
 
 // endpoint validates a base URL and returns its embeddings endpoint. A URL
@@ -193,3 +237,23 @@ func endpoint(base string) (string, error) {
 	}
 	return base + "/embeddings", nil
 }
+
+// ErrUnavailable is matched (errors.Is) by the error of an embedding server
+// that cannot be reached (nothing listening, no such host), does not answer
+// in time, or answers 502, 503 or 504. What can be answered without new
+// vectors (list, recall, a keyword search) is then answered from the cache
+// as it was, instead of failing: docs/RELIABILITY.md, "When the embedding
+// server is down". Any other failure (a wrong model, a bad key, a malformed answer)
+// is a mistake to fix, and stays an error.
+var ErrUnavailable = errors.New("embedding server unavailable")
+
+// Unavailable returns err marked as ErrUnavailable: errors.Is(e,
+// ErrUnavailable) holds, and e reads as err.
+func Unavailable(err error) error { return &unavailableError{err} }
+
+// unavailableError is a failure that ErrUnavailable matches, with its own
+// message and cause.
+type unavailableError struct{ err error }
+
+func (e *unavailableError) Error() string   { return e.err.Error() }
+func (e *unavailableError) Unwrap() []error { return []error{e.err, ErrUnavailable} }

@@ -43,32 +43,6 @@ func TestNew(t *testing.T) {
 	}
 }
 
-func TestNewOpenAIDefaults(t *testing.T) {
-	tests := []struct {
-		name    string
-		cfg     Config
-		wantURL string
-	}{
-		{"default URL is Ollama's", Config{}, "http://localhost:11434/v1/embeddings"},
-		{"trailing slash is dropped", Config{BaseURL: "https://api.openai.com/v1/"}, "https://api.openai.com/v1/embeddings"},
-		{"endpoint URL is used as is", Config{BaseURL: "http://127.0.0.1:8080/v1/embeddings"}, "http://127.0.0.1:8080/v1/embeddings"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			o, err := newOpenAI(tt.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if o.url != tt.wantURL {
-				t.Errorf("url = %q, want %q", o.url, tt.wantURL)
-			}
-			if o.batch != DefaultBatchSize || o.client.Timeout != DefaultTimeout {
-				t.Errorf("batch, timeout = %d, %v; want %d, %v", o.batch, o.client.Timeout, DefaultBatchSize, DefaultTimeout)
-			}
-		})
-	}
-}
-
 func TestConfigFromEnv(t *testing.T) {
 	base := Config{Provider: "builtin", Model: "base-model", BaseURL: "http://base/v1", Timeout: time.Minute, BatchSize: 8}
 	tests := []struct {

@@ -31,16 +31,17 @@ func TestMain(m *testing.M) {
 	os.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
 	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	os.Unsetenv("CONTEXTFS_USER_DIR")
-	// Both programs, side by side as make install puts them: the CLI
-	// runs the MCP server beside it for `git-contextfs mcp`.
+	// The three programs, side by side as make install puts them: the CLI
+	// runs the MCP server beside it for `git-contextfs mcp`, and both run
+	// git-contextfs-embed for provider openai.
 	args := []string{"build", "-tags", "sqlite_fts5", "-o", dir + string(filepath.Separator)}
 	if raceEnabled {
 		args = append(args, "-race")
 	}
-	build := exec.Command("go", append(args, ".", "../git-contextfs-mcp")...)
+	build := exec.Command("go", append(args, ".", "../git-contextfs-mcp", "../git-contextfs-embed")...)
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build git-contextfs and git-contextfs-mcp:", err)
+		fmt.Fprintln(os.Stderr, "build git-contextfs, git-contextfs-mcp and git-contextfs-embed:", err)
 		os.Exit(1)
 	}
 	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))

@@ -130,6 +130,33 @@ func TestMCPCommandNamesAMissingServerProgram(t *testing.T) {
 	})
 }
 
+// A git-contextfs installed without git-contextfs-embed, in a repository
+// whose embedder is provider openai, says which program is missing and how
+// to install it when it first needs a vector; what needs none still works.
+func TestOpenAIProviderNamesAMissingEmbedProgram(t *testing.T) {
+	alone, env := aloneCLI(t)
+	dir := testgit.Init(t)
+	env = append(env, "CONTEXTFS_WATCH=off", "CONTEXTFS_EMBEDDER=openai", "CONTEXTFS_EMBED_URL=http://127.0.0.1:1/v1")
+	run := func(args ...string) result {
+		cmd := exec.Command(filepath.Join(alone, "git-contextfs"), args...)
+		cmd.Dir, cmd.Env = dir, env
+		return runProcess(t, cmd)
+	}
+	r := run("search", "--mode", "semantic", "pooled connections")
+	for _, want := range []string{"git-contextfs-embed is not installed in " + alone, "make install",
+		"go install github.com/contextfs/contextfs/cmd/git-contextfs-embed@latest"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if r.code != exitFail {
+		t.Errorf("exit %d, want %d", r.code, exitFail)
+	}
+	if r := run("list"); r.code != exitOK {
+		t.Errorf("list: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+}
+
 // The server program's command line: its own mistakes exit 2, a missing
 // folder 1, and a server started by a CLI of another version says so.
 func TestMCPServerProgramCommandLine(t *testing.T) {
@@ -172,10 +199,18 @@ func TestTheCLIDoesNotLinkTheMCPServer(t *testing.T) {
 		return string(out)
 	}
 	const sdk, server = "github.com/modelcontextprotocol/go-sdk/mcp\n", "github.com/contextfs/contextfs/mcpserver\n"
-	if d := deps("."); strings.Contains(d, sdk) || strings.Contains(d, server) {
+	const http, client = "\nnet/http\n", "github.com/contextfs/contextfs/embed/openai\n"
+	cli := deps(".")
+	if strings.Contains(cli, sdk) || strings.Contains(cli, server) {
 		t.Error("git-contextfs links the MCP server or the SDK")
+	}
+	if strings.Contains(cli, http) || strings.Contains(cli, client) {
+		t.Error("git-contextfs links net/http or the openai client: they belong in git-contextfs-embed")
 	}
 	if d := deps("../git-contextfs-mcp"); !strings.Contains(d, sdk) || !strings.Contains(d, server) {
 		t.Error("git-contextfs-mcp does not link the MCP server and the SDK")
+	}
+	if d := deps("../git-contextfs-embed"); !strings.Contains(d, http) || !strings.Contains(d, client) {
+		t.Error("git-contextfs-embed does not link net/http and the openai client")
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"debug/elf"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,6 +46,11 @@ func TestVersionStartsNothingItDoesNotNeed(t *testing.T) {
 		"github.com/yuin/goldmark/parser",
 		"github.com/yuin/goldmark/ast",
 		"github.com/yuin/goldmark/text",
+		"net/http", // provider openai's client: git-contextfs-embed makes its requests
+		"crypto/tls",
+		"crypto/x509",
+		"github.com/go-git/go-git/v5/plumbing", // go-git's index reader, for autoindex: package gitindex reads it
+		"github.com/pjbgf/sha1cd",
 	}
 	total := 0
 	for _, line := range strings.Split(string(out), "\n") {
@@ -118,5 +124,36 @@ func TestVersionDoesNotBuildTheLexicon(t *testing.T) {
 	}
 	if version > embedding/2 {
 		t.Errorf("--version allocated %d bytes, the first embedding %d: --version should build no tables", version, embedding)
+	}
+}
+
+// TestNoProcessorProbeRunsBeforeMain holds both programs to having no
+// C constructor that probes the processor. libgcc's __cpu_indicator_init,
+// which __builtin_cpu_supports links, runs a dozen cpuid instructions in
+// every process before main; under a hypervisor each traps (perf put them
+// at about 0.1 ms of --version; docs/DESIGN.md, "Start-up").
+// cache/dots.c asks the processor itself, on its first scan.
+func TestNoProcessorProbeRunsBeforeMain(t *testing.T) {
+	for _, prog := range []string{"git-contextfs", "git-contextfs-mcp"} {
+		f, err := elf.Open(filepath.Join(binDir, prog))
+		if err != nil {
+			if runtime.GOOS != "linux" {
+				t.Skipf("%s is not an ELF file on %s", prog, runtime.GOOS)
+			}
+			t.Fatal(err)
+		}
+		syms, err := f.Symbols()
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: symbols: %v", prog, err)
+		}
+		if len(syms) < 1000 {
+			t.Fatalf("%s: only %d symbols; was it built stripped?", prog, len(syms))
+		}
+		for _, s := range syms {
+			if s.Name == "__cpu_indicator_init" {
+				t.Errorf("%s links libgcc's __cpu_indicator_init: some C code uses __builtin_cpu_supports", prog)
+			}
+		}
 	}
 }

@@ -1,8 +1,18 @@
-package embed
+// Package openai is the HTTP client of the embedding provider "openai": it
+// calls any server that speaks OpenAI's /v1/embeddings protocol (Ollama,
+// LM Studio, the llama.cpp server, OpenAI itself).
+//
+// git-contextfs does not link it. Go initialises every linked package at
+// start, and net/http with its TLS stack was a quarter of what a
+// `git contextfs --version` cost beyond a trivial program; so, as git keeps
+// HTTPS in git-remote-https, the CLI's openai embedder (embed.New) runs
+// this client in the program git-contextfs-embed and speaks to it over a
+// pipe (docs/DESIGN.md, "Start-up"). A Go program that would rather make
+// the requests itself passes New's Client as contextfs.Options.Embedder.
+package openai
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +23,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/contextfs/contextfs/embed"
 )
 
 // Response size limits. A batch of 64 vectors of 3,072 floats is about
@@ -24,10 +36,10 @@ const (
 	maxQuotedError   = 300
 )
 
-// openAI is an Embedder backed by an OpenAI-compatible /v1/embeddings
-// server. Its only mutable state is the dimension learnt from the first
-// response, kept in an atomic so Embed may run concurrently.
-type openAI struct {
+// Client is an embed.Embedder backed by an OpenAI-compatible
+// /v1/embeddings server. Its only mutable state is the dimension learnt
+// from the first response, kept in an atomic so Embed may run concurrently.
+type Client struct {
 	url    string
 	model  string
 	apiKey string
@@ -36,44 +48,34 @@ type openAI struct {
 	dim    atomic.Int64
 }
 
-func newOpenAI(cfg Config) (*openAI, error) {
-	u, err := endpoint(cmp.Or(strings.TrimSpace(cfg.BaseURL), DefaultBaseURL))
+// New returns a client for the server cfg names, with embed's defaults for
+// what cfg leaves out. It does not contact the server: one that cannot be
+// reached fails the first Embed, with a hint on how to start it.
+func New(cfg embed.Config) (*Client, error) {
+	st, err := cfg.HTTPSettings()
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Timeout < 0 {
-		return nil, fmt.Errorf("embed: negative timeout %v", cfg.Timeout)
-	}
-	if cfg.BatchSize < 0 {
-		return nil, fmt.Errorf("embed: negative batch size %d", cfg.BatchSize)
-	}
-	o := &openAI{
-		url:    u,
-		model:  cmp.Or(strings.TrimSpace(cfg.Model), DefaultModel),
-		apiKey: cfg.APIKey,
-		batch:  cfg.BatchSize,
-		client: &http.Client{Timeout: cfg.Timeout},
-	}
-	if o.batch == 0 {
-		o.batch = DefaultBatchSize
-	}
-	if o.client.Timeout == 0 {
-		o.client.Timeout = DefaultTimeout
-	}
-	return o, nil
+	return &Client{
+		url:    st.URL,
+		model:  st.Model,
+		apiKey: st.APIKey,
+		batch:  st.BatchSize,
+		client: &http.Client{Timeout: st.Timeout},
+	}, nil
 }
 
 // Model identifies the vector space by the server's model name. It cannot
 // include the dimension, which is unknown until the server answers; a model
 // name denotes one dimension on any one server.
-func (o *openAI) Model() string { return "openai/" + o.model }
+func (o *Client) Model() string { return "openai/" + o.model }
 
 // Dim is 0 until the first successful response reveals the dimension.
-func (o *openAI) Dim() int { return int(o.dim.Load()) }
+func (o *Client) Dim() int { return int(o.dim.Load()) }
 
 // Embed sends texts in batches of at most BatchSize and returns the vectors
 // in the order of texts, whatever order the server lists them in.
-func (o *openAI) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+func (o *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, 0, len(texts))
 	for start := 0; start < len(texts); start += o.batch {
 		if err := ctx.Err(); err != nil {
@@ -105,7 +107,7 @@ type embeddingResponse struct {
 }
 
 // post embeds one batch.
-func (o *openAI) post(ctx context.Context, batch []string) ([][]float32, error) {
+func (o *Client) post(ctx context.Context, batch []string) ([][]float32, error) {
 	body, err := json.Marshal(embeddingRequest{Model: o.model, Input: batch})
 	if err != nil {
 		return nil, fmt.Errorf("embed: encoding request: %w", err)
@@ -129,7 +131,7 @@ func (o *openAI) post(ctx context.Context, batch []string) ([][]float32, error) 
 		switch resp.StatusCode {
 		case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 			// A proxy with nothing behind it, or a server still starting.
-			return nil, &unavailableError{err}
+			return nil, embed.Unavailable(err)
 		}
 		return nil, err
 	}
@@ -147,7 +149,7 @@ func (o *openAI) post(ctx context.Context, batch []string) ([][]float32, error) 
 // vectors by index. Every vector must have the dimension of the first one
 // this embedder ever received: vectors of two sizes cannot be compared, and
 // a server that changes size has changed model under the same name.
-func (o *openAI) order(r embeddingResponse, n int) ([][]float32, error) {
+func (o *Client) order(r embeddingResponse, n int) ([][]float32, error) {
 	if len(r.Data) != n {
 		return nil, fmt.Errorf("embed: POST %s: got %d embeddings for %d inputs", o.url, len(r.Data), n)
 	}
@@ -176,21 +178,21 @@ func (o *openAI) order(r embeddingResponse, n int) ([][]float32, error) {
 // transportError explains a failed request: cancellation as such, and a
 // server that cannot be reached with a hint on starting one, since a local
 // server that is not running is by far the commonest cause.
-func (o *openAI) transportError(ctx context.Context, err error) error {
+func (o *Client) transportError(ctx context.Context, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("embed: POST %s: %w", o.url, ctxErr)
 	}
 	var netErr net.Error
 	if errors.As(err, &netErr) && netErr.Timeout() {
-		return &unavailableError{fmt.Errorf("embed: POST %s: no answer within %v; is the server overloaded, or the model still loading? (%w)",
-			o.url, o.client.Timeout, err)}
+		return embed.Unavailable(fmt.Errorf("embed: POST %s: no answer within %v; is the server overloaded, or the model still loading? (%w)",
+			o.url, o.client.Timeout, err))
 	}
 	var opErr *net.OpError
 	var dnsErr *net.DNSError
 	if errors.As(err, &opErr) && opErr.Op == "dial" || errors.As(err, &dnsErr) {
-		return &unavailableError{fmt.Errorf("embed: POST %s: cannot reach the embedding server: %w; is it running? "+
+		return embed.Unavailable(fmt.Errorf("embed: POST %s: cannot reach the embedding server: %w; is it running? "+
 			"For Ollama, start it with `ollama serve` and fetch the model with `ollama pull %s`, "+
-			"or set %s to the server's URL", o.url, err, o.model, EnvURL)}
+			"or set %s to the server's URL", o.url, err, o.model, embed.EnvURL))
 	}
 	return fmt.Errorf("embed: POST %s: %w", o.url, err)
 }
@@ -235,19 +237,3 @@ func serverMessage(body io.Reader) string {
 	}
 	return ": " + msg
 }
-
-// ErrUnavailable is matched (errors.Is) by the error of an embedding server
-// that cannot be reached (nothing listening, no such host), does not answer
-// in time, or answers 502, 503 or 504. What can be answered without new
-// vectors (list, recall, a keyword search) is then answered from the cache
-// as it was, instead of failing: docs/RELIABILITY.md, "When the embedding
-// server is down". Any other failure (a wrong model, a bad key, a malformed answer)
-// is a mistake to fix, and stays an error.
-var ErrUnavailable = errors.New("embedding server unavailable")
-
-// unavailableError is a failure that ErrUnavailable matches, with its own
-// message and cause.
-type unavailableError struct{ err error }
-
-func (e *unavailableError) Error() string   { return e.err.Error() }
-func (e *unavailableError) Unwrap() []error { return []error{e.err, ErrUnavailable} }
