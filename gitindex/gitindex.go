@@ -110,11 +110,6 @@ func Parse(data []byte) ([]Entry, error) {
 	return nil, firstErr
 }
 
-// extensionError is a mandatory extension contextfs cannot honour.
-type extensionError struct{ msg string }
-
-func (e *extensionError) Error() string { return e.msg }
-
 // parse reads data as an index whose object names and checksum are
 // hashSize bytes long.
 func parse(data []byte, version uint32, hashSize int) ([]Entry, error) {
@@ -213,10 +208,10 @@ func extensions(b []byte) error {
 			// A sparse index: directories outside the cone are entries of
 			// mode ModeDir, which callers skip.
 		case sig == "link":
-			return &extensionError{"the index is split (core.splitIndex), and contextfs reads only whole indexes; " +
-				"run git update-index --no-split-index, or git config core.splitIndex false"}
+			return errors.New("the index is split (core.splitIndex), and contextfs reads only whole indexes; " +
+				"run git update-index --no-split-index, or git config core.splitIndex false")
 		default:
-			return &extensionError{fmt.Sprintf("the index has extension %q, which contextfs does not know", sig)}
+			return fmt.Errorf("the index has extension %q, which contextfs does not know", sig)
 		}
 		b = b[8+size:]
 	}
