@@ -259,10 +259,7 @@ func tempFiles(repo *gitstore.Repo) []string {
 // one that is down is reported by the first command that needs it.
 func Embedder(ctx context.Context, e embed.Embedder) Diagnosis {
 	c := Diagnosis{Name: "embedder", OK: true}
-	prog, ok := e.(interface {
-		Program() (string, error)
-		Endpoint() string
-	})
+	prog, ok := e.(embed.ProgramEmbedder)
 	if !ok {
 		c.Message = e.Model()
 		return c

@@ -198,9 +198,22 @@ func (p *program) Close() error {
 	return nil
 }
 
-// Program returns the path of the program that would make the requests,
-// or an error that says it is not installed and how to install it. It
-// starts nothing; doctor reports it.
+// ProgramEmbedder is an Embedder that makes its requests through
+// ProgramName: provider openai's, as New returns it. doctor reports on its
+// program without starting it.
+type ProgramEmbedder interface {
+	Embedder
+	// Program returns the path of the program that would make the
+	// requests, or an error that says it is not installed and how to
+	// install it. It starts nothing.
+	Program() (string, error)
+	// Endpoint is the server's embeddings URL.
+	Endpoint() string
+}
+
+var _ ProgramEmbedder = (*program)(nil)
+
+// Program is ProgramEmbedder's: the program's path, or why it is missing.
 func (p *program) Program() (string, error) {
 	if p.path != "" {
 		return p.path, nil
@@ -209,16 +222,15 @@ func (p *program) Program() (string, error) {
 	if err != nil {
 		var nf *sibling.NotFoundError
 		if errors.As(err, &nf) {
-			return "", fmt.Errorf("embed: provider openai makes its HTTP requests through the program %s, but %w.\n"+
-				"Install it beside git-contextfs with make install, or with\n"+
-				"  go install github.com/contextfs/contextfs/cmd/%s@latest", ProgramName, err, ProgramName)
+			return "", fmt.Errorf("embed: provider openai makes its HTTP requests through the program %s, but %w.\n%s",
+				ProgramName, err, sibling.InstallHint(ProgramName, ""))
 		}
 		return "", fmt.Errorf("embed: %w", err)
 	}
 	return path, nil
 }
 
-// Endpoint is the server's embeddings URL.
+// Endpoint is ProgramEmbedder's: the server's embeddings URL.
 func (p *program) Endpoint() string { return p.st.URL }
 
 // start starts a program.

@@ -62,9 +62,7 @@ func findMCPProgram() (string, error) {
 	path, err := sibling.Find(mcpProgram)
 	var nf *sibling.NotFoundError
 	if errors.As(err, &nf) {
-		return "", fmt.Errorf("the MCP server is a program of its own, and %w.\n"+
-			"Install it beside git-contextfs with make install, or with\n"+
-			"  go install -tags sqlite_fts5 github.com/contextfs/contextfs/cmd/%s@latest", err, mcpProgram)
+		return "", fmt.Errorf("the MCP server is a program of its own, and %w.\n%s", err, sibling.InstallHint(mcpProgram, "sqlite_fts5"))
 	}
 	return path, err
 }

@@ -30,6 +30,17 @@ func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("%s is not installed in %s or on PATH", e.Name, e.Dir)
 }
 
+// InstallHint says how to install the program name beside git-contextfs,
+// for an error that it is missing: make install, or go install with tags
+// (the build tags it needs; "" for none).
+func InstallHint(name, tags string) string {
+	if tags != "" {
+		tags = "-tags " + tags + " "
+	}
+	return "Install it beside git-contextfs with make install, or with\n" +
+		"  go install " + tags + "github.com/contextfs/contextfs/cmd/" + name + "@latest"
+}
+
 // Find returns the path of the program name. It looks beside the running
 // executable first, links resolved, so that the programs of one build (or
 // one install) find each other rather than another version on PATH; then
