@@ -130,6 +130,10 @@ type SyncOptions struct {
 	// that the same bytes at two paths are analysed once per path. A key
 	// must begin with the OID and a colon.
 	Key func(path, oid string) string
+
+	// writing, when set (by tests), is called with true as the writer
+	// starts a batch, holding its processor slot, and false as it ends.
+	writing func(bool)
 }
 
 // keyOID is the blob OID a stored key begins with (see SyncOptions.Key).
@@ -275,7 +279,7 @@ type analyzedBatch struct {
 	// tooLarge are the files over the size limit, not read.
 	tooLarge []string
 	stale    int
-	bytes    int64
+	bytes    int64 // of the new documents' titles and bodies
 	blobs    []newBlob
 	vecs     map[string][]float32
 }
@@ -295,6 +299,14 @@ type newBlob struct {
 // window of files in flight and a couple of batches), an interrupted index
 // keeps what it finished, and the rows are written in the same order
 // whatever the number of workers.
+//
+// The writer is the pipeline's one serial stage, so it must never wait
+// for a processor: the workers and the writer share one slot per worker
+// (cpuSlots), which the writer takes for each batch, so that it runs with
+// one processor to itself while the other workers go on. Without the
+// slots every busy thread got an equal share; the writer, with a third of
+// the processors on two cores, fell behind, and the last second of a full
+// index was the writer alone draining its backlog.
 func (r *syncRun) analyzeAndWrite(ctx context.Context, root string, stale []FileEntry, o SyncOptions) error {
 	w, err := r.c.newSyncWriter(ctx, r.kind)
 	if err != nil {
@@ -306,7 +318,8 @@ func (r *syncRun) analyzeAndWrite(ctx context.Context, root string, stale []File
 	batches := make(chan analyzedBatch, 1)
 	var prodErr error
 	analyzed := make(chan analyzedFile, 64)
-	go r.c.analyzeStream(pctx, root, stale, max(o.Workers, 1), o, r.lookup, analyzed)
+	cpu := cpuSlots(o.Workers)
+	go r.c.analyzeStream(pctx, root, stale, max(o.Workers, 1), o, r.lookup, cpu, analyzed)
 	go func() {
 		defer close(batches)
 		prodErr = batchAnalyzed(pctx, cancel, analyzed, batches)
@@ -314,7 +327,16 @@ func (r *syncRun) analyzeAndWrite(ctx context.Context, root string, stale []File
 	var writeErr error
 	for b := range batches {
 		if writeErr == nil {
-			if writeErr = r.write(ctx, w, b); writeErr != nil {
+			cpu <- struct{}{}
+			if o.writing != nil {
+				o.writing(true)
+			}
+			writeErr = r.write(ctx, w, b)
+			if o.writing != nil {
+				o.writing(false)
+			}
+			<-cpu
+			if writeErr != nil {
 				cancel()
 			}
 		}
@@ -322,15 +344,30 @@ func (r *syncRun) analyzeAndWrite(ctx context.Context, root string, stale []File
 	return cmp.Or(writeErr, prodErr, ctx.Err())
 }
 
+// cpuSlots returns the slots the workers and the writer of a sync take
+// while they compute: one per worker, and at least two, so that a single
+// worker still overlaps with the writer. A channel's blocked senders are
+// served in order, so the writer waits for at most one file's analysis
+// before it runs.
+func cpuSlots(workers int) chan struct{} {
+	return make(chan struct{}, max(workers, 2))
+}
+
 // batchAnalyzed groups the analysed files, which arrive in the order of
-// the stale list, into batches of syncBatch files or syncBatchBytes bytes.
-// Content met twice in one run is stored once, with the first file that
-// has it. On the first analysis error it cancels the pipeline, drains the
-// rest and returns the error.
+// the stale list, into batches of syncBatch files or syncBatchBytes bytes
+// of new documents' text. The batches are sized by what the writer
+// stores, not by the files read: a run of skipped or generated files
+// (large, with no documents) must not make a batch the writer finishes at
+// once, leaving it idle while the workers catch up. The first batches are
+// smaller (firstBatchBytes, doubling), so the writer starts early. Content
+// met twice in one run is stored once, with the first file that has it.
+// On the first analysis error it cancels the pipeline, drains the rest
+// and returns the error.
 func batchAnalyzed(ctx context.Context, cancel func(), analyzed <-chan analyzedFile, batches chan<- analyzedBatch) error {
 	var b analyzedBatch
 	var err error
 	sent := map[string]bool{}
+	limit := int64(firstBatchBytes)
 	flush := func() bool {
 		select {
 		case batches <- b:
@@ -338,6 +375,7 @@ func batchAnalyzed(ctx context.Context, cancel func(), analyzed <-chan analyzedF
 			return false
 		}
 		b = analyzedBatch{}
+		limit = min(2*limit, syncBatchBytes)
 		return true
 	}
 	for a := range analyzed {
@@ -355,7 +393,6 @@ func batchAnalyzed(ctx context.Context, cancel func(), analyzed <-chan analyzedF
 		}
 		if a.change.oid != "" {
 			b.changes = append(b.changes, a.change)
-			b.bytes += a.change.e.Size
 		}
 		if a.analysis != nil && !sent[a.change.oid] {
 			sent[a.change.oid] = true
@@ -364,8 +401,11 @@ func batchAnalyzed(ctx context.Context, cancel func(), analyzed <-chan analyzedF
 			}
 			b.blobs = append(b.blobs, newBlob{a.change.oid, *a.analysis})
 			maps.Copy(b.vecs, a.vecs)
+			for _, d := range a.analysis.Docs {
+				b.bytes += int64(len(d.Title) + len(d.Body))
+			}
 		}
-		if (b.stale == syncBatch || b.bytes >= syncBatchBytes) && !flush() {
+		if (b.stale == syncBatch || b.bytes >= limit) && !flush() {
 			continue
 		}
 	}
@@ -563,13 +603,15 @@ func (r *syncRun) finish(ctx context.Context, removed []string, statKey, sum str
 }
 
 // syncBatch and syncBatchBytes bound the changed files analysed and
-// stored per transaction: in number, and in bytes of source. Fewer, larger
-// transactions write each page of the tables and of the full-text index
-// fewer times; bounded ones keep memory small and an interrupted index
-// keeps what it finished.
+// stored per transaction: in number, and in bytes of new documents' text.
+// Fewer, larger transactions write each page of the tables and of the
+// full-text index fewer times; bounded ones keep memory small and an
+// interrupted index keeps what it finished. firstBatchBytes bounds the
+// first batch of a run, so the writer starts while the workers go on.
 const (
-	syncBatch      = 4096
-	syncBatchBytes = 4 << 20
+	syncBatch       = 4096
+	syncBatchBytes  = 4 << 20
+	firstBatchBytes = 256 << 10
 )
 
 // statSum hashes a stat list (path, size, mtime, inode of every file).
@@ -604,8 +646,9 @@ type analyzedFile struct {
 // stopped). At most a window of files is in flight ahead of the next one
 // to send, so a slow file holds back memory, not the order. With lookup
 // false the cache is known to hold no content of this kind (a first
-// index), and is not asked.
-func (c *Cache) analyzeStream(ctx context.Context, root string, stale []FileEntry, workers int, o SyncOptions, lookup bool, out chan<- analyzedFile) {
+// index), and is not asked. A worker holds a slot of cpu (see cpuSlots)
+// while it analyses a file.
+func (c *Cache) analyzeStream(ctx context.Context, root string, stale []FileEntry, workers int, o SyncOptions, lookup bool, cpu chan struct{}, out chan<- analyzedFile) {
 	defer close(out)
 	var (
 		mu   sync.Mutex
@@ -629,7 +672,9 @@ func (c *Cache) analyzeStream(ctx context.Context, root string, stale []FileEntr
 			for j := range jobs {
 				var res analyzedFile
 				if ctx.Err() == nil {
+					cpu <- struct{}{}
 					res = c.analyzeFile(ctx, root, j.e, analyze, o, lookup)
+					<-cpu
 				}
 				if o.Progress != nil {
 					mu.Lock()

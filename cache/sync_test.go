@@ -3,9 +3,13 @@ package cache
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestDiffStat(t *testing.T) {
@@ -96,18 +100,52 @@ func TestBatchAnalyzed(t *testing.T) {
 				len(bs), bs[0].stale, bs[len(bs)-1].stale, len(bs[len(bs)-1].changes), syncBatch)
 		}
 	})
-	t.Run("a batch ends once it holds syncBatchBytes of files", func(t *testing.T) {
-		big := func(i int) analyzedFile {
-			f := file(i)
-			f.change.e.Size = syncBatchBytes / 2
-			return f
+	withText := func(i, n int) analyzedFile {
+		f := file(i)
+		f.change.e.Size = int64(n)
+		f.analysis = &Analysis{Docs: []Doc{{Body: strings.Repeat("x", n)}}}
+		return f
+	}
+	sizes := func(bs []analyzedBatch) []int {
+		var n []int
+		for _, b := range bs {
+			n = append(n, b.stale)
 		}
-		bs, err := run([]analyzedFile{big(1), big(2), big(3)})
+		return n
+	}
+	t.Run("batches hold syncBatchBytes of new text, the first ones less so the writer starts early", func(t *testing.T) {
+		const unit = 64 << 10
+		if firstBatchBytes != 4*unit || syncBatchBytes != 64*unit {
+			t.Fatalf("the test assumes firstBatchBytes %d and syncBatchBytes %d", 4*unit, 64*unit)
+		}
+		var files []analyzedFile
+		for i := range 4 + 8 + 16 + 32 + 64 + 64 + 1 {
+			files = append(files, withText(i, unit))
+		}
+		bs, err := run(files)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(bs) != 2 || bs[0].stale != 2 || bs[1].stale != 1 {
-			t.Fatalf("%d batches, want 2 of 2 and 1 files", len(bs))
+		// 256 KB, doubling to 4 MB, then 4 MB batches and the rest.
+		if want := []int{4, 8, 16, 32, 64, 64, 1}; !slices.Equal(sizes(bs), want) {
+			t.Fatalf("batches of %v files, want %v", sizes(bs), want)
+		}
+	})
+	t.Run("files that bring no new text do not fill a batch, however large", func(t *testing.T) {
+		var files []analyzedFile
+		for i := range 10 {
+			f := file(i)
+			f.change.e.Size = 2 * syncBatchBytes // generated or binary: skipped, no documents
+			f.analysis = &Analysis{Note: "skipped: generated"}
+			files = append(files, f)
+		}
+		files = append(files, withText(10, syncBatchBytes))
+		bs, err := run(files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []int{11}; !slices.Equal(sizes(bs), want) {
+			t.Fatalf("batches of %v files, want %v", sizes(bs), want)
 		}
 	})
 	t.Run("content met twice is stored once, with the first file in order", func(t *testing.T) {
@@ -131,4 +169,64 @@ func TestBatchAnalyzed(t *testing.T) {
 			t.Errorf("%d batches written after an error, want none", len(bs))
 		}
 	})
+}
+
+// While the writer stores a batch it holds a processor slot, so that with
+// as many workers as slots at most all but one analyse at once: the
+// writer, the pipeline's serial stage, never waits behind them for a
+// processor. Files are still analysed while it writes.
+func TestTheWriterHasAProcessorToItself(t *testing.T) {
+	f := newFixture(t)
+	const files = 120
+	for i := range files {
+		f.write(fmt.Sprintf("f%03d.md", i), "fact\n"+strings.Repeat(fmt.Sprintf("word%d ", i), 3000))
+	}
+	var (
+		mu               sync.Mutex
+		writing          bool
+		busy, busyInside int
+		overlapped       int
+		writes           int
+	)
+	slow := func(path string, raw []byte) Analysis {
+		mu.Lock()
+		busy++
+		if writing {
+			overlapped++
+			busyInside = max(busyInside, busy)
+		}
+		mu.Unlock()
+		time.Sleep(2 * time.Millisecond) // long enough for writes to meet analyses
+		mu.Lock()
+		busy--
+		mu.Unlock()
+		return analyze(path, raw)
+	}
+	const workers = 3
+	o := SyncOptions{
+		Workers:     workers,
+		NewAnalyzer: func() (Analyzer, func()) { return slow, func() {} },
+		writing: func(on bool) {
+			mu.Lock()
+			defer mu.Unlock()
+			writing = on
+			if on {
+				writes++
+				busyInside = max(busyInside, busy)
+			}
+		},
+	}
+	st, err := f.c.SyncFilesWith(context.Background(), KindMemory, f.root, f.entries(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Analyzed != files || writes < 3 {
+		t.Fatalf("analysed %d files in %d batches, want %d in several", st.Analyzed, writes, files)
+	}
+	if busyInside > workers-1 {
+		t.Errorf("%d files analysed at once while a batch was written, want at most %d", busyInside, workers-1)
+	}
+	if overlapped == 0 {
+		t.Errorf("no file was analysed while a batch was written: the writer no longer overlaps the workers")
+	}
 }

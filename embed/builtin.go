@@ -82,9 +82,10 @@ var defaultParams = params{
 // beyond a pool of scratch buffers, so it is safe for concurrent use.
 type builtin struct {
 	p       params
-	load    sync.Once     // sets lex and weights on first use
+	load    sync.Once     // sets lex, weights and tf on first use
 	lex     *lexiconTable // the shared table, once loaded
 	weights []float32     // lex.entries index -> word weight
+	tf      [64]float32   // tfScale of small counts
 	pool    sync.Pool     // *scratch
 }
 
@@ -112,6 +113,9 @@ func (b *builtin) ready() {
 		b.weights = make([]float32, len(b.lex.entries))
 		for i, e := range b.lex.entries {
 			b.weights[i] = b.p.wordWeight(e)
+		}
+		for n := 1; n < len(b.tf); n++ {
+			b.tf[n] = tfScale(int32(n))
 		}
 	})
 }
@@ -158,9 +162,10 @@ func (b *builtin) Embed(ctx context.Context, texts []string) ([][]float32, error
 
 // featGroup is a distinct feature of a text: its total weight and count.
 type featGroup struct {
-	h   uint64
-	sum float32
-	n   int32
+	h    uint64
+	sum  float32
+	n    int32
+	slot int32 // in scratch.slots
 }
 
 // feature is one hashed feature occurrence and its weight.
@@ -219,7 +224,26 @@ func (b *builtin) collect(sc *scratch, text string) {
 	sc.feats = sc.feats[:0]
 	sc.raw = sc.raw[:0]
 	sc.prev = 0
-	for _, r := range text {
+	for i := 0; i < len(text); {
+		// ASCII, most of any text and nearly all of code, takes a short
+		// cut through the cases below.
+		if c := text[i]; c < utf8.RuneSelf {
+			i++
+			switch {
+			case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9':
+				sc.raw = append(sc.raw, rune(c))
+			case (c == '_' || c == '\'') && len(sc.raw) > 0:
+				sc.raw = append(sc.raw, rune(c))
+			default:
+				b.flush(sc)
+				if isClauseBreak(rune(c)) {
+					sc.prev = 0
+				}
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
 		switch {
 		case isCJK(r):
 			// Han and kana are written without spaces: each character is a
@@ -322,9 +346,9 @@ func (b *builtin) identifier(sc *scratch, raw []rune) {
 			next = raw[i+1]
 		}
 		split := cur == '_' || prev == '_' ||
-			unicode.IsLower(prev) && unicode.IsUpper(cur) ||
-			unicode.IsUpper(prev) && unicode.IsUpper(cur) && unicode.IsLower(next) ||
-			unicode.IsDigit(prev) != unicode.IsDigit(cur)
+			isLower(prev) && isUpper(cur) ||
+			isUpper(prev) && isUpper(cur) && isLower(next) ||
+			isDigit(prev) != isDigit(cur)
 		if split {
 			sc.parts = append(sc.parts, i)
 		}
@@ -346,6 +370,28 @@ func (b *builtin) identifier(sc *scratch, raw []rune) {
 	if words > 1 {
 		b.add(sc, hashBytes(seedWord, sc.ident), b.p.identWeight)
 	}
+}
+
+// isLower, isUpper and isDigit are unicode's, with ASCII decided inline.
+func isLower(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z'
+	}
+	return unicode.IsLower(r)
+}
+
+func isUpper(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsUpper(r)
+}
+
+func isDigit(r rune) bool {
+	if r < utf8.RuneSelf {
+		return '0' <= r && r <= '9'
+	}
+	return unicode.IsDigit(r)
 }
 
 func appendLower(dst []byte, rs []rune) []byte {
@@ -518,21 +564,21 @@ func (b *builtin) project(sc *scratch, feats []feature, v []float32) {
 	for size < 2*len(feats) {
 		size <<= 1
 	}
-	if cap(sc.slots) < size {
-		sc.slots = make([]int32, size)
+	if len(sc.slots) < size {
+		sc.slots = make([]int32, size) // all empty
 	}
+	// A slot holds a group's index plus one, 0 when empty. The slots a
+	// text used are emptied again at the end, which costs less than
+	// clearing a table sized for every feature.
 	slots := sc.slots[:size]
-	for i := range slots {
-		slots[i] = -1
-	}
 	groups := sc.groups[:0]
 	mask := uint64(size - 1)
 	for _, f := range feats {
 		for i := f.h & mask; ; i = (i + 1) & mask {
-			g := slots[i]
+			g := slots[i] - 1
 			if g < 0 {
-				slots[i] = int32(len(groups))
-				groups = append(groups, featGroup{h: f.h, sum: f.w, n: 1})
+				slots[i] = int32(len(groups)) + 1
+				groups = append(groups, featGroup{h: f.h, sum: f.w, n: 1, slot: int32(i)})
 				break
 			}
 			if groups[g].h == f.h {
@@ -544,9 +590,12 @@ func (b *builtin) project(sc *scratch, feats []feature, v []float32) {
 	}
 	sc.groups = groups
 	for _, g := range groups {
+		slots[g.slot] = 0
+	}
+	for _, g := range groups {
 		sum := g.sum
 		if g.n > 1 {
-			sum *= (1 + float32(math.Log(float64(g.n)))) / float32(g.n)
+			sum *= b.tfScale(g.n)
 		}
 		m := mix64(g.h)
 		if m>>63 == 1 {
@@ -565,6 +614,20 @@ func (b *builtin) project(sc *scratch, feats []feature, v []float32) {
 	for i := range v {
 		v[i] *= inv
 	}
+}
+
+// tfScale is (1+ln n)/n, the sublinear term frequency over the count.
+// Small counts, most of them, are looked up in the table ready fills, of
+// values computed the same way.
+func (b *builtin) tfScale(n int32) float32 {
+	if n < int32(len(b.tf)) {
+		return b.tf[n]
+	}
+	return tfScale(n)
+}
+
+func tfScale(n int32) float32 {
+	return (1 + float32(math.Log(float64(n)))) / float32(n)
 }
 
 func isASCII(b []byte) bool {

@@ -2,9 +2,13 @@ package embed
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -197,6 +201,38 @@ func TestBuiltinVectorSpaceIsStable(t *testing.T) {
 	if math.Abs(got-want) > 1e-3 {
 		t.Errorf("vector checksum = %.6f, want %.6f.\nIf the built-in vector space changed on purpose, bump the version in builtinModel (%q) and update want.",
 			got, want, builtinModel)
+	}
+}
+
+// TestBuiltinVectorsAreExactlyPinned pins the built-in vectors bit for
+// bit, on texts that take every path of the tokeniser: each ASCII
+// character, letters and marks beyond ASCII, CJK, apostrophes, invalid
+// UTF-8, identifiers, and words repeated often enough for large counts.
+// Speed-ups must keep the vector space exactly; one that moves it must
+// bump the version in builtinModel (see TestBuiltinVectorSpaceIsStable).
+func TestBuiltinVectorsAreExactlyPinned(t *testing.T) {
+	var ascii strings.Builder
+	for c := range 128 {
+		ascii.WriteString("a" + string(rune(c)) + "b ")
+	}
+	texts := []string{
+		ascii.String(),
+		"func (s *Server) parseHTTPHeader2(ctx context.Context, user_id, userId, UserID int) error { return s.db_conn.Retry(401) }",
+		"Don't retry; he's the rider's swimmer. O'Brien's l'eau — rock’n’roll ’quoted’ won’t __init__ x_ _y 3D 2fa v1.2.3",
+		"Ünïcödé naïve café Ça ΑΒΓ αβγ Ωmega ǅungla e\u0301 x\u0308y 東京タワー ひらがな カタカナ 数据库连接失败 한국어",
+		"bad \xff\xfe utf-8 \xc3 bytes\x00nul\ttab\r\ncrlf",
+		strings.Repeat("pool retry pool ", 100) + strings.Repeat("x ", 70),
+		"",
+	}
+	h := sha256.New()
+	for _, v := range embedAll(t, NewBuiltin(), texts...) {
+		for _, x := range v {
+			binary.Write(h, binary.LittleEndian, math.Float32bits(x))
+		}
+	}
+	const want = "fc13745815d584495777c12a647f04e62ebcbbfa090ff157cab2c4207ee1c79f"
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		t.Errorf("vectors hash %s, want %s.\nIf the built-in vector space changed on purpose, bump the version in builtinModel (%q) and update want.", got, want, builtinModel)
 	}
 }
 
