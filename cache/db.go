@@ -31,7 +31,7 @@ import (
 // them, change (18: the link attributes; 19: a memory's supersedes
 // include its links of rel supersedes); a cache of another version is
 // rebuilt, never migrated: it holds nothing that cannot be derived again.
-const SchemaVersion = "19"
+const SchemaVersion = "20"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -273,15 +273,13 @@ CREATE VIRTUAL TABLE fts_3 USING fts5(title, tags, body, content='docs', content
 CREATE VIRTUAL TABLE fts_1_vocab USING fts5vocab(fts_1, 'row');
 CREATE VIRTUAL TABLE fts_2_vocab USING fts5vocab(fts_2, 'row');
 CREATE VIRTUAL TABLE fts_3_vocab USING fts5vocab(fts_3, 'row');
-CREATE TRIGGER docs_ai_1 AFTER INSERT ON docs WHEN new.kind=1 BEGIN
-	INSERT INTO fts_1(rowid, title, tags, body) VALUES (new.rowid, new.title, new.tags, new.body);
-END;
-CREATE TRIGGER docs_ai_2 AFTER INSERT ON docs WHEN new.kind=2 BEGIN
-	INSERT INTO fts_2(rowid, title, tags, body) VALUES (new.rowid, new.title, new.tags, new.body);
-END;
-CREATE TRIGGER docs_ai_3 AFTER INSERT ON docs WHEN new.kind=3 BEGIN
-	INSERT INTO fts_3(rowid, title, tags, body) VALUES (new.rowid, new.title, new.tags, new.body);
-END;
+-- New documents enter their full-text table by a statement of their own
+-- (blobWriter), not by an insert trigger: a trigger that writes a virtual
+-- table makes every insert into docs a statement with a journal, and FTS5
+-- writes its pending index out at every statement savepoint, a segment
+-- per row that automerge then merged again and again (a quarter of a full
+-- index's CPU). Deletes stay triggered: they are few, and clearDocs
+-- handles the many.
 CREATE TRIGGER docs_ad_1 AFTER DELETE ON docs WHEN old.kind=1 BEGIN
 	INSERT INTO fts_1(fts_1, rowid, title, tags, body) VALUES ('delete', old.rowid, old.title, old.tags, old.body);
 END;

@@ -445,10 +445,11 @@ func (c *Cache) newSyncWriter(ctx context.Context, kind Kind) (*syncWriter, erro
 		conn.Close()
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	// Statement journals in memory: every insert into docs runs a
-	// trigger, so SQLite keeps a statement journal of the pages it
-	// changes, which past 64 KB spills to a temporary file; a full index
-	// wrote half as many bytes there as to the database and its WAL.
+	// Statement journals in memory: deleting a replaced blob's documents
+	// runs a trigger, so SQLite keeps a statement journal of the pages it
+	// changes, which past 64 KB spills to a temporary file (when inserts
+	// ran a trigger too, a full index wrote half as many bytes there as
+	// to the database and its WAL).
 	if _, err := conn.ExecContext(ctx, `PRAGMA temp_store=MEMORY`); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("cache: %w", err)
@@ -977,10 +978,12 @@ func (c *Cache) present(ctx context.Context, query string, fixed []any, keys []s
 // blobWriter inserts analysed blobs with statements prepared once per
 // transaction: indexing a repository inserts tens of thousands of rows.
 type blobWriter struct {
-	newBlob, blob, delDocs, delSup, doc, sup, delAttr, attr *sql.Stmt
+	newBlob, blob, delDocs, delSup, doc, fts, sup, delAttr, attr *sql.Stmt
 }
 
-func newBlobWriter(ctx context.Context, tx *sql.Tx) (*blobWriter, error) {
+// newBlobWriter prepares the statements that store blobs of kind.
+func newBlobWriter(ctx context.Context, tx *sql.Tx, kind Kind) (*blobWriter, error) {
+	fts := FTSTable(kind)
 	w := &blobWriter{}
 	for _, p := range []struct {
 		dst **sql.Stmt
@@ -992,6 +995,7 @@ func newBlobWriter(ctx context.Context, tx *sql.Tx) (*blobWriter, error) {
 		{&w.delSup, `DELETE FROM supersedes WHERE src=?`},
 		{&w.doc, `INSERT INTO docs(src, kind, mid, type, title, tags, body, summary, created, updated, author, status, symbol, lang, start_line, end_line, vhash)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&w.fts, `INSERT INTO ` + fts + `(rowid, title, tags, body) VALUES (?, ?, ?, ?)`},
 		{&w.sup, `INSERT INTO supersedes(src, target) VALUES (?, ?)`},
 		{&w.delAttr, `DELETE FROM attrs WHERE src=?`},
 		{&w.attr, `INSERT INTO attrs(src, key, value) VALUES (?, ?, ?)`},
@@ -1007,7 +1011,7 @@ func newBlobWriter(ctx context.Context, tx *sql.Tx) (*blobWriter, error) {
 }
 
 func (w *blobWriter) close() {
-	for _, st := range []*sql.Stmt{w.newBlob, w.blob, w.delDocs, w.delSup, w.doc, w.sup, w.delAttr, w.attr} {
+	for _, st := range []*sql.Stmt{w.newBlob, w.blob, w.delDocs, w.delSup, w.doc, w.fts, w.sup, w.delAttr, w.attr} {
 		if st != nil {
 			st.Close()
 		}
@@ -1031,8 +1035,17 @@ func (w *blobWriter) insert(ctx context.Context, kind Kind, oid string, a Analys
 		}
 	}
 	for _, d := range a.Docs {
-		if _, err := w.doc.ExecContext(ctx, oid, int(kind), d.MID, d.Type, d.Title, joinTags(d.Tags), d.Body, d.Summary, unix(d.Created), unix(d.Updated),
-			d.Author, d.Status, d.Symbol, d.Lang, d.StartLine, d.EndLine, cmp.Or(d.vhash, textHash(embedText(d)))); err != nil {
+		tags := joinTags(d.Tags)
+		res, err := w.doc.ExecContext(ctx, oid, int(kind), d.MID, d.Type, d.Title, tags, d.Body, d.Summary, unix(d.Created), unix(d.Updated),
+			d.Author, d.Status, d.Symbol, d.Lang, d.StartLine, d.EndLine, cmp.Or(d.vhash, textHash(embedText(d))))
+		if err != nil {
+			return nil, fmt.Errorf("cache: index %s: %w", d.MID, err)
+		}
+		row, err := res.LastInsertId()
+		if err != nil {
+			return nil, fmt.Errorf("cache: index %s: %w", d.MID, err)
+		}
+		if _, err := w.fts.ExecContext(ctx, row, d.Title, tags, d.Body); err != nil {
 			return nil, fmt.Errorf("cache: index %s: %w", d.MID, err)
 		}
 		for _, t := range d.Supersedes {
@@ -1086,7 +1099,7 @@ func insertBlobs(ctx context.Context, tx *sql.Tx, kind Kind, blobs []newBlob) ([
 	if len(blobs) == 0 {
 		return nil, nil
 	}
-	w, err := newBlobWriter(ctx, tx)
+	w, err := newBlobWriter(ctx, tx, kind)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -228,5 +230,49 @@ func TestTheWriterHasAProcessorToItself(t *testing.T) {
 	}
 	if overlapped == 0 {
 		t.Errorf("no file was analysed while a batch was written: the writer no longer overlaps the workers")
+	}
+}
+
+// TestFullTextIndexGrowsBySegmentsPerBatch checks that a batch of new
+// documents enters the full-text index as one segment, not one per row.
+// When an insert trigger wrote the full-text table, each insert into
+// docs ran in a statement savepoint, at which FTS5 writes out what it
+// holds: every row became a segment, and merging them took a quarter of
+// a full index's CPU. The documents must still be found, and replacing
+// and deleting files must leave the index in step.
+func TestFullTextIndexGrowsBySegmentsPerBatch(t *testing.T) {
+	f := newFixture(t)
+	const files = 200
+	for i := range files {
+		f.write(fmt.Sprintf("f%03d.md", i), fmt.Sprintf("fact\nalpha%d beta shared words", i))
+	}
+	if st := f.sync(); st.Analyzed != files {
+		t.Fatalf("analysed %d files, want %d", st.Analyzed, files)
+	}
+	var segs int
+	if err := f.c.db.QueryRow(`SELECT count(DISTINCT segid) FROM fts_1_idx`).Scan(&segs); err != nil {
+		t.Fatal(err)
+	}
+	if segs > 2 {
+		t.Errorf("%d documents in one batch made %d full-text segments, want 1 or 2", files, segs)
+	}
+	if got := f.keyword("alpha123", Filter{}); len(got) != 1 {
+		t.Errorf(`search "alpha123" = %v, want one hit`, got)
+	}
+	// Replace one file and delete another: search finds the new words and
+	// not the old (whose documents stay cached, as content, for a switch
+	// back), and the index stays consistent with docs.
+	f.write("f123.md", "fact\ngamma replaced")
+	if err := os.Remove(filepath.Join(f.root, "f124.md")); err != nil {
+		t.Fatal(err)
+	}
+	f.sync()
+	for q, want := range map[string]int{"alpha123": 0, "gamma": 1, "alpha124": 0, "alpha125": 1} {
+		if got := f.keyword(q, Filter{}); len(got) != want {
+			t.Errorf("search %q = %v, want %d hits", q, got, want)
+		}
+	}
+	if _, err := f.c.db.Exec(`INSERT INTO fts_1(fts_1) VALUES ('integrity-check')`); err != nil {
+		t.Errorf("full-text integrity check: %v", err)
 	}
 }

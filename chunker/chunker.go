@@ -4,7 +4,9 @@
 //
 // # Code
 //
-// Code is parsed with tree-sitter. A chunk is one declaration (function,
+// Code is parsed with tree-sitter (for Go, only the declarations that must
+// be split: go/scanner finds the top level, with the same result; see
+// goCode). A chunk is one declaration (function,
 // method, class, struct, interface, type, impl, enum, trait, module, ...)
 // together with the comments, attributes and decorators directly above it
 // with no blank line between. Code between declarations (package clauses,
@@ -98,7 +100,7 @@ func (c Chunk) Name() string {
 // Version changes whenever the chunks a file yields change (new languages,
 // different boundaries, names or kinds): caches of chunks made by another
 // version are rebuilt.
-const Version = "chunker/2"
+const Version = "chunker/3"
 
 // Options tune a Chunker. Zero values select the defaults.
 type Options struct {
@@ -157,6 +159,11 @@ type Chunker struct {
 	opts    Options
 	parsers map[string]*sitter.Parser
 	parses  int
+	// rangeParses counts goCode's parses of single declarations.
+	rangeParses int
+	// treeOnly turns off the Go scanner's shortcut (goCode), so that
+	// tests can compare it with a full parse.
+	treeOnly bool
 }
 
 // New returns a Chunker configured by opts.
@@ -173,7 +180,8 @@ func (c *Chunker) Close() {
 	}
 }
 
-// Parses reports how many tree-sitter parses the Chunker has done.
+// Parses reports how many code files the Chunker has parsed: with
+// tree-sitter or, for most Go files, go/scanner (see goCode).
 func (c *Chunker) Parses() int { return c.parses }
 
 // Chunk splits content, the contents of the file at path, into chunks in

@@ -748,7 +748,7 @@ func TestDetectLanguage(t *testing.T) {
 	assertContains(t, chunks, []want{{"deploy", "function", 3, 5}})
 }
 
-func TestParsesCountsTreeSitterParses(t *testing.T) {
+func TestParsesCountsCodeFilesParsed(t *testing.T) {
 	c := New(Options{})
 	defer c.Close()
 	steps := []struct {

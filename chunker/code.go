@@ -11,12 +11,17 @@ func (c *Chunker) code(lang string, li lines) ([]piece, error) {
 	if li.count() == 0 {
 		return nil, nil
 	}
+	c.parses++
+	if lang == "go" && !c.treeOnly {
+		if ps, ok := c.goCode(li); ok {
+			return ps, nil
+		}
+	}
 	p, err := c.parser(lang)
 	if err != nil {
 		return nil, err
 	}
 	tree := p.Parse(li.src, nil)
-	c.parses++
 	if tree == nil {
 		// Parse only fails when cancelled or timed out, which this
 		// package never asks for; text windows are a safe answer anyway.
@@ -127,9 +132,15 @@ func (b *builder) prefix(n *sitter.Node) bool {
 // between them and n, not sharing a row with code already assigned.
 func (b *builder) attached(pre []sitter.Node, n *sitter.Node) int {
 	next, _ := b.rows(n)
-	i := len(pre)
+	return b.attachedTo(next, len(pre), func(i int) (int, int) { return b.rows(&pre[i]) })
+}
+
+// attachedTo is attached for a declaration starting on row next, after n
+// prefixes whose rows are rows(0) to rows(n-1).
+func (b *builder) attachedTo(next, n int, rows func(int) (int, int)) int {
+	i := n
 	for ; i > 0; i-- {
-		s, e := b.rows(&pre[i-1])
+		s, e := rows(i - 1)
 		if e+1 < next || s < b.next {
 			break
 		}
@@ -185,22 +196,8 @@ func (b *builder) plain(n *sitter.Node, sc scope) {
 // start: whole if it fits, else split.
 func (b *builder) declaration(d decl, start int, n *sitter.Node, sc scope) {
 	_, e := b.rows(n)
-	if e < b.next {
-		return
-	}
-	start = max(start, b.next)
-	b.own(start-1, sc.own)
-	b.flush()
-	id := d.ident
-	if id.kind == "function" && typeKinds()[sc.own.kind] {
-		id.kind = "method"
-	}
-	if id.parent == "" {
-		id.parent = sc.parent
-	}
-	if !d.container && b.li.size(start, e) <= b.max {
-		b.out = append(b.out, piece{id, start, e})
-		b.next = e + 1
+	id, whole := b.begin(d, start, e, sc)
+	if whole || e < b.next {
 		return
 	}
 	inner := scope{own: id, parent: id.symbol}
@@ -217,6 +214,32 @@ func (b *builder) declaration(d decl, start int, n *sitter.Node, sc scope) {
 	}
 	b.layout(d.inner, e, inner, open)
 	b.flush()
+}
+
+// begin starts declaration d on rows start through e: it emits the code
+// before it and, if d fits, d itself, reporting whole. It returns d's
+// identity in scope sc. A declaration that shares its only rows with code
+// already assigned is neither, and e < b.next after.
+func (b *builder) begin(d decl, start, e int, sc scope) (id ident, whole bool) {
+	if e < b.next {
+		return ident{}, false
+	}
+	start = max(start, b.next)
+	b.own(start-1, sc.own)
+	b.flush()
+	id = d.ident
+	if id.kind == "function" && typeKinds()[sc.own.kind] {
+		id.kind = "method"
+	}
+	if id.parent == "" {
+		id.parent = sc.parent
+	}
+	if !d.container && b.li.size(start, e) <= b.max {
+		b.out = append(b.out, piece{id, start, e})
+		b.next = e + 1
+		return id, true
+	}
+	return id, false
 }
 
 // own assigns the rows from next through e to code of identity id,
