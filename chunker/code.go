@@ -196,9 +196,9 @@ func (b *builder) plain(n *sitter.Node, sc scope) {
 // start: whole if it fits, else split.
 func (b *builder) declaration(d decl, start int, n *sitter.Node, sc scope) {
 	_, e := b.rows(n)
-	id, whole := b.begin(d, start, e, sc)
-	if whole || e < b.next {
-		return
+	id := b.begin(d, start, e, sc)
+	if e < b.next {
+		return // emitted whole, or nothing left to emit
 	}
 	inner := scope{own: id, parent: id.symbol}
 	if id.symbol == "" {
@@ -217,17 +217,17 @@ func (b *builder) declaration(d decl, start int, n *sitter.Node, sc scope) {
 }
 
 // begin starts declaration d on rows start through e: it emits the code
-// before it and, if d fits, d itself, reporting whole. It returns d's
-// identity in scope sc. A declaration that shares its only rows with code
-// already assigned is neither, and e < b.next after.
-func (b *builder) begin(d decl, start, e int, sc scope) (id ident, whole bool) {
+// before it and, if d fits, d itself. It returns d's identity in scope sc.
+// Afterwards e < b.next unless d remains to be split: it was emitted
+// whole, or it shares its only rows with code already assigned.
+func (b *builder) begin(d decl, start, e int, sc scope) ident {
 	if e < b.next {
-		return ident{}, false
+		return ident{}
 	}
 	start = max(start, b.next)
 	b.own(start-1, sc.own)
 	b.flush()
-	id = d.ident
+	id := d.ident
 	if id.kind == "function" && typeKinds()[sc.own.kind] {
 		id.kind = "method"
 	}
@@ -237,9 +237,8 @@ func (b *builder) begin(d decl, start, e int, sc scope) (id ident, whole bool) {
 	if !d.container && b.li.size(start, e) <= b.max {
 		b.out = append(b.out, piece{id, start, e})
 		b.next = e + 1
-		return id, true
 	}
-	return id, false
+	return id
 }
 
 // own assigns the rows from next through e to code of identity id,

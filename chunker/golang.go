@@ -77,8 +77,8 @@ func (c *Chunker) goCode(li lines) (ps []piece, ok bool) {
 	plain := func(it *goItem) {
 		if it.node != nil {
 			b.plain(it.node, top)
-		} else if it.e >= b.next {
-			b.own(it.e, top.own)
+		} else {
+			b.own(it.e, top.own) // nothing if its rows are assigned already
 		}
 	}
 	var pre []*goItem
@@ -111,7 +111,7 @@ func (c *Chunker) goCode(li lines) (ps []piece, ok bool) {
 				return nil, false
 			}
 			b.declaration(d, start, it.node, top)
-		} else if _, whole := b.begin(decl{ident: it.id}, start, it.e, top); !whole && it.e >= b.next {
+		} else if b.begin(decl{ident: it.id}, start, it.e, top); it.e >= b.next {
 			return nil, false // cannot happen: it fits with any doc
 		}
 	}
@@ -153,25 +153,20 @@ func (c *Chunker) goRanges(li lines, items []goItem, need []int) (*sitter.Tree, 
 		return nil, false
 	}
 	root := tree.RootNode()
-	k := 0
+	k, ok := 0, true
 	for j := range root.NamedChildCount() {
 		n := root.NamedChild(j)
 		if n.Kind() == "comment" {
 			continue
 		}
-		if k == len(need) {
-			tree.Close()
-			return nil, false
+		if k == len(need) || int(n.StartByte()) != items[need[k]].from || int(n.EndByte()) != items[need[k]].to || n.HasError() {
+			ok = false
+			break
 		}
-		it := &items[need[k]]
-		if int(n.StartByte()) != it.from || int(n.EndByte()) != it.to || n.HasError() {
-			tree.Close()
-			return nil, false
-		}
-		it.node = n
+		items[need[k]].node = n
 		k++
 	}
-	if k != len(need) {
+	if !ok || k != len(need) {
 		tree.Close()
 		return nil, false
 	}
@@ -198,13 +193,10 @@ func scanGo(li lines) (items []goItem, ok bool) {
 	var sc scanner.Scanner
 	sc.Init(file, src, func(token.Position, string) { bad = true }, scanner.ScanComments)
 
-	row := 0 // tokens come in order, so rowOf walks forward
+	row := 0 // offsets are asked in order, so rowOf only walks forward
 	rowOf := func(off int) int {
 		for row+1 < len(li.starts) && li.starts[row+1] <= off {
 			row++
-		}
-		for row > 0 && li.starts[row] > off {
-			row--
 		}
 		return row
 	}
