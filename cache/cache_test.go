@@ -524,3 +524,35 @@ func TestOpenInAFolderWithURICharacters(t *testing.T) {
 		})
 	}
 }
+
+// TestConcurrentOpensOfANewCacheAllSucceed opens a cache that does not
+// exist yet from several connections at once, as processes started
+// together in a fresh clone do. SQLite answers some of them "database is
+// locked" at once, without waiting (turning a new file to WAL mode from
+// two connections could deadlock); Open must wait and try again, not
+// fail: before it did, about 1 open in 300 failed here.
+func TestConcurrentOpensOfANewCacheAllSucceed(t *testing.T) {
+	const rounds, openers = 100, 8
+	for range rounds {
+		dir := filepath.Join(t.TempDir(), "cache")
+		var wg sync.WaitGroup
+		errs := make(chan error, openers)
+		for range openers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c, err := Open(context.Background(), dir, embed.NewBuiltin())
+				if err != nil {
+					errs <- err
+					return
+				}
+				c.Close()
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
@@ -103,6 +104,35 @@ type Cache struct {
 // DBFile is the database's file name inside the cache directory.
 const DBFile = "cache.db"
 
+// openRetrying is open, tried again while it reports busy at once. SQLite
+// returns SQLITE_BUSY without calling the busy handler where waiting could
+// deadlock, as when several connections turn a new file to WAL mode at the
+// same moment (processes started together in a fresh clone): that busy
+// passes in milliseconds. A busy that took the whole busy timeout is
+// returned as it is.
+func openRetrying(ctx context.Context, dir string, emb Embedder) (*Cache, string, error) {
+	deadline := time.Now().Add(busyRetryFor)
+	for {
+		start := time.Now()
+		c, why, err := open(ctx, dir, emb)
+		if !isBusy(err) || time.Since(start) > busyRetryFor || time.Now().After(deadline) {
+			return c, why, err
+		}
+		if c != nil {
+			c.db.Close()
+		}
+		select {
+		case <-ctx.Done():
+			return nil, "", ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// busyRetryFor bounds openRetrying's retries: far longer than a new
+// cache's schema takes to create, far shorter than the busy timeout.
+const busyRetryFor = 2 * time.Second
+
 // maxPath is SQLite's limit on a file name on Unix (the unix VFS's
 // mxPathname), with its terminating byte.
 const maxPath = 512
@@ -123,7 +153,7 @@ func Open(ctx context.Context, dir string, emb Embedder) (*Cache, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	c, why, err := open(ctx, dir, emb)
+	c, why, err := openRetrying(ctx, dir, emb)
 	if err == nil && why == "" {
 		// SQLite opens a database it may not write read-only without a
 		// word when its log files are there to read (they outlive the
