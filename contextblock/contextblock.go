@@ -127,6 +127,9 @@ type Section struct {
 	Items []Item `json:"items"`
 	// Omitted counts the items left out to meet the budget.
 	Omitted int `json:"omitted,omitempty"`
+	// Note says why the section is incomplete: one failure (an unreadable
+	// file, a search that failed) degrades its section, never the block.
+	Note string `json:"note,omitempty"`
 }
 
 // Item is one memory in a section.
@@ -277,11 +280,14 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.
 		} else {
 			entries, err = gather(ctx, s, sp, o)
 		}
-		if err != nil {
-			return nil, until, fmt.Errorf("context: %s: %w", sp.title, err)
-		}
 		sec := Section{Key: sp.key, Title: sp.title}
-		add := func(st *contextfs.Store, entries []contextfs.Entry) error {
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, until, fmt.Errorf("context: %s: %w", sp.title, err)
+			}
+			sec.Note = degraded(err)
+		}
+		add := func(st *contextfs.Store, entries []contextfs.Entry) {
 			for _, e := range entries {
 				if shown[e.ID] || len(sec.Items) == sp.limit {
 					continue
@@ -297,7 +303,9 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.
 				if ep, ok := known[e.Path]; ok && st == s {
 					raw, m = ep.Raw, ep.Memory
 				} else if raw, rerr = st.Repo.ReadFile(e.Path); rerr != nil && read {
-					return fmt.Errorf("context: %s: %w", sp.title, rerr)
+					// One unreadable file leaves out its item, not the block.
+					sec.Note = degraded(rerr)
+					continue
 				}
 				// An expired memory is no longer true: the block shows
 				// what it will show once prune has removed it.
@@ -315,33 +323,36 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.
 				// Search results carry no summary: those are read too.
 				it, err := item(e, raw, m, sp.bodies, read, scanners[st])
 				if err != nil {
-					return fmt.Errorf("context: %s: %w", sp.title, err)
+					sec.Note = degraded(err)
+					continue
 				}
 				shown[e.ID] = true
 				sec.Items = append(sec.Items, it)
 			}
-			return nil
 		}
-		if err := add(s, entries); err != nil {
-			return nil, until, err
-		}
+		add(s, entries)
 		if sp.key == Preferences && o.User != nil {
 			// The user's own preferences follow them into every repository;
 			// the repository's come first, as they bind its team.
 			mine, err := o.User.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Limit: sp.limit * 2})
 			if err != nil {
-				return nil, until, fmt.Errorf("context: %s: user store: %w", sp.title, err)
-			}
-			if err := add(o.User, mine); err != nil {
-				return nil, until, err
+				sec.Note = degraded(fmt.Errorf("user store: %w", err))
+			} else {
+				add(o.User, mine)
 			}
 		}
-		if len(sec.Items) > 0 {
+		if len(sec.Items) > 0 || sec.Note != "" {
 			b.Sections = append(b.Sections, sec)
 		}
 	}
 	b.fit()
 	return b, until, nil
+}
+
+// degraded is the note a section shows for err: one line, so that an
+// agent reads why the section is short without the block failing.
+func degraded(err error) string {
+	return "incomplete: " + oneLine(err.Error())
 }
 
 // gather lists the candidate entries of one section, best first.
@@ -362,8 +373,11 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 		}
 		out := make([]contextfs.Entry, 0, len(res))
 		for _, r := range res {
-			// Only the latest progress is current; it has its own section.
-			if r.Type != "progress" {
+			// The type filter also matches the auto-index's doc chunks
+			// (type "doc"): those are files of the repository, not
+			// memories, and this section cites memories only. Only the
+			// latest progress is current; it has its own section.
+			if r.Kind == "memory" && r.Type != "progress" {
 				out = append(out, contextfs.Entry{ID: r.ID, Type: r.Type, Title: r.Title, Path: r.Path})
 			}
 		}
@@ -561,6 +575,9 @@ func (b *Block) Markdown() string {
 		}
 		if sec.Omitted > 0 {
 			fmt.Fprintf(&w, "- (%d more left out to fit the budget)\n", sec.Omitted)
+		}
+		if sec.Note != "" {
+			fmt.Fprintf(&w, "- (%s)\n", sec.Note)
 		}
 	}
 	return w.String()

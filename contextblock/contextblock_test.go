@@ -366,3 +366,62 @@ func TestBuilderAnswersAsBuild(t *testing.T) {
 		got.Sections[0].Items[0].Title = "changed by the caller"
 	}
 }
+
+// TestTaskSectionIgnoresIndexedDocs is the first call every agent makes:
+// once the code index holds the repository's Markdown, a task that matches
+// README.md, CHANGELOG.md and a docs/ page must still build the block and
+// cite the memories, not open the doc chunks as memory files.
+func TestTaskSectionIgnoresIndexedDocs(t *testing.T) {
+	ctx := context.Background()
+	dir := testgit.Init(t)
+	s := openAt(t, dir)
+	for name, content := range map[string]string{
+		"README.md":           "# Releases\n\nTo cut a release, tag the commit and push the tag.\n",
+		"CHANGELOG.md":        "# Changelog\n\n## v1.2.0\n\nRelease notes: the release tag is pushed by CI.\n",
+		"docs/release.md":     "# Release process\n\nA release starts from main. Cut the release branch.\n",
+		"cmd/release/main.go": "package main\n\n// release cuts a release.\nfunc release() {}\n\nfunc main() { release() }\n",
+	} {
+		testgit.WriteFile(t, dir, name, content)
+	}
+	testgit.Run(t, dir, "add", "-A")
+	testgit.Run(t, dir, "commit", "-qm", "release docs")
+	proc := save(t, s, contextfs.SaveRequest{Type: "procedural", Title: "How to cut a release",
+		Body: "Run make bench, then tag the release commit vX.Y.Z and push the tag."})
+	if _, err := s.Index(ctx, contextfs.IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Search(ctx, contextfs.Query{Text: "cut a release", Types: []string{"doc"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := 0
+	for _, r := range res {
+		if r.Kind != "memory" {
+			docs++
+		}
+	}
+	if docs == 0 {
+		t.Fatal("the test is void: no doc chunk matches the task")
+	}
+	for _, task := range []string{"cut a release", "release notes in the changelog", "release process docs"} {
+		b, err := contextblock.Build(ctx, s, contextblock.Options{Task: task})
+		if err != nil {
+			t.Fatalf("task %q: %v", task, err)
+		}
+		var ids []string
+		for _, sec := range b.Sections {
+			if sec.Note != "" {
+				t.Errorf("task %q: section %q degraded: %s", task, sec.Title, sec.Note)
+			}
+			for _, it := range sec.Items {
+				ids = append(ids, it.ID)
+				if sec.Key == contextblock.RelevantTask && it.Type == "doc" {
+					t.Errorf("task %q: doc chunk %q cited as a memory", task, it.ID)
+				}
+			}
+		}
+		if task == "cut a release" && !slices.Contains(ids, proc) {
+			t.Errorf("task %q: the release procedure %s is not in the block: %v", task, proc, ids)
+		}
+	}
+}
