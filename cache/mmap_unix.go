@@ -9,15 +9,10 @@ import (
 	sys "golang.org/x/sys/unix"
 )
 
-// mapFile maps a file read-only. A one-shot CLI process then reads the
-// vectors it scans straight from the page cache, instead of copying 100 MB
-// into its heap first; unmap releases the mapping.
-func mapFile(path string) (data []byte, unmap func(), err error) {
-	data, unmap, _, err = mapFileID(path)
-	return data, unmap, err
-}
-
-// mapFileID maps a file as mapFile does and also returns its identity:
+// mapFileID maps a file read-only and also returns its identity. A
+// one-shot CLI process then reads the vectors it scans straight from the
+// page cache, instead of copying 100 MB into its heap first; unmap
+// releases the mapping. The identity is
 // device, inode, size, and the modification and status-change times of
 // the file mapped (from the open descriptor, so a file renamed over the
 // path meanwhile is not mistaken for the one mapped). Any write to the

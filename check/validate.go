@@ -144,7 +144,7 @@ func checkFiles(files []File, others map[string]string, othersSupersede func(pat
 	}
 	checked := make([]cycleMember, len(linked))
 	for i, d := range linked {
-		checked[i] = cycleMember{d.m, d.doc}
+		checked[i] = cycleMember(d)
 	}
 	out = append(out, supersedesCycles(checked, others, othersSupersede)...)
 	sort.SliceStable(out, func(i, j int) bool {

@@ -125,7 +125,7 @@ func TestRemoveWithRelSupersedesRemovesEntriesToo(t *testing.T) {
 			if tt.cToo {
 				c = teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Body: "Deploys go out every day.", Supersedes: []string{a}})
 			}
-			m, err := links.Remove(ctx, s, b, a[:6], tt.rel)
+			_, err := links.Remove(ctx, s, b, a[:6], tt.rel)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("Remove: err %v, want one saying %q", err, tt.wantErr)
@@ -133,7 +133,8 @@ func TestRemoveWithRelSupersedesRemovesEntriesToo(t *testing.T) {
 			} else if err != nil {
 				t.Fatalf("Remove: %v", err)
 			}
-			if m, err = s.Resolve(ctx, b); err != nil {
+			m, err := s.Resolve(ctx, b)
+			if err != nil {
 				t.Fatal(err)
 			}
 			if got := slices.Contains(m.SupersededIDs(), a); got != tt.wantSup {

@@ -310,6 +310,7 @@ func (s *server) closeWatcher() {
 	// An OnChange under way finishes before the daemon's owner closes
 	// what it uses.
 	s.onChange.Lock()
+	//lint:ignore SA2001 the lock is a barrier: taking it waits for an OnChange under way.
 	s.onChange.Unlock()
 }
 

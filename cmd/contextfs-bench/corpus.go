@@ -67,7 +67,7 @@ func sentence(r *rand.Rand, v *vocab) string {
 	case 2:
 		return fmt.Sprintf("Use %s to %s %s; the %s path is %s otherwise.", pick(r, techs), pick(r, verbs), pick(r, nouns), pick(r, components), pick(r, adjs))
 	case 3:
-		return fmt.Sprintf("%s %s are %s, so %s them before calling %s.", strings.Title(pick(r, adjs)), pick(r, nouns), pick(r, adjs), pick(r, verbs), pick(r, components))
+		return fmt.Sprintf("%s %s are %s, so %s them before calling %s.", upperFirst(pick(r, adjs)), pick(r, nouns), pick(r, adjs), pick(r, verbs), pick(r, components))
 	}
 	return fmt.Sprintf("Ownership of %s moved to the %s team, who %s %s with %s.", pick(r, components), pick(r, components), pick(r, verbs), pick(r, nouns), pick(r, techs))
 }
@@ -91,7 +91,7 @@ func writeCorpus(dir string, n, nq int) ([]string, error) {
 				body.WriteString("\n\n")
 			}
 		}
-		title := fmt.Sprintf("%s %s %s in %s %s", strings.Title(pick(r, verbs)), pick(r, adjs), pick(r, nouns), v.word(), pick(r, components))
+		title := fmt.Sprintf("%s %s %s in %s %s", upperFirst(pick(r, verbs)), pick(r, adjs), pick(r, nouns), v.word(), pick(r, components))
 		ts := base.Add(time.Duration(i) * time.Minute)
 		m := &memory.Memory{
 			ID: memory.NewID(), Type: pick(r, types), Title: title, Tags: []string{pick(r, components), pick(r, techs)},
@@ -126,4 +126,13 @@ func writeCorpus(dir string, n, nq int) ([]string, error) {
 		queries = append(queries, pick(r, verbs)+" "+pick(r, nouns)+" "+pick(r, components))
 	}
 	return queries, nil
+}
+
+// upperFirst capitalises the first letter of a word of the generated
+// corpus (ASCII words only, so strings.Title's Unicode rules do not apply).
+func upperFirst(w string) string {
+	if w == "" || w[0] < 'a' || w[0] > 'z' {
+		return w
+	}
+	return string(w[0]-'a'+'A') + w[1:]
 }

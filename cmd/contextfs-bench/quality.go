@@ -55,10 +55,9 @@ func pickSets(list string) (map[string]bool, error) {
 
 // scores accumulates MRR@10 and Recall@5 over queries.
 type scores struct {
-	rr     float64
-	top5   int
-	n      int
-	misses int
+	rr   float64
+	top5 int
+	n    int
 }
 
 func (s *scores) add(rank int) {
