@@ -4,7 +4,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/contextfs/contextfs/markdown"
+	"github.com/yuin/goldmark/ast"
+
+	"github.com/contextfs/contextfs/internal/mdtext"
 )
 
 // markdown chunks a Markdown file into sections, one per heading.
@@ -13,21 +15,23 @@ func (c *Chunker) markdown(li lines) []piece {
 		return nil
 	}
 	src, offset := markdownBody(li)
-	doc := markdown.Parse(src)
-
-	row := func(pos int) int { // byte offset in src to row
-		return sort.SearchInts(li.starts, offset+pos+1) - 1
-	}
 	var heads []heading
 	blocks := map[int]bool{}
-	for i, b := range doc.Blocks {
-		if b.Depth != 0 || b.Pos < 0 {
+	doc, err := mdtext.Parse(src)
+	if err != nil {
+		// A file the parser cannot read is cut by size alone.
+		return c.sections(li, nil, blocks)
+	}
+	// Sections start at top-level headings; any top-level block is a place
+	// to split a long one.
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if n.Pos() < 0 {
 			continue
 		}
-		r := row(b.Pos)
+		r := sort.SearchInts(li.starts, offset+n.Pos()+1) - 1
 		blocks[r] = true
-		if b.Kind == markdown.Heading {
-			heads = append(heads, heading{r, b.Level, doc.Text(i)})
+		if h, ok := n.(*ast.Heading); ok {
+			heads = append(heads, heading{r, h.Level, mdtext.Plain(h, src)})
 		}
 	}
 	return c.sections(li, heads, blocks)

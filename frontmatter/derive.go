@@ -4,7 +4,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/contextfs/contextfs/markdown"
+	"github.com/yuin/goldmark/ast"
+
+	"github.com/contextfs/contextfs/internal/mdtext"
 )
 
 // Derive reads a Markdown body and returns a title (the first heading, or
@@ -12,19 +14,32 @@ import (
 // paragraph that is not the title), each cut to a readable length. Memories
 // saved without a title or summary get these.
 func Derive(body []byte) (title, summary string) {
-	doc := markdown.Parse(body)
 	var d deriver
-	for i, b := range doc.Blocks {
-		if d.done() {
-			break
-		}
-		switch {
-		case b.Kind == markdown.Heading:
-			d.heading(doc.Text(i))
-		case b.Kind == markdown.Paragraph && !b.Tight:
-			d.paragraph(doc.Text(i))
-		}
+	doc, err := mdtext.Parse(body)
+	if err != nil {
+		// Markdown the parser cannot read is taken as one paragraph.
+		d.paragraph(strings.Join(strings.Fields(string(body)), " "))
+		return d.result()
 	}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if d.done() {
+			return ast.WalkStop, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			d.heading(mdtext.Plain(n, body))
+			return ast.WalkSkipChildren, nil
+		case *ast.Paragraph:
+			d.paragraph(mdtext.Plain(n, body))
+			return ast.WalkSkipChildren, nil
+		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
 	return d.result()
 }
 
