@@ -95,11 +95,16 @@ STRESS ?= 200
 stress:
 	CONTEXTFS_STRESS=$(STRESS) $(GO) test -tags $(TAGS) -count=1 -v -run='^TestCrashConsistency$$' -timeout 30m ./cmd/git-contextfs/
 
-# bench: Go micro-benchmarks, then the end-to-end table (1K and 10K
-# memories; bench-full adds 100K).
+# bench: the end-to-end tables (1K and 10K memories; bench-full adds
+# 100K), then the Go micro-benchmarks.
+# bench writes docs/BENCHMARKS.md: the end-to-end tables, then the Go
+# micro-benchmarks, from one run; nothing in it is edited by hand.
 bench: build
-	$(GO) test -tags $(TAGS) -run='^$$' -bench=. -benchmem -count=1 ./...
-	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -sizes 1000,10000 -bin $(BIN)
+	@mkdir -p bin
+	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -sizes 1000,10000 -bin $(BIN) | tee bin/BENCHMARKS.md
+	{ printf '\n## Go micro-benchmarks\n\n```\n'; $(GO) test -tags $(TAGS) -run='^$$' -bench=. -benchmem -count=1 ./... ; printf '```\n'; } | tee -a bin/BENCHMARKS.md
+	mv bin/BENCHMARKS.md docs/BENCHMARKS.md
+	@echo "wrote docs/BENCHMARKS.md"
 
 bench-full: build
 	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -sizes 1000,10000,100000 -bin $(BIN)
