@@ -95,10 +95,9 @@ STRESS ?= 200
 stress:
 	CONTEXTFS_STRESS=$(STRESS) $(GO) test -tags $(TAGS) -count=1 -v -run='^TestCrashConsistency$$' -timeout 30m ./cmd/git-contextfs/
 
-# bench: the end-to-end tables (1K and 10K memories; bench-full adds
-# 100K), then the Go micro-benchmarks.
-# bench writes docs/BENCHMARKS.md: the end-to-end tables, then the Go
-# micro-benchmarks, from one run; nothing in it is edited by hand.
+# bench writes docs/BENCHMARKS.md from one run: the end-to-end tables (1K
+# and 10K memories; bench-full adds 100K, to stdout), then the Go
+# micro-benchmarks. Nothing in it is edited by hand.
 bench: build
 	@mkdir -p bin
 	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -sizes 1000,10000 -bin $(BIN) | tee bin/BENCHMARKS.md
