@@ -62,7 +62,7 @@ demo: install
 # The Node parts of the suite (the official MCP TypeScript SDK as a real
 # client, the Mermaid parser for review diagrams) are installed from their
 # lockfiles with npm ci, once, and again when a lockfile changes.
-NODE_TESTS := tests/mcp-client tests/mermaid
+NODE_TESTS := tests/mcp-client tests/mermaid tests/tokenizer
 
 test: $(NODE_TESTS:%=%/node_modules/.package-lock.json)
 	$(GO) vet -tags $(TAGS) ./...

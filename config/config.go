@@ -148,7 +148,7 @@ watch:
   idle: 30m             # it exits after this long without a command
 
 context:
-  budget: 2000          # tokens (estimated as bytes/4) of the block agents read at start
+  budget: 2000          # tokens of the block agents read at start (estimated high)
 `
 
 // Load reads the repository's config; a missing file gives the

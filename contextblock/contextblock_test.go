@@ -137,7 +137,7 @@ func TestBuildShowsSectionsInOrderWithOnlyTheLatestProgress(t *testing.T) {
 	}
 }
 
-func TestBuildMeetsABudgetAndKeepsEveryHeader(t *testing.T) {
+func TestBuildMeetsABudgetAndLeavesOutWholeSections(t *testing.T) {
 	f := seed(t)
 	full, err := contextblock.Build(context.Background(), f.s, contextblock.Options{Budget: 100000, Task: "invoices"})
 	if err != nil {
@@ -146,7 +146,7 @@ func TestBuildMeetsABudgetAndKeepsEveryHeader(t *testing.T) {
 	if full.Tokens <= 1000 {
 		t.Fatalf("the untrimmed block is only %d tokens; the test needs more", full.Tokens)
 	}
-	for _, budget := range []int{1000, 400} {
+	for _, budget := range []int{1000, 400, 150} {
 		t.Run(fmt.Sprint(budget), func(t *testing.T) {
 			b, err := contextblock.Build(context.Background(), f.s, contextblock.Options{Budget: budget, Task: "invoices"})
 			if err != nil {
@@ -156,13 +156,24 @@ func TestBuildMeetsABudgetAndKeepsEveryHeader(t *testing.T) {
 			if got := contextblock.EstimateTokens(md); got > budget || got != b.Tokens {
 				t.Errorf("%d tokens (reported %d), budget %d", got, b.Tokens, budget)
 			}
-			if !slices.Equal(sectionKeys(b), sectionKeys(full)) {
-				t.Errorf("sections %v, want all of %v", sectionKeys(b), sectionKeys(full))
+			items := 0
+			for _, sec := range b.Sections {
+				if len(sec.Items) == 0 {
+					t.Errorf("section %q shown with no item", sec.Title)
+				}
+				items += len(sec.Items)
+			}
+			if items == 0 {
+				t.Errorf("no item at all within %d tokens:\n%s", budget, md)
 			}
 			for _, sec := range full.Sections {
-				if !strings.Contains(md, "\n## "+sec.Title+"\n") {
-					t.Errorf("header %q dropped", sec.Title)
+				shown := strings.Contains(md, "\n## "+sec.Title+"\n")
+				if dropped := slices.Contains(b.Dropped, sec.Title); shown == dropped {
+					t.Errorf("section %q: shown %v, named as left out %v", sec.Title, shown, dropped)
 				}
+			}
+			if len(b.Dropped) > 0 && !strings.Contains(md, "Left out to fit the budget: "+strings.Join(b.Dropped, ", ")) {
+				t.Errorf("the sections left out are not named:\n%s", md)
 			}
 		})
 	}
@@ -197,7 +208,7 @@ func TestBuildIsDeterministicAndJSONHasTheSameStructure(t *testing.T) {
 	if err := json.Unmarshal(raw, &back); err != nil {
 		t.Fatal(err)
 	}
-	if back.Markdown() != a.Markdown() || back.Estimator != "bytes/4" || back.Budget != 1000 {
+	if back.Markdown() != a.Markdown() || back.Estimator != contextblock.Estimator || back.Budget != 1000 {
 		t.Errorf("the JSON form does not carry the same block: %s", raw)
 	}
 }
@@ -339,7 +350,7 @@ func TestBuilderAnswersAsBuild(t *testing.T) {
 		}},
 		{"the branch changes auth/", "Tokens expire after one hour", func() { o.Changed = []string{"auth/token.go"} }},
 		{"a task", "Relevant to the task", func() { o.Task = "invoice facts" }},
-		{"a smaller budget", "more left out to fit the budget", func() { o.Budget = 300 }},
+		{"a smaller budget", "Left out to fit the budget", func() { o.Budget = 300 }},
 		{"back to no task and the first budget", "Tokens expire after one hour", func() { o.Task, o.Budget = "", 1500 }},
 		{"a task again", "Relevant to the task", func() { o.Task = "invoice facts" }},
 		{"then a memory saved", "Relevant to the task", func() {

@@ -23,7 +23,7 @@ import (
 // ContextInput is the argument of get_context.
 type ContextInput struct {
 	Task   string `json:"task,omitempty" jsonschema:"what the session is about: adds the memories a search for it finds"`
-	Budget int    `json:"budget,omitempty" jsonschema:"size of the block in estimated tokens (bytes/4); default from config, 2000"`
+	Budget int    `json:"budget,omitempty" jsonschema:"size of the block in tokens (estimated high); default from config, 2000"`
 }
 
 // SessionStartInput is the argument of session_start.

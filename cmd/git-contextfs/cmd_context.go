@@ -31,9 +31,10 @@ work, Relevant to your changes (memories whose paths cover the files this
 branch changes), Relevant to the task (a search for --task).
 
 Every item cites its memory ID for "git contextfs recall". The block fits
---budget tokens (default: context.budget in config, else 2000), estimated as
-bytes/4, by trimming bodies and then items in the order docs/CONTEXT.md
-gives; section headers always stay. The same files give the same bytes.`,
+--budget tokens (default: context.budget in config, else 2000), estimated
+never below real tokenizers' counts, by trimming bodies, then items, then
+whole sections in the order docs/CONTEXT.md gives. The same files give the
+same bytes.`,
 		Example: `  git contextfs context
   git contextfs context --task "add refresh tokens" --budget 1000
   git contextfs context --format json`,
