@@ -175,3 +175,78 @@ func words(s string) []string {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
 	})
 }
+
+// Normalize spells out English contractions and drops possessive "'s", so
+// that a question's "can't" or "didn't" does not reach the rankers as
+// fragments: split at the apostrophe, "t" matched t.Run with a keyword
+// score of 1.0 and "didn" became a rare, decisive word. Both apostrophes,
+// ' and ’, are read. "can't" and "won't" become "cannot" and "will not";
+// other n't forms "<verb> not"; 're, 've, 'll, 'd and 'm become are, have,
+// will, would and am; "it's", "that's", "there's", "what's" and "let's"
+// become "it is", "that is", "there is", "what is" and "let us"; any other
+// 's is a possessive and goes. Text without an apostrophe is returned as
+// it is.
+func Normalize(text string) string {
+	if !strings.ContainsAny(text, "'’") {
+		return text
+	}
+	var b strings.Builder
+	rs := []rune(text)
+	for i := 0; i < len(rs); {
+		// A word: letters and digits, with apostrophes inside.
+		if !isWordRune(rs[i]) {
+			b.WriteRune(rs[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(rs) && (isWordRune(rs[j]) || isApostrophe(rs[j]) && j+1 < len(rs) && isWordRune(rs[j+1]) && j > i) {
+			j++
+		}
+		b.WriteString(expand(string(rs[i:j])))
+		i = j
+	}
+	return b.String()
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+
+func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
+
+// irregular contractions, lower-cased with a plain apostrophe.
+var irregular = map[string]string{
+	"can't": "cannot", "won't": "will not", "shan't": "shall not", "ain't": "is not",
+	"it's": "it is", "that's": "that is", "there's": "there is", "what's": "what is",
+	"here's": "here is", "who's": "who is", "where's": "where is", "let's": "let us",
+	"he's": "he is", "she's": "she is",
+}
+
+// expand spells out one word's contraction, keeping its case where it can.
+func expand(w string) string {
+	i := strings.IndexFunc(w, isApostrophe)
+	if i < 0 {
+		return w
+	}
+	plain := strings.ToLower(strings.ReplaceAll(w, "’", "'"))
+	if full, ok := irregular[plain]; ok {
+		return full
+	}
+	stem, suffix := w[:i], plain[strings.IndexByte(plain, '\'')+1:]
+	switch {
+	case suffix == "t" && strings.HasSuffix(strings.ToLower(stem), "n"):
+		return stem[:len(stem)-1] + " not"
+	case suffix == "re":
+		return stem + " are"
+	case suffix == "ve":
+		return stem + " have"
+	case suffix == "ll":
+		return stem + " will"
+	case suffix == "d":
+		return stem + " would"
+	case suffix == "m":
+		return stem + " am"
+	case suffix == "s":
+		return stem // a possessive: the team's → team
+	}
+	return w
+}

@@ -34,3 +34,25 @@ func TestParse(t *testing.T) {
 		})
 	}
 }
+
+func TestNormalizeSpellsOutContractionsAndDropsPossessives(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"n't becomes not", "why didn't the retry fire", "why did not the retry fire"},
+		{"can't and won't are irregular", "we can't and won't", "we cannot and will not"},
+		{"a typographic apostrophe", "it doesn’t scale", "it does not scale"},
+		{"it's is it is", "it's slow", "it is slow"},
+		{"a possessive goes", "the team's release procedure", "the team release procedure"},
+		{"re, ve, ll, d and m", "we're, we've, we'll, we'd, I'm", "we are, we have, we will, we would, I am"},
+		{"case is kept", "Didn't WORK", "Did not WORK"},
+		{"text without apostrophes is unchanged", `"NotFound hit" -redis OR pool*`, `"NotFound hit" -redis OR pool*`},
+		{"a quote around a word is not a contraction", "the 'main' branch", "the 'main' branch"},
+		{"a trailing apostrophe stays", "the users' keys", "the users' keys"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Normalize(tt.in); got != tt.want {
+				t.Errorf("Normalize(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

@@ -102,6 +102,9 @@ type Result struct {
 	FileScore float64 `json:"file_score,omitempty"`
 	// Chunks are a grouped file's further matching chunks, best first.
 	Chunks []ChunkResult `json:"chunks,omitempty"`
+	// Relaxed says the query's operators (a quoted phrase, OR, -word)
+	// matched nothing, and this result matches its words instead.
+	Relaxed bool `json:"relaxed,omitempty"`
 }
 
 // ChunkResult is one more matching chunk of a file under its grouped
@@ -187,7 +190,35 @@ func (e *Engine) settings(q Query) (settings, error) {
 
 // Search finds the memories, code chunks and commits matching q, best
 // first. It reads the cache as it is: the caller syncs it first.
+//
+// A question is not a puzzle: contractions and possessives are spelled
+// out first (query.Normalize), and when the query's operators (a quoted
+// phrase, OR, -word) leave nothing, its words are searched instead, with
+// every result marked Relaxed, since a question quoting a log line that
+// no longer exists still has an answer.
 func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
+	if q.Literal {
+		return e.search(ctx, q)
+	}
+	q.Text = query.Normalize(q.Text)
+	res, err := e.search(ctx, q)
+	if err != nil || len(res) > 0 {
+		return res, err
+	}
+	pq := query.Parse(q.Text)
+	if !pq.Syntax() || strings.TrimSpace(pq.Plain) == "" {
+		return res, nil
+	}
+	words := q
+	words.Text, words.Literal = pq.Plain, true
+	res, err = e.search(ctx, words)
+	for i := range res {
+		res[i].Relaxed = true
+	}
+	return res, err
+}
+
+func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 	st, err := e.settings(q)
 	if err != nil {
 		return nil, err

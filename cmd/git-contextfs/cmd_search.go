@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -75,7 +76,10 @@ one result per file, its best chunks under it.
 Query syntax on top of plain words (which match any word, by keyword and
 by meaning): "exact phrase" is required; prefix* matches every word it
 begins; -word or -"phrase" excludes; a OR b makes alternatives of which one
-is required.
+is required. When these leave nothing, the words alone are searched, and
+each result says so ("relaxed": true in JSON; a note on stderr).
+Contractions are spelled out first ("can't" is "cannot", "didn't" is "did
+not") and a possessive "'s" dropped.
 
 Hybrid results below a tenth of the best one are not shown.
 
@@ -87,7 +91,8 @@ JSON output is an array of objects with id, kind (memory, code, doc or
 commit), type, title, path, score, snippet, scope, and why the result is
 there: keyword_score (BM25 scaled so the query's best match is 1) and
 semantic_score (cosine); score is their mix. Code adds symbol, lines and
-test; a grouped file adds chunks; --repos adds repo.
+test; a grouped file adds chunks; --repos adds repo; relaxed is true when
+the query's operators matched nothing and the result matches its words.
 
 By default the repository's memories and your own (the user store, see
 git contextfs user path) are searched together; --scope repo or --scope
@@ -182,6 +187,9 @@ func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
 	if len(res) == 0 {
 		fmt.Fprintln(a.io.ErrOut, "no matches")
 		return nil
+	}
+	if slices.ContainsFunc(res, func(r scope.Result) bool { return r.Relaxed }) {
+		fmt.Fprintln(a.io.ErrOut, "note: nothing matches the quoted phrases, OR and -word parts as written; these results match the words")
 	}
 	for i, r := range res {
 		loc := r.Path
