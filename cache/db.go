@@ -387,11 +387,6 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 	case !fresh && !strings.Contains(err.Error(), "no such table"):
 		return c, "unreadable: " + err.Error(), nil
 	}
-	// A database without tables beside the note of a verified one was
-	// emptied (truncated, overwritten): damage, not a new cache.
-	if !fresh && exists(filepath.Join(dir, verifiedFile)) {
-		return c, "damaged: the database file holds no tables", nil
-	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return c, "", err
@@ -404,6 +399,12 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 			return c, "", nil
 		}
 		return c, fmt.Sprintf("schema %s, want %s", v, SchemaVersion), nil
+	}
+	// A database without tables, under the write lock (so not one another
+	// process is creating), beside the note of a verified one was emptied
+	// (truncated, overwritten): damage, not a new cache.
+	if !fresh && exists(filepath.Join(dir, verifiedFile)) {
+		return c, "damaged: the database file holds no tables", nil
 	}
 	if _, err := tx.ExecContext(ctx, schema); err != nil {
 		if isCorrupt(err) || !fresh {
