@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
@@ -93,8 +94,25 @@ func openQuiet(ctx context.Context, dir string) (*Store, string, error) {
 }
 
 // checkCache reports whether the cache opens and answers.
+//
+// Damage fails the check, though it is rebuilt on the spot as every
+// command does: damage found when the cache was opened (the notice) or by
+// the full check (Store.VerifyCache), which runs here and only where its
+// cost is paid rarely (docs/RELIABILITY.md). A cache rebuilt for a new
+// schema version is no damage.
 func checkCache(ctx context.Context, s *Store, notice string) DoctorCheck {
 	c := DoctorCheck{Name: "cache", OK: true, Fixable: true}
+	if damage := openDamage(notice); damage != "" {
+		c.OK, c.Message = false, "damaged, rebuilt: "+damage
+		return c
+	}
+	if err := s.VerifyCache(ctx); err != nil {
+		c.OK, c.Message = false, err.Error()
+		if cache.IsCorrupt(err) {
+			c.Message = "damaged, rebuilt: " + err.Error()
+		}
+		return c
+	}
 	st, err := s.Status(ctx)
 	if err != nil {
 		c.OK, c.Message = false, err.Error()
@@ -177,4 +195,23 @@ func doctorFix(ctx context.Context, repo *gitstore.Repo, checks []DoctorCheck) (
 		}
 	}
 	return fixed, errors.Join(errs...)
+}
+
+// openDamage returns the reason of a rebuild on open that notice reports
+// when it was damage, "" when there was none or the cache was of another
+// schema version (an upgrade or a downgrade of contextfs).
+func openDamage(notice string) string {
+	for line := range strings.SplitSeq(notice, "\n") {
+		why, ok := strings.CutPrefix(strings.TrimSpace(line), "contextfs: cache rebuilt (")
+		if !ok {
+			continue
+		}
+		why = strings.TrimSuffix(why, ")")
+		var have, want int
+		if n, _ := fmt.Sscanf(why, "schema %d, want %d", &have, &want); n == 2 && fmt.Sprintf("schema %d, want %d", have, want) == why {
+			continue
+		}
+		return why
+	}
+	return ""
 }

@@ -2,7 +2,12 @@ package contextfs
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"strings"
 
+	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/search"
 )
 
@@ -49,11 +54,37 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 	e := search.Engine{Cache: s.cache, Embedder: s.emb, Defaults: s.Config.Search,
 		KeywordOnly: func(err error) { s.noteUnavailable("keyword results only", err) }}
 	res, err := e.Search(ctx, q)
+	if err == nil {
+		err = checkAnswers(res)
+	}
 	if again, err := s.rebuildIfCorrupt(ctx, err); !again {
 		return res, err
 	}
 	e.Cache = s.cache // the rebuilt one
-	return e.Search(ctx, q)
+	if res, err = e.Search(ctx, q); err == nil {
+		err = checkAnswers(res)
+	}
+	return res, err
+}
+
+// checkAnswers is the sanity check every search answer passes, at a cost
+// of nanoseconds a result: scores in [0, 1] (the fusion's range) and
+// memory IDs well formed. A value outside them can only come from a
+// damaged cache that the checks of Guard did not see (a byte changed
+// beneath the file system after it was checked); the error makes the
+// caller rebuild and search again.
+func checkAnswers(res []Result) error {
+	const slack = 1e-9
+	bad := func(x float64) bool { return math.IsNaN(x) || x < -slack || x > 1+slack }
+	for _, r := range res {
+		if bad(r.Score) || bad(r.Keyword) || bad(r.Semantic) {
+			return fmt.Errorf("%w: search answered %s with score %v (keyword %v, semantic %v), outside [0, 1]", cache.ErrDamaged, r.ID, r.Score, r.Keyword, r.Semantic)
+		}
+		if r.Kind == "memory" && !memory.ValidID(strings.ToLower(r.ID)) {
+			return fmt.Errorf("%w: search answered a memory with the malformed ID %q", cache.ErrDamaged, r.ID)
+		}
+	}
+	return nil
 }
 
 // Snippet picks the line of body that best matches the query terms, cut

@@ -262,6 +262,25 @@ func (s *Store) rebuildIfCorrupt(ctx context.Context, err error) (bool, error) {
 	return true, nil
 }
 
+// VerifyCache runs the cache's full check (cache.Verify: SQLite's
+// integrity check, FTS5's against the documents, the row checksums). A
+// damaged cache is rebuilt, as reads do, and the damage returned in an
+// error that cache.IsCorrupt reports, so that doctor fails on it. A
+// read-only cache is not checked: nothing could be done about it.
+func (s *Store) VerifyCache(ctx context.Context) error {
+	if s.cache.ReadOnly() {
+		return nil
+	}
+	err := s.cache.Verify(ctx)
+	if err == nil || !cache.IsCorrupt(err) {
+		return err
+	}
+	if _, rerr := s.rebuild(ctx, err.Error()); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	return err
+}
+
 // syncWritten brings the index up to date with files this store has just
 // written or removed, and only with them: after a save the cache reads,
 // parses and embeds that one file, where Sync would first ask the watcher

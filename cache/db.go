@@ -30,9 +30,10 @@ import (
 
 // SchemaVersion changes whenever the tables, or what is derived into
 // them, change (18: the link attributes; 19: a memory's supersedes
-// include its links of rel supersedes); a cache of another version is
+// include its links of rel supersedes; 21: row checksums and a content
+// view per full-text table, for Verify); a cache of another version is
 // rebuilt, never migrated: it holds nothing that cannot be derived again.
-const SchemaVersion = "20"
+const SchemaVersion = "21"
 
 // Kind is what a searchable document was derived from.
 type Kind int
@@ -159,9 +160,20 @@ func Open(ctx context.Context, dir string, emb Embedder) (*Cache, error) {
 		// word when its log files are there to read (they outlive the
 		// writers): say so now, as when it fails to open.
 		if mayWrite(dir) {
-			return c, nil
+			// Changed by something else since this program left it: check
+			// it whole before answering from it (Guard).
+			gerr := c.Guard(ctx)
+			if gerr == nil {
+				return c, nil
+			}
+			if !isCorrupt(gerr) {
+				c.db.Close()
+				return nil, fmt.Errorf("cache %s: %w", dir, gerr)
+			}
+			why = gerr.Error()
+		} else {
+			err = fmt.Errorf("%s: %w", filepath.Join(dir, DBFile), fs.ErrPermission)
 		}
-		err = fmt.Errorf("%s: %w", filepath.Join(dir, DBFile), fs.ErrPermission)
 	}
 	// A database another process holds locked past the busy timeout is
 	// busy, not broken: deleting it would pull it from under that process.
@@ -267,7 +279,9 @@ CREATE TABLE docs(
 	lang       TEXT NOT NULL DEFAULT '',
 	start_line INTEGER NOT NULL DEFAULT 0,
 	end_line   INTEGER NOT NULL DEFAULT 0,
-	vhash      TEXT NOT NULL
+	vhash      TEXT NOT NULL,
+	-- Checksum of the other columns (rowSum), checked by Verify.
+	sum        INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX docs_src ON docs(src, kind, type, lang);
 CREATE INDEX docs_mid ON docs(kind, mid);
@@ -287,17 +301,24 @@ CREATE INDEX docs_mlist ON docs(kind, updated, mid, type, status, src, tags, tit
 -- are many and never filtered by type in SQL.
 CREATE INDEX docs_memtype ON docs(kind, type, status, mid) WHERE kind=1;
 CREATE TABLE supersedes(src TEXT NOT NULL, target TEXT NOT NULL);
-CREATE INDEX supersedes_src ON supersedes(src);
+-- Both columns, so that integrity_check compares every value with a copy.
+CREATE INDEX supersedes_src ON supersedes(src, target);
 -- Attributes a document carries besides its columns: a memory's paths
 -- globs, source tool and session. Keyed by blob, as supersedes is.
 CREATE TABLE attrs(src TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL);
 CREATE INDEX attrs_src ON attrs(src);
 CREATE INDEX attrs_key ON attrs(key, value);
 -- One full-text table per kind: a memory search must not rank (or read)
--- the tens of thousands of code chunks an indexed repository has.
-CREATE VIRTUAL TABLE fts_1 USING fts5(title, tags, body, content='docs', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
-CREATE VIRTUAL TABLE fts_2 USING fts5(title, tags, body, content='docs', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
-CREATE VIRTUAL TABLE fts_3 USING fts5(title, tags, body, content='docs', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
+-- the tens of thousands of code chunks an indexed repository has. Each
+-- reads its content through a view of its kind's documents, so that
+-- FTS5's integrity-check can compare the index with exactly the rows it
+-- indexes (against the whole docs table it always fails).
+CREATE VIEW docs_1 AS SELECT rowid, title, tags, body FROM docs WHERE kind=1;
+CREATE VIEW docs_2 AS SELECT rowid, title, tags, body FROM docs WHERE kind=2;
+CREATE VIEW docs_3 AS SELECT rowid, title, tags, body FROM docs WHERE kind=3;
+CREATE VIRTUAL TABLE fts_1 USING fts5(title, tags, body, content='docs_1', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE fts_2 USING fts5(title, tags, body, content='docs_2', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE fts_3 USING fts5(title, tags, body, content='docs_3', content_rowid='rowid', tokenize='porter unicode61 remove_diacritics 2');
 -- Document frequency of each (stemmed) term, to drop query words that
 -- occur in most documents: their BM25 weight is nil and their cost highest.
 CREATE VIRTUAL TABLE fts_1_vocab USING fts5vocab(fts_1, 'row');
@@ -325,7 +346,7 @@ END;
 CREATE TABLE doclog(gen INTEGER NOT NULL, kind INTEGER NOT NULL, row INTEGER NOT NULL, live INTEGER NOT NULL);
 CREATE INDEX doclog_gen ON doclog(kind, gen);
 -- A rowid table: WITHOUT ROWID suits small rows, and a vector is 1 KB.
-CREATE TABLE vectors(model TEXT NOT NULL, hash TEXT NOT NULL, vec BLOB NOT NULL);
+CREATE TABLE vectors(model TEXT NOT NULL, hash TEXT NOT NULL, vec BLOB NOT NULL, sum INTEGER NOT NULL DEFAULT 0);
 CREATE UNIQUE INDEX vectors_key ON vectors(model, hash);
 `
 
@@ -379,6 +400,12 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 		}
 		return c, fmt.Sprintf("schema %s, want %s", v, SchemaVersion), nil
 	}
+	// A database without tables, under the write lock (so not one another
+	// process is creating), beside the note of a verified one was emptied
+	// (truncated, overwritten): damage, not a new cache.
+	if !fresh && exists(filepath.Join(dir, verifiedFile)) {
+		return c, "damaged: the database file holds no tables", nil
+	}
 	if _, err := tx.ExecContext(ctx, schema); err != nil {
 		if isCorrupt(err) || !fresh {
 			return c, "unreadable: " + err.Error(), nil
@@ -391,22 +418,26 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 	if _, err := rand.Read(id[:]); err != nil {
 		return c, "", err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('schema', ?), ('dbid', ?)`, SchemaVersion, hex.EncodeToString(id[:8])); err != nil {
+	// The schema's hash, for Verify: a table, index or trigger changed
+	// behind the cache's back is damage.
+	sh, err := schemaHash(ctx, tx)
+	if err != nil {
+		return c, "", err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('schema', ?), ('dbid', ?), ('schemahash', ?)`, SchemaVersion, hex.EncodeToString(id[:8]), sh); err != nil {
 		return c, "", err
 	}
 	if err := tx.Commit(); err != nil {
 		return c, "", err
 	}
-	if !fresh {
-		return c, "", nil
-	}
+	c.recordIdentity()
 	return c, "", nil
 }
 
 // isCorrupt reports whether err says the database file is damaged or is
 // not a database at all.
 func isCorrupt(err error) bool {
-	if errors.Is(err, ErrInconsistent) {
+	if errors.Is(err, ErrInconsistent) || errors.Is(err, ErrDamaged) {
 		return true
 	}
 	var se sqlite3.Error
@@ -532,7 +563,13 @@ func (c *Cache) Close() error {
 	if !c.readOnly {
 		if fi, err := os.Stat(filepath.Join(c.dir, DBFile+"-wal")); err == nil && fi.Size() > logKeepBytes {
 			// Best effort: a busy database is checkpointed by a later close.
+			// The checkpoint rewrites the files; it keeps them trusted
+			// only if they were (noteOwnWrite).
+			trusted := c.trusted()
 			c.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+			if trusted {
+				c.recordIdentity()
+			}
 		}
 	}
 	return c.db.Close()

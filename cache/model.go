@@ -40,13 +40,15 @@ func (c *Cache) EnsureModel(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	defer c.noteOwnWrite(c.identity())
 	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("cache: %w", err)
 	}
 	defer tx.Rollback()
 	for h, v := range vecs {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO vectors(model, hash, vec) VALUES (?, ?, ?)`, model, h, encodeVec(v)); err != nil {
+		b := encodeVec(v)
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO vectors(model, hash, vec, sum) VALUES (?, ?, ?, ?)`, model, h, b, vecSum(model, h, b)); err != nil {
 			return 0, fmt.Errorf("cache: %w", err)
 		}
 	}

@@ -694,12 +694,14 @@ func (c *Cache) Meta(ctx context.Context, key string) string { return c.meta(ctx
 
 // SetMeta stores a small value (last index time, and the like).
 func (c *Cache) SetMeta(ctx context.Context, key, value string) error {
+	defer c.noteOwnWrite(c.identity())
 	return setMeta(ctx, c.db, "x:"+key, value)
 }
 
 // ClearKinds forgets which files of the given kinds are current, so the
 // next sync analyses every file again (their cached blobs are dropped too).
 func (c *Cache) ClearKinds(ctx context.Context, kinds ...Kind) error {
+	defer c.noteOwnWrite(c.identity())
 	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)

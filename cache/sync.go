@@ -162,7 +162,19 @@ type change struct {
 // pipeline that analyses the stale files in batches while the previous
 // batch is written (syncRun.write), and syncRun.finish, which removes the
 // files gone and records whether the next sync may take the fast path.
+//
+// It first runs Guard: a database changed since this program last left
+// it is checked in full, and damage is returned as an error IsCorrupt
+// reports, so that the caller rebuilds.
 func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entries []FileEntry, o SyncOptions) (SyncStats, error) {
+	if err := c.Guard(ctx); err != nil {
+		return SyncStats{Files: len(entries)}, err
+	}
+	defer c.noteOwnWrite(c.identity())
+	return c.syncFilesWith(ctx, kind, root, entries, o)
+}
+
+func (c *Cache) syncFilesWith(ctx context.Context, kind Kind, root string, entries []FileEntry, o SyncOptions) (SyncStats, error) {
 	st := SyncStats{Files: len(entries)}
 	start := time.Now()
 	// Fast path: the stat of every file is exactly what the last clean sync
@@ -763,14 +775,15 @@ func (c *Cache) insertVectors(ctx context.Context, tx *sql.Tx, vecs map[string][
 	if len(vecs) == 0 {
 		return nil
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO vectors(model, hash, vec) VALUES (?, ?, ?)`)
+	stmt, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO vectors(model, hash, vec, sum) VALUES (?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	defer stmt.Close()
 	model := c.emb.Model()
 	for h, v := range vecs {
-		if _, err := stmt.ExecContext(ctx, model, h, encodeVec(v)); err != nil {
+		b := encodeVec(v)
+		if _, err := stmt.ExecContext(ctx, model, h, b, vecSum(model, h, b)); err != nil {
 			return fmt.Errorf("cache: store vector: %w", err)
 		}
 	}
@@ -781,6 +794,14 @@ func (c *Cache) insertVectors(ctx context.Context, tx *sql.Tx, vecs map[string][
 // commit keyed by its SHA (Doc.MID). Commits already analysed are not
 // embedded again.
 func (c *Cache) SetCommits(ctx context.Context, docs []Doc) (SyncStats, error) {
+	if err := c.Guard(ctx); err != nil {
+		return SyncStats{Files: len(docs)}, err
+	}
+	defer c.noteOwnWrite(c.identity())
+	return c.setCommits(ctx, docs)
+}
+
+func (c *Cache) setCommits(ctx context.Context, docs []Doc) (SyncStats, error) {
 	st := SyncStats{Files: len(docs)}
 	known, err := c.paths(ctx, KindCommit)
 	if err != nil {
@@ -993,8 +1014,8 @@ func newBlobWriter(ctx context.Context, tx *sql.Tx, kind Kind) (*blobWriter, err
 		{&w.blob, `UPDATE blobs SET kind=?, error=?, line=?, note=?, docs=? WHERE oid=?`},
 		{&w.delDocs, `DELETE FROM docs WHERE src=? RETURNING rowid`},
 		{&w.delSup, `DELETE FROM supersedes WHERE src=?`},
-		{&w.doc, `INSERT INTO docs(src, kind, mid, type, title, tags, body, summary, created, updated, author, status, symbol, lang, start_line, end_line, vhash)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&w.doc, `INSERT INTO docs(src, kind, mid, type, title, tags, body, summary, created, updated, author, status, symbol, lang, start_line, end_line, vhash, sum)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&w.fts, `INSERT INTO ` + fts + `(rowid, title, tags, body) VALUES (?, ?, ?, ?)`},
 		{&w.sup, `INSERT INTO supersedes(src, target) VALUES (?, ?)`},
 		{&w.delAttr, `DELETE FROM attrs WHERE src=?`},
@@ -1036,8 +1057,11 @@ func (w *blobWriter) insert(ctx context.Context, kind Kind, oid string, a Analys
 	}
 	for _, d := range a.Docs {
 		tags := joinTags(d.Tags)
+		vhash := cmp.Or(d.vhash, textHash(embedText(d)))
+		sum := docSum(oid, int64(kind), d.MID, d.Type, d.Title, tags, d.Body, d.Summary, unix(d.Created), unix(d.Updated),
+			d.Author, d.Status, d.Symbol, d.Lang, int64(d.StartLine), int64(d.EndLine), vhash)
 		res, err := w.doc.ExecContext(ctx, oid, int(kind), d.MID, d.Type, d.Title, tags, d.Body, d.Summary, unix(d.Created), unix(d.Updated),
-			d.Author, d.Status, d.Symbol, d.Lang, d.StartLine, d.EndLine, cmp.Or(d.vhash, textHash(embedText(d))))
+			d.Author, d.Status, d.Symbol, d.Lang, d.StartLine, d.EndLine, vhash, sum)
 		if err != nil {
 			return nil, fmt.Errorf("cache: index %s: %w", d.MID, err)
 		}
