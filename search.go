@@ -68,17 +68,22 @@ func (s *Store) SearchIndexed(ctx context.Context, q Query) ([]Result, error) {
 }
 
 // checkAnswers is the sanity check every search answer passes, at a cost
-// of nanoseconds a result: scores in [0, 1] (the fusion's range) and
-// memory IDs well formed. A value outside them can only come from a
-// damaged cache that the checks of Guard did not see (a byte changed
+// of nanoseconds a result: no score is NaN or infinite, a memory's scores
+// lie in [0, 1] (the fusion's range; code chunks may pass 1 by the
+// evidence of their file's other chunks, and a cosine may be negative),
+// and memory IDs are well formed. A value outside them can only come from
+// a damaged cache that the checks of Guard did not see (a byte changed
 // beneath the file system after it was checked); the error makes the
 // caller rebuild and search again.
 func checkAnswers(res []Result) error {
 	const slack = 1e-9
-	bad := func(x float64) bool { return math.IsNaN(x) || x < -slack || x > 1+slack }
+	odd := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
+	unit := func(x float64) bool { return x >= -slack && x <= 1+slack }
 	for _, r := range res {
-		if bad(r.Score) || bad(r.Keyword) || bad(r.Semantic) {
-			return fmt.Errorf("%w: search answered %s with score %v (keyword %v, semantic %v), outside [0, 1]", cache.ErrDamaged, r.ID, r.Score, r.Keyword, r.Semantic)
+		if odd(r.Score) || odd(r.Keyword) || odd(r.Semantic) || odd(r.FileScore) ||
+			r.Semantic < -1-slack || r.Semantic > 1+slack ||
+			r.Kind == "memory" && (!unit(r.Score) || !unit(r.Keyword)) {
+			return fmt.Errorf("%w: search answered %s with score %v (keyword %v, semantic %v), out of range", cache.ErrDamaged, r.ID, r.Score, r.Keyword, r.Semantic)
 		}
 		if r.Kind == "memory" && !memory.ValidID(strings.ToLower(r.ID)) {
 			return fmt.Errorf("%w: search answered a memory with the malformed ID %q", cache.ErrDamaged, r.ID)
