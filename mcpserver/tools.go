@@ -51,7 +51,8 @@ type SaveOutput struct {
 // SearchInput is the argument of search_memory.
 type SearchInput struct {
 	Query string   `json:"query" jsonschema:"what to look for, in words: matched by keyword and by meaning"`
-	Type  string   `json:"type,omitempty" jsonschema:"only this memory type; or code, doc or commit for indexed source code, documentation files (and doc memories) and commits (default: all of them, memories ranked first)"`
+	Type  string   `json:"type,omitempty" jsonschema:"only this memory type; or code, doc or commit for indexed source code, documentation files (and doc memories) and commits"`
+	Kind  []string `json:"kind,omitempty" jsonschema:"only results of these kinds: memory, code, doc, commit (default: all, every memory first)"`
 	Tags  []string `json:"tags,omitempty" jsonschema:"only memories with all of these tags"`
 	Limit int      `json:"limit,omitempty" jsonschema:"at most this many results (default 10, at most 1000)"`
 	Mode  string   `json:"mode,omitempty" jsonschema:"hybrid (default), keyword or semantic"`
@@ -263,7 +264,7 @@ func (sv *server) search(ctx context.Context, in SearchInput) (SearchOutput, str
 	if err := checkLimit(in.Limit, contextfs.MaxSearchLimit); err != nil {
 		return SearchOutput{}, "", err
 	}
-	q := contextfs.Query{Text: in.Query, Tags: in.Tags, Limit: in.Limit, Mode: in.Mode, Tests: in.Tests, Group: in.Group}
+	q := contextfs.Query{Text: in.Query, Kinds: in.Kind, Tags: in.Tags, Limit: in.Limit, Mode: in.Mode, Tests: in.Tests, Group: in.Group}
 	if in.Type != "" {
 		q.Types = []string{in.Type}
 	}

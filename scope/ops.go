@@ -408,7 +408,8 @@ func tag(res []contextfs.Result, sc Scope, repo string) []Result {
 	return out
 }
 
-// Merge merges ranked lists into one of at most limit results, best score
+// Merge merges ranked lists into one of at most limit results: memories
+// first, as each store ranks them (package search), then best score
 // first; ties are broken by scope, repository, kind and ID so the order
 // does not depend on which store answered first.
 func Merge(limit int, lists ...[]Result) []Result {
@@ -416,8 +417,14 @@ func Merge(limit int, lists ...[]Result) []Result {
 	for _, l := range lists {
 		out = append(out, l...)
 	}
+	notMemory := func(r Result) int {
+		if r.Kind == "memory" {
+			return 0
+		}
+		return 1
+	}
 	slices.SortStableFunc(out, func(a, b Result) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Scope, b.Scope), cmp.Compare(a.Repo, b.Repo),
+		return cmp.Or(cmp.Compare(notMemory(a), notMemory(b)), cmp.Compare(b.Score, a.Score), cmp.Compare(a.Scope, b.Scope), cmp.Compare(a.Repo, b.Repo),
 			cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.ID, b.ID))
 	})
 	if limit > 0 && len(out) > limit {

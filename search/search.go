@@ -34,6 +34,9 @@ const (
 type Query struct {
 	Text  string
 	Types []string // memory types, or "code" / "commit" for the auto-index
+	// Kinds keeps results of these kinds: memory, code, doc (documentation
+	// files), commit; none means all. Types narrow within them.
+	Kinds []string
 	Tags  []string
 	Since time.Time
 	All   bool   // include superseded memories
@@ -230,6 +233,9 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 		return nil, fmt.Errorf("unknown grouping %q (want file)", q.Group)
 	}
 	kinds, memTypes, codeTypes := splitKinds(q.Types, q.Tests)
+	if kinds, codeTypes, err = keepKinds(q.Kinds, kinds, codeTypes, q.Tests); err != nil {
+		return nil, err
+	}
 	f, err := Filter(memTypes, q.Tags, q.Since, q.All)
 	if err != nil {
 		return nil, err
@@ -457,12 +463,17 @@ func (e *Engine) results(ctx context.Context, all []scoredKind, st settings, q Q
 	}
 	all = kept
 	sortScored(all)
+	memoriesFirst(all)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].first && !all[j].first })
 	// Rows are numbered in the order a cache happened to index documents;
 	// ties must not depend on that, so fetch a margin and break ties by ID.
 	if len(all) > st.limit+20 && q.Group == "" {
 		all = all[:st.limit+20]
 	}
 	sort.SliceStable(all, func(i, j int) bool {
+		if fi, fj := all[i].first, all[j].first; fi != fj {
+			return fi
+		}
 		if all[i].Score != all[j].Score {
 			return all[i].Score > all[j].Score
 		}
@@ -569,6 +580,7 @@ func cleanList(xs []string) []string {
 }
 
 type scoredKind struct {
+	first bool // a memory shown before other kinds (memoriesFirst)
 	Scored
 	kind cache.Kind
 	// File is what the chunk's other matching chunks added to its score
@@ -603,6 +615,76 @@ func hits(hs []cache.Hit) []Hit {
 }
 
 func round(x float64) float64 { return float64(int64(x*10000+0.5)) / 10000 }
+
+// Result kinds, as Query.Kinds names them.
+const (
+	KindMemory = "memory"
+	KindCode   = "code"
+	KindDoc    = "doc"
+	KindCommit = "commit"
+)
+
+// keepKinds narrows the cache kinds and code chunk types that the query's
+// types chose to the result kinds asked for (none: all of them).
+func keepKinds(want []string, kinds []cache.Kind, codeTypes []string, tests string) ([]cache.Kind, []string, error) {
+	want = cleanList(want)
+	if len(want) == 0 {
+		return kinds, codeTypes, nil
+	}
+	var keep []cache.Kind
+	var chunks []string // code chunk types the kinds allow
+	for _, w := range want {
+		switch strings.ToLower(w) {
+		case KindMemory:
+			keep = append(keep, cache.KindMemory)
+		case KindCode:
+			keep = append(keep, cache.KindCode)
+			switch tests {
+			case TestsExclude:
+				chunks = append(chunks, cache.ChunkCode)
+			case TestsOnly:
+				chunks = append(chunks, cache.ChunkTest)
+			default:
+				chunks = append(chunks, cache.ChunkCode, cache.ChunkTest)
+			}
+		case KindDoc:
+			keep = append(keep, cache.KindCode)
+			chunks = append(chunks, cache.ChunkDoc)
+		case KindCommit:
+			keep = append(keep, cache.KindCommit)
+		default:
+			return nil, nil, fmt.Errorf("unknown kind %q (want memory, code, doc or commit)", w)
+		}
+	}
+	var out []cache.Kind
+	for _, k := range kinds {
+		if slices.Contains(keep, k) {
+			out = append(out, k)
+		}
+	}
+	if slices.Contains(out, cache.KindCode) {
+		if codeTypes == nil {
+			codeTypes = chunks
+		} else {
+			codeTypes = slices.DeleteFunc(slices.Clone(codeTypes), func(t string) bool { return !slices.Contains(chunks, t) })
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil, fmt.Errorf("the types asked for have no results of kind %s", strings.Join(want, ", "))
+	}
+	return out, codeTypes, nil
+}
+
+// memoriesFirst marks the memories that rank ahead of other kinds: every
+// memory that is a result at all. What the team wrote down comes before
+// the code, docs and history that mention the same words (a release
+// procedure ranked 27th of 30 behind code and commits in a real
+// repository); --kind (Query.Kinds) asks for other kinds alone.
+func memoriesFirst(all []scoredKind) {
+	for i := range all {
+		all[i].first = all[i].kind == cache.KindMemory
+	}
+}
 
 // splitKinds separates the pseudo-types of the auto-index from memory
 // types: "code" is source code (and tests, as tests says), "doc" is

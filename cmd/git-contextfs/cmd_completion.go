@@ -126,6 +126,11 @@ func (a *app) addCompletions(root *cobra.Command) {
 		if c.Flags().Lookup("tag") != nil {
 			c.RegisterFlagCompletionFunc("tag", a.completeTags)
 		}
+		if c.Flags().Lookup("kind") != nil {
+			c.RegisterFlagCompletionFunc("kind", cobra.FixedCompletions(
+				[]string{"memory\tmemories (the default shows them first)", "code\tindexed source code", "doc\tindexed documentation files", "commit\tthe branch's commits"},
+				cobra.ShellCompDirectiveNoFileComp))
+		}
 		if c.Flags().Lookup("mode") != nil {
 			c.RegisterFlagCompletionFunc("mode", cobra.FixedCompletions(
 				[]string{"hybrid\tkeywords and meaning, fused", "keyword\tBM25 over the words", "semantic\tby meaning (embeddings)"},

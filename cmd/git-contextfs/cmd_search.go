@@ -17,6 +17,7 @@ import (
 type searchOptions struct {
 	text        string
 	types, tags []string
+	kinds       []string
 	limit       int
 	mode, since string
 	tests       string
@@ -30,7 +31,7 @@ type searchOptions struct {
 // query checks the options and returns the query they ask for; a bad
 // value is a usageError.
 func (o *searchOptions) query() (contextfs.Query, error) {
-	q := contextfs.Query{Text: o.text, Types: o.types, Tags: o.tags, Limit: o.limit, Mode: o.mode, All: o.all,
+	q := contextfs.Query{Text: o.text, Types: o.types, Kinds: o.kinds, Tags: o.tags, Limit: o.limit, Mode: o.mode, All: o.all,
 		Attached: o.attach.files, Source: o.attach.source, Tests: o.tests, Group: o.group}
 	if o.tests != "" && o.tests != contextfs.TestsInclude && o.tests != contextfs.TestsExclude && o.tests != contextfs.TestsOnly {
 		return q, &usageError{fmt.Errorf("--tests must be include, exclude or only, not %q", o.tests)}
@@ -66,7 +67,10 @@ func (a *app) searchCmd() *cobra.Command {
 		Long: `Ranks memories by a fusion of BM25 keyword scores and embedding similarity
 (--mode hybrid, the default), or by either alone. Superseded memories are
 hidden unless --all. With code indexed ("git contextfs index"), results mix
-memories, code chunks, documentation and commits: --type code selects source
+memories, code chunks, documentation and commits, every memory first: what
+the team wrote down comes before the code and history that mention the
+same words. --kind memory, code, doc or commit keeps one kind (or
+several). --type code selects source
 code (tests included, ranked below other code of equal relevance; --tests
 exclude or only), --type doc documentation files (Markdown,
 reStructuredText, text, changelogs, chunked by headings) and doc memories,
@@ -102,6 +106,7 @@ missing or broken is reported and skipped.`,
 		Example: `  git contextfs search "how do we pool db connections"
   git contextfs search --type decision --tag db --limit 5 postgres
   git contextfs search --mode keyword --json EADDRINUSE
+  git contextfs search --kind code,doc "where do we retry failed uploads"
   git contextfs search --since 2024-01-01 "release checklist"
   git contextfs search --path auth/token.go
   git contextfs search --scope user "how I like answers"
@@ -126,6 +131,7 @@ missing or broken is reported and skipped.`,
 	}
 	f := cmd.Flags()
 	stringArrayVar(f, &o.types, "type", "t", "only this memory `TYPE`, or code / doc / commit (repeatable)")
+	stringArrayVar(f, &o.kinds, "kind", "k", "only results of this `KIND`: memory, code, doc or commit (repeatable or comma-separated; default all, memories first)")
 	f.StringVar(&o.tests, "tests", "", "test code: include (default, ranked below other code), exclude or only")
 	f.StringVar(&o.group, "group", "", "file: one result per file, its best chunks under it")
 	stringArrayVar(f, &o.tags, "tag", "", "only memories with this tag (repeatable: all must match)")
