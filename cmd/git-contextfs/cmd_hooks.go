@@ -13,6 +13,7 @@ import (
 	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
+	"github.com/contextfs/contextfs/internal/printable"
 )
 
 // ---------------------------------------------------------------------------
@@ -251,7 +252,7 @@ func (a *app) printHooks(ctx context.Context, states []hooks.State, asJSON bool)
 		return a.printJSON(map[string]any{"hooks": hs, "merge_driver": d})
 	}
 	for _, s := range states {
-		fmt.Fprintf(a.io.Out, "%-14s %-44s %s\n", s.Name, hookState(s), displayPath(top, s.Path))
+		fmt.Fprintf(a.io.Out, "%-14s %-44s %s\n", s.Name, hookState(s), printable.Path(displayPath(top, s.Path)))
 	}
 	fmt.Fprintf(a.io.Out, "%-14s %s\n", "merge driver", check.DescribeMergeDriver(md, mderr))
 	return nil
