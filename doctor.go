@@ -13,6 +13,7 @@ import (
 	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
+	"github.com/contextfs/contextfs/internal/printable"
 )
 
 // DoctorCheck is one thing Doctor looked at; see check.Diagnosis.
@@ -118,7 +119,7 @@ func checkCache(ctx context.Context, s *Store, notice string) DoctorCheck {
 		c.OK, c.Message = false, err.Error()
 		return c
 	}
-	c.Message = fmt.Sprintf("%s (%.1f MB, %d memories, schema %s)", st.Cache.Path, float64(st.Cache.Bytes)/1e6, st.Memories, st.Cache.Schema)
+	c.Message = fmt.Sprintf("%s (%.1f MB, %d memories, schema %s)", printable.Path(st.Cache.Path), float64(st.Cache.Bytes)/1e6, st.Memories, st.Cache.Schema)
 	if notice != "" {
 		c.Message += "; " + strings.TrimPrefix(notice, "contextfs: ")
 	}

@@ -118,7 +118,7 @@ func (s *Store) Status(ctx context.Context) (*Status, error) {
 	// Files that memories skip silently: temp files, symlinks, odd names.
 	odd, _ := s.Repo.Oddities()
 	for _, o := range odd {
-		st.Invalid = append(st.Invalid, Problem{Path: o.Path, Rule: string(o.Kind), Message: o.String()})
+		st.Invalid = append(st.Invalid, Problem{Path: o.Path, Rule: string(o.Kind), Message: o.Advice()})
 	}
 	if ents, err := os.ReadDir(s.CacheDir()); err == nil {
 		for _, e := range ents {

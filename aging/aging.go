@@ -102,7 +102,7 @@ func Plan(ctx context.Context, s *contextfs.Store, r Rules, now time.Time) ([]St
 		}
 		raw, err := s.Repo.ReadFile(e.Path)
 		if tl, ok := errors.AsType[*memory.TooLargeError](err); ok {
-			invalid[e.Path] = []check.Problem{{Path: e.Path, Rule: "size", Message: tl.Error()}}
+			invalid[e.Path] = []check.Problem{{Path: e.Path, Rule: "size", Message: tl.Reason()}}
 			continue
 		}
 		if err != nil {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -771,7 +770,9 @@ func (c *Cache) StalePaths(ctx context.Context, kind Kind, root string, entries 
 			stale = append(stale, e.Path)
 		case r.mtime == e.Changed && r.ino == e.Ino:
 		default:
-			raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
+			// The size matches the cached one: a file that has grown
+			// since the stat is stale without being read whole.
+			raw, err := gitstore.ReadFileLimited(filepath.Join(root, filepath.FromSlash(e.Path)), max(e.Size, 1))
 			if err != nil || gitstore.BlobOID(raw) != keyOID(r.oid) {
 				stale = append(stale, e.Path)
 			}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/memory"
 )
 
 // FileEntry is a file as stat saw it; see gitstore.Entry.
@@ -729,6 +730,15 @@ func (c *Cache) analyzeStream(ctx context.Context, root string, stale []FileEntr
 	wg.Wait()
 }
 
+// readEntry reads the file at path, at most limit bytes when limit is
+// positive (a longer file is a *memory.TooLargeError), whole otherwise.
+func readEntry(path string, limit int64) ([]byte, error) {
+	if limit > 0 {
+		return gitstore.ReadFileLimited(path, limit)
+	}
+	return os.ReadFile(path)
+}
+
 // analyzeFile reads one stale file, hashes it and, if the cache does not
 // have its content (or lookup is false), analyses and embeds it.
 func (c *Cache) analyzeFile(ctx context.Context, root string, e FileEntry, analyze Analyzer, o SyncOptions, lookup bool) analyzedFile {
@@ -740,7 +750,15 @@ func (c *Cache) analyzeFile(ctx context.Context, root string, e FileEntry, analy
 		res.change.e, res.tooLarge = e, true
 		return res
 	}
-	raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.Path)))
+	raw, err := readEntry(filepath.Join(root, filepath.FromSlash(e.Path)), o.MaxFileBytes)
+	if tl, ok := errors.AsType[*memory.TooLargeError](err); ok {
+		// It grew past the limit after the stat: as if the stat had seen it.
+		if o.TooLarge != nil {
+			o.TooLarge(e.Path, tl.Size)
+		}
+		res.change.e, res.tooLarge = e, true
+		return res
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return res // vanished while we looked: not a change, not an error

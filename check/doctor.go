@@ -16,6 +16,7 @@ import (
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
+	"github.com/contextfs/contextfs/internal/printable"
 	"github.com/contextfs/contextfs/secrets"
 )
 
@@ -121,7 +122,7 @@ func Hooks(states []hooks.State, err error) Diagnosis {
 		if len(states) > 0 {
 			dir = filepath.Dir(states[0].Path)
 		}
-		msgs = append(msgs, fmt.Sprintf("%d installed in %s", len(states), dir))
+		msgs = append(msgs, fmt.Sprintf("%d installed in %s", len(states), printable.Path(dir)))
 	}
 	c.Message = strings.Join(msgs, "; ")
 	return c
@@ -226,7 +227,7 @@ func Memories(repo *gitstore.Repo) Diagnosis {
 		// passes them; they are cleaned by age, but say they are there.
 		if temps := tempFiles(repo); len(temps) > 0 {
 			c.Warning = true
-			c.Message += fmt.Sprintf("; %d temporary file(s) of an interrupted write (first: %s), removed by the next save once an hour old", len(temps), temps[0])
+			c.Message += fmt.Sprintf("; %d temporary file(s) of an interrupted write (first: %s), removed by the next save once an hour old", len(temps), printable.Path(temps[0]))
 		}
 		return c
 	}

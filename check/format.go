@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"slices"
 	"time"
@@ -51,16 +50,18 @@ func Format(repo *gitstore.Repo, paths []string, write bool) FormatResult {
 
 // FormatFile formats one memory file. It reports whether the file is (or,
 // without write, would be) changed, or the problem that stops it from
-// being parsed.
+// being parsed. A file over repo.MaxFileBytes is a "size" problem and is
+// not read: its size is taken from a stat, so a huge or sparse file costs
+// nothing.
 func FormatFile(repo *gitstore.Repo, rel string, write bool) (bool, *Problem, error) {
-	if err := repo.NoSymlink(rel); err != nil {
-		return false, nil, err
+	raw, err := repo.ReadFile(rel)
+	if tl, ok := errors.AsType[*memory.TooLargeError](err); ok {
+		return false, &Problem{Path: rel, Rule: "size", Message: tl.Reason()}, nil
 	}
-	abs := repo.Abs(rel)
-	raw, err := os.ReadFile(abs)
 	if err != nil {
 		return false, nil, err
 	}
+	abs := repo.Abs(rel)
 	out, prob, err := CanonicalForm(rel, raw)
 	if prob != nil || err != nil {
 		return false, prob, err
@@ -73,7 +74,7 @@ func FormatFile(repo *gitstore.Repo, rel string, write bool) (bool, *Problem, er
 	}
 	// An agent or an editor may have saved the file since it was read:
 	// their content wins, and fmt can run again.
-	if now, err := os.ReadFile(abs); err != nil || !bytes.Equal(now, raw) {
+	if now, err := repo.ReadFile(rel); err != nil || !bytes.Equal(now, raw) {
 		return false, nil, fmt.Errorf("changed while being formatted; left alone")
 	}
 	if err := gitstore.WriteFileAtomic(abs, out, 0o644); err != nil {

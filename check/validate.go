@@ -22,6 +22,7 @@ import (
 	"github.com/contextfs/contextfs/config"
 	"github.com/contextfs/contextfs/frontmatter"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/printable"
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/secrets"
 )
@@ -38,9 +39,11 @@ type Problem struct {
 // with its rule's name (a type issue reads "type: unknown type ...") is not
 // given it twice.
 func (p Problem) String() string {
-	loc := p.Path
+	// The path comes from the repository: a name with an escape
+	// sequence must not reach the terminal as one.
+	loc := printable.Path(p.Path)
 	if p.Line > 0 {
-		loc = fmt.Sprintf("%s:%d", p.Path, p.Line)
+		loc = fmt.Sprintf("%s:%d", loc, p.Line)
 	}
 	if strings.HasPrefix(p.Message, p.Rule+": ") {
 		return loc + ": " + p.Message
@@ -90,7 +93,7 @@ func checkFiles(files []File, others map[string]string, othersSupersede func(pat
 	}
 	for _, f := range files {
 		if n := int64(len(f.Content)); n > limits.MaxFileBytes {
-			out = append(out, Problem{Path: f.Path, Rule: "size", Message: (&memory.TooLargeError{Path: f.Path, Size: n, Limit: limits.MaxFileBytes}).Error()})
+			out = append(out, Problem{Path: f.Path, Rule: "size", Message: (&memory.TooLargeError{Path: f.Path, Size: n, Limit: limits.MaxFileBytes}).Reason()})
 			continue
 		}
 		if lines := conflictLines(f.Content); len(lines) > 0 {
@@ -251,7 +254,7 @@ func validate(repo *gitstore.Repo, paths []string, sc *secrets.Scanner) ([]Probl
 		for _, e := range entries {
 			b, err := repo.ReadFile(e.Path)
 			if tl, ok := errors.AsType[*memory.TooLargeError](err); ok {
-				tooLarge = append(tooLarge, Problem{Path: e.Path, Rule: "size", Message: tl.Error()})
+				tooLarge = append(tooLarge, Problem{Path: e.Path, Rule: "size", Message: tl.Reason()})
 				continue
 			}
 			if err != nil {
@@ -263,7 +266,7 @@ func validate(repo *gitstore.Repo, paths []string, sc *secrets.Scanner) ([]Probl
 		odd, _ := repo.Oddities()
 		for _, o := range odd {
 			if o.Kind != gitstore.OddTemp {
-				tooLarge = append(tooLarge, Problem{Path: o.Path, Rule: string(o.Kind), Message: o.String()})
+				tooLarge = append(tooLarge, Problem{Path: o.Path, Rule: string(o.Kind), Message: o.Advice()})
 			}
 		}
 		return append(withSecrets(CheckFilesWith(files, nil, limits), files, sc), tooLarge...), len(files) + len(tooLarge), nil

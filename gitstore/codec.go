@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/contextfs/contextfs/frontmatter"
+	"github.com/contextfs/contextfs/internal/printable"
 	"github.com/contextfs/contextfs/memory"
 )
 
@@ -32,9 +33,9 @@ type DecodeError struct {
 // Error is "path:line: message", the form editors and CI annotators read.
 func (e *DecodeError) Error() string {
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s", printable.Path(e.Path), e.Line, e.Msg)
 	}
-	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+	return fmt.Sprintf("%s: %s", printable.Path(e.Path), e.Msg)
 }
 
 // Decode parses a memory file. Unknown frontmatter keys are kept in the

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/contextfs/contextfs/internal/printable"
 )
 
 // TempPrefix starts the name of every temporary file the atomic writes
@@ -126,15 +128,22 @@ type Oddity struct {
 	Kind OddityKind `json:"kind"`
 }
 
-// String is "path: kind: what to do".
+// String is "path: kind: what to do", the path escaped as
+// printable.Path does.
 func (o Oddity) String() string {
+	return fmt.Sprintf("%s: %s: %s", printable.Path(o.Path), o.Kind, o.Advice())
+}
+
+// Advice says what the oddity is and what to do about it, without the
+// path (a Problem carries that).
+func (o Oddity) Advice() string {
 	switch o.Kind {
 	case OddTemp:
-		return fmt.Sprintf("%q: %s: left by an interrupted write; it is removed on a write after %v, or delete it", o.Path, o.Kind, TempMaxAge)
+		return fmt.Sprintf("left by an interrupted write; it is removed on a write after %v, or delete it", TempMaxAge)
 	case OddSymlink:
-		return fmt.Sprintf("%q: %s: symbolic links are never read as memories; replace it with the file", o.Path, o.Kind)
+		return "symbolic links are never read as memories; replace it with the file"
 	default:
-		return fmt.Sprintf("%q: %s: rename it without control characters", o.Path, o.Kind)
+		return "rename it without control characters"
 	}
 }
 

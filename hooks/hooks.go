@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
+
+	"github.com/contextfs/contextfs/internal/printable"
 )
 
 // Names returns the hooks contextfs installs, in the order Status reports
@@ -42,6 +45,11 @@ type State struct {
 	// .pre-commit-config.yaml lists contextfs' hook for this stage, so the
 	// framework runs contextfs' check even without a block of ours.
 	ViaFramework bool
+	// Tracked reports that the file is tracked in the repository:
+	// core.hooksPath names a folder of the work tree that the team
+	// shares (.githooks). An edit to it shows in git status and reaches
+	// everyone once committed, so `hooks install` says what it changed.
+	Tracked bool
 }
 
 // Runs reports whether contextfs' handler runs when git runs the hook.
@@ -116,6 +124,7 @@ func apply(ctx context.Context, workTree string, names []string, fn func(path, n
 		return nil, err
 	}
 	top, _ := topLevel(ctx, workTree) // "" in a bare repository: no framework config
+	tracked := trackedIn(ctx, top, dir)
 	states := make([]State, 0, len(seen))
 	var errs []error
 	for _, name := range seen {
@@ -129,6 +138,7 @@ func apply(ctx context.Context, workTree string, names []string, fn func(path, n
 		}
 		st, err := inspect(p, name)
 		st.ViaFramework = st.Framework && frameworkRunsUs(top, name)
+		st.Tracked = tracked[st.Path]
 		if ferr != nil {
 			err = ferr // it explains the state better
 		}
@@ -138,6 +148,45 @@ func apply(ctx context.Context, workTree string, names []string, fn func(path, n
 		states = append(states, st)
 	}
 	return states, errors.Join(errs...)
+}
+
+// trackedIn returns the files under dir that are tracked in the
+// repository whose work tree is top, by absolute path: none when dir is
+// outside the work tree (the usual .git/hooks) or git cannot say.
+func trackedIn(ctx context.Context, top, dir string) map[string]bool {
+	out := map[string]bool{}
+	if top == "" {
+		return out
+	}
+	rel, err := filepath.Rel(top, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return out
+	}
+	list, err := git(ctx, top, "ls-files", "-z", "--full-name", "--", filepath.ToSlash(rel))
+	if err != nil {
+		return out
+	}
+	for _, p := range strings.Split(list, "\x00") {
+		if p != "" {
+			out[filepath.Join(top, filepath.FromSlash(p))] = true
+		}
+	}
+	return out
+}
+
+// DisabledError is a hook file without the executable bit and without
+// contextfs' block: git skips it, most likely because its owner turned it
+// off, so Install leaves it as it is rather than make it executable, which
+// would turn the owner's script back on too.
+type DisabledError struct {
+	Path string // the hook file
+	Name string // the hook, such as "pre-commit"
+}
+
+// Error names the file and says how to have contextfs run from it.
+func (e *DisabledError) Error() string {
+	return fmt.Sprintf("%s is not executable, so git skips it (turned off?): contextfs left it as it is and did not install there; "+
+		"to have contextfs run from it, make it executable (chmod +x) and run git contextfs hooks install again", printable.Path(e.Path))
 }
 
 // install puts the block for hook name into the file at p, or into its
@@ -192,13 +241,14 @@ func installFile(p, name string) error {
 	if err := checkShell(content); err != nil {
 		return fmt.Errorf("%s %w, so contextfs leaves it alone; call `git-contextfs hook %s` from it yourself", p, err, name)
 	}
-	var u undo
 	if !isExecutable(perm) {
-		// git ignores the file as it stands; our block must run.
-		u.setMode, u.mode = true, perm
-		perm = withExec(perm)
+		// git skips the file as it stands. Making it executable for our
+		// block would run the owner's script again, which they turned
+		// off; an older version did so, and recorded "mode=" in its undo
+		// line for Uninstall.
+		return &DisabledError{Path: p, Name: name}
 	}
-	return writeFile(p, insertBlock(content, name, u), perm)
+	return writeFile(p, insertBlock(content, name, undo{}), perm)
 }
 
 // uninstall takes the block for hook name out of the file at p and out of

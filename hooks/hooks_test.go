@@ -244,8 +244,6 @@ func TestInstallChainsExistingHooks(t *testing.T) {
 			content: strings.TrimSuffix(plainHook, "\n"), want: "plain\n"},
 		{name: "script without shebang", hook: ".git/hooks/pre-commit",
 			content: strings.TrimPrefix(plainHook, "#!/bin/sh\n"), want: "plain\n"},
-		{name: "script git ignored for lack of the executable bit", hook: ".git/hooks/pre-commit",
-			content: plainHook, perm: 0o644, want: "plain\n"},
 		{name: "bash script run through env", hook: ".git/hooks/pre-commit",
 			content: strings.Replace(plainHook, "#!/bin/sh", "#!/usr/bin/env bash", 1), want: "plain\n"},
 		{name: "script with -eu on the shebang", hook: ".git/hooks/pre-commit",
@@ -383,7 +381,7 @@ func TestInstallTwiceChangesNothing(t *testing.T) {
 			t.Parallel()
 			r := newRepo(t)
 			if existing != "" {
-				writeTestFile(t, filepath.Join(r.hooksDir(), "pre-commit"), existing, 0o644)
+				writeTestFile(t, filepath.Join(r.hooksDir(), "pre-commit"), existing, 0o755)
 			}
 			first := mustInstall(t, r.dir)
 			type file struct {

@@ -7,7 +7,9 @@ package links
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"slices"
 	"strings"
@@ -15,6 +17,7 @@ import (
 	contextfs "github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/printable"
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/search"
 )
@@ -119,7 +122,8 @@ type Graph struct {
 	byID map[string]*memory.Memory
 	ids  []string // sorted
 	in   map[string][]Edge
-	// Broken lists the files that could not be decoded ("path: message").
+	// Broken lists the files that could not be read or decoded
+	// ("path: message"): over the size limit, unreadable, bad syntax.
 	Broken []string
 }
 
@@ -146,7 +150,13 @@ func Load(ctx context.Context, s *contextfs.Store) (*Graph, error) {
 		}
 		raw, err := s.Repo.ReadFile(e.Path)
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", e.Path, err)
+			// One file that cannot be read (over limits.max_file_bytes,
+			// unreadable, gone) leaves out its memory, not the graph.
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			broken = append(broken, readError(e.Path, err))
+			continue
 		}
 		m, _, err := gitstore.Decode(e.Path, raw)
 		if err != nil {
@@ -158,6 +168,15 @@ func Load(ctx context.Context, s *contextfs.Store) (*Graph, error) {
 	g := New(ms)
 	g.Broken = broken
 	return g, nil
+}
+
+// readError is a file Load could not read, as Graph.Broken lists it:
+// "path: message", the path escaped for the terminal.
+func readError(rel string, err error) string {
+	if tl, ok := errors.AsType[*memory.TooLargeError](err); ok {
+		return tl.Error() // already "path: ..."
+	}
+	return printable.Path(rel) + ": " + err.Error()
 }
 
 // New builds a graph from memories; a later memory with a repeated ID is

@@ -31,7 +31,9 @@ const (
 // read, where the SDK's stdio transport stops the session (an agent would
 // lose its memory tools for the rest of its work). When the input ends,
 // Read waits until every call already read has been answered, so a client
-// that writes its requests and closes stdin still gets every reply.
+// that writes its requests and closes stdin still gets every reply. A
+// request that reuses the id of one not yet answered is answered with an
+// invalid-request error and not run; the first is answered as usual.
 type Transport struct {
 	// In and Out carry the frames; NewStdioTransport uses stdin and stdout.
 	In  io.Reader
@@ -286,8 +288,24 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		if req.IsCall() {
 			c.mu.Lock()
-			c.pending[req.ID] = true
+			dup := c.pending[req.ID]
+			if !dup {
+				c.pending[req.ID] = true
+			}
 			c.mu.Unlock()
+			if dup {
+				// The SDK drops a request whose id is in flight without a
+				// word, and the client waits forever. The id stays the
+				// first request's, which is still answered; this one gets
+				// an error the client can match to it.
+				id, _ := json.Marshal(req.ID.Raw())
+				fe := &FrameError{Code: jsonrpc.CodeInvalidRequest, ID: id,
+					Message: fmt.Sprintf("request id %s is already in use by a request not yet answered; use a new id", id)}
+				if err := c.writeError(fe); err != nil {
+					return nil, err
+				}
+				continue
+			}
 		}
 		return req, nil
 	}
@@ -332,19 +350,24 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encode json-rpc message: %w", err)
 	}
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok {
+		return c.writeLine(data)
+	}
+	// The id is freed under the same lock as the answer is written: a
+	// client may reuse it as soon as it reads the answer, and Read must
+	// not find it still in flight then.
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if err := c.writeLine(data); err != nil {
 		return err
 	}
-	if resp, ok := msg.(*jsonrpc.Response); ok {
-		c.mu.Lock()
-		delete(c.pending, resp.ID)
-		if len(c.pending) == 0 {
-			select {
-			case c.drained <- struct{}{}:
-			default:
-			}
+	delete(c.pending, resp.ID)
+	if len(c.pending) == 0 {
+		select {
+		case c.drained <- struct{}{}:
+		default:
 		}
-		c.mu.Unlock()
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/contextfs/contextfs/internal/printable"
 )
 
 // Default limits. A memory is a note a person reads in one sitting: these
@@ -124,5 +126,11 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s: the file is %d bytes; memory files are limited to %d bytes (limits.max_file_bytes)", e.Path, e.Size, e.Limit)
+	return printable.Path(e.Path) + ": " + e.Reason()
+}
+
+// Reason is the error without the path, for a report that shows the path
+// beside it.
+func (e *TooLargeError) Reason() string {
+	return fmt.Sprintf("the file is %d bytes; memory files are limited to %d bytes (limits.max_file_bytes)", e.Size, e.Limit)
 }

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/contextfs/contextfs/internal/printable"
 )
 
 // AllowMarker is the text that, anywhere on a line, stops the line from being
@@ -43,9 +45,9 @@ type Finding struct {
 // terminals can jump to it: "path:line:col: rule: description (redacted)".
 func (f Finding) String() string {
 	if f.Line == 0 { // found in the path itself, not in the content
-		return fmt.Sprintf("%s: %s: %s (%s)", f.Path, f.Rule, f.Description, f.Redacted)
+		return fmt.Sprintf("%s: %s: %s (%s)", printable.Path(f.Path), f.Rule, f.Description, f.Redacted)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s: %s (%s)", f.Path, f.Line, f.Column, f.Rule, f.Description, f.Redacted)
+	return fmt.Sprintf("%s:%d:%d: %s: %s (%s)", printable.Path(f.Path), f.Line, f.Column, f.Rule, f.Description, f.Redacted)
 }
 
 // Allow lists the exceptions a Scanner makes. The package documentation

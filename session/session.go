@@ -128,6 +128,10 @@ func (o StartOptions) Check() error {
 	return nil
 }
 
+// leftOpen is the summary of a session Start closes: the session's own
+// words, if an End saved them before it was killed, win over it.
+const leftOpen = "Left open; closed when the next session started."
+
 // Started is the result of Start: the new session, and the summary of the
 // one left open before it, if any, which Start closed.
 type Started struct {
@@ -148,8 +152,7 @@ func Start(ctx context.Context, st *contextfs.Store, o StartOptions, now time.Ti
 		return nil, err
 	}
 	if prev != nil {
-		m, err := End(ctx, st, EndOptions{Outcome: "unknown", User: o.User,
-			Summary: "Left open; closed when the next session started."}, now)
+		m, err := End(ctx, st, EndOptions{Outcome: "unknown", User: o.User, Summary: leftOpen}, now)
 		if err != nil {
 			return nil, fmt.Errorf("close the session left open (%s): %w", prev.ID, err)
 		}
@@ -261,12 +264,19 @@ func End(ctx context.Context, st *contextfs.Store, o EndOptions, now time.Time) 
 	}
 	said := strings.TrimSpace(o.Summary) != ""
 	var ids []string
+	var prior *memory.Memory // a summary an End killed before closeRecord saved
 	add := func(store *contextfs.Store) error {
 		saved, err := store.List(ctx, contextfs.ListOptions{Session: s.ID, All: true})
 		if err != nil {
 			return err
 		}
 		for _, e := range saved {
+			if store == st && e.Type == "episodic" && prior == nil {
+				if m, err := store.Resolve(ctx, e.ID); err == nil && m.Data["session_id"] == s.ID {
+					prior = m
+					continue
+				}
+			}
 			ids = append(ids, e.ID)
 		}
 		return nil
@@ -292,6 +302,9 @@ func End(ctx context.Context, st *contextfs.Store, o EndOptions, now time.Time) 
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
+	if prior != nil {
+		return endAgain(ctx, st, s, prior, o.Summary, outcome, said && o.Summary != leftOpen)
+	}
 	if o.Hook && !said && len(ids) == 0 {
 		// Nothing saved and nothing said: "saved 0 memories" would only
 		// push the last session that did something out of the context
@@ -333,6 +346,35 @@ func End(ctx context.Context, st *contextfs.Store, o EndOptions, now time.Time) 
 		return res.Memory, err
 	}
 	return res.Memory, nil
+}
+
+// endAgain ends session s whose summary prior is already saved: an End
+// was killed between saving it and closing the record. The session keeps
+// that one summary. An end without a summary of its own (the next
+// session's start, a hook) only closes the record: a second, "left open"
+// summary would hide the real one. An end that says something else
+// (the user ran session end again with other words or outcome) updates
+// the summary in place.
+func endAgain(ctx context.Context, st *contextfs.Store, s *Session, prior *memory.Memory, summary, outcome string, said bool) (*memory.Memory, error) {
+	m := prior
+	if said && (strings.TrimSpace(summary) != strings.TrimSpace(prior.Body) || prior.Data["outcome"] != outcome) {
+		var err error
+		m, err = st.Update(ctx, prior.ID, func(m *memory.Memory) error {
+			m.Body = strings.TrimSpace(summary)
+			if m.Data == nil {
+				m.Data = map[string]any{}
+			}
+			m.Data["outcome"] = outcome
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("update the session summary %s: %w", prior.ID, err)
+		}
+	}
+	if err := closeRecord(st.Repo, s.ID); err != nil {
+		return m, err
+	}
+	return m, nil
 }
 
 // closeRecord removes the open session id's record and its mark.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/printable"
 )
 
 // ---------------------------------------------------------------------------
@@ -63,7 +64,9 @@ The pre-commit hook never refuses a commit for formatting.`,
 
 // runFmt runs fmt with o.
 func (a *app) runFmt(ctx context.Context, o *fmtOptions) error {
-	repo, err := gitstore.Discover(a.workDir())
+	// The repository's limits apply: a file over limits.max_file_bytes
+	// is reported, not read.
+	repo, _, err := a.openFiles()
 	if err != nil {
 		return err
 	}
@@ -79,7 +82,7 @@ func (a *app) runFmt(ctx context.Context, o *fmtOptions) error {
 		}
 	} else {
 		for _, c := range changed {
-			fmt.Fprintln(a.io.Out, c)
+			fmt.Fprintln(a.io.Out, printable.Path(c))
 		}
 		for _, p := range problems {
 			fmt.Fprintln(a.io.ErrOut, p)

@@ -38,6 +38,11 @@ GitHub renders), a Graphviz digraph or JSON.`,
 				if err != nil {
 					return err
 				}
+				// A file that cannot be read is left out of the drawing and
+				// named, not allowed to stop it.
+				for _, b := range g.Broken {
+					fmt.Fprintf(a.io.ErrOut, "contextfs: graph: left out %s\n", b)
+				}
 				start := ""
 				if len(args) == 1 {
 					m, err := s.Resolve(cmd.Context(), args[0])

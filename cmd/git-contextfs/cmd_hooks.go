@@ -13,6 +13,7 @@ import (
 	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
+	"github.com/contextfs/contextfs/internal/printable"
 )
 
 // ---------------------------------------------------------------------------
@@ -83,9 +84,15 @@ func (a *app) runHooksInstall(ctx context.Context, o *hooksInstallOptions) error
 	// The top of the work tree, not where the command ran: git refuses
 	// hook work from inside .git.
 	top := repo.Root
+	before, _ := hooks.Status(ctx, top)
 	states, ierr := hooks.Install(ctx, top, nil)
 	if states == nil && ierr != nil {
 		return fmt.Errorf("install hooks: %w", ierr)
+	}
+	if !o.json {
+		for _, n := range workTreeChanges(top, before, states) {
+			fmt.Fprintln(a.io.ErrOut, n)
+		}
 	}
 	var derr error
 	if err := hooks.RegisterMergeDriver(ctx, top); err != nil {
@@ -107,6 +114,46 @@ func (a *app) runHooksInstall(ctx context.Context, o *hooksInstallOptions) error
 		return err
 	}
 	return nil
+}
+
+// workTreeChanges says, one line each, what Install changed in hook files
+// inside the work tree (core.hooksPath naming a folder such as .githooks):
+// such files are the team's, shown by git status and shared once
+// committed, so no change to them goes unsaid. before and after are the
+// states before and after Install.
+func workTreeChanges(top string, before, after []hooks.State) []string {
+	was := map[string]hooks.State{}
+	for _, s := range before {
+		was[s.Path] = s
+	}
+	var out []string
+	for _, s := range after {
+		rel, err := filepath.Rel(top, s.Path)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue // .git/hooks or a folder outside the work tree: nobody's shared file
+		}
+		b, existed := was[s.Path]
+		what := ""
+		switch {
+		case !s.Installed || s.Outdated:
+			continue // not changed, or refused (the error says so)
+		case existed && b.Installed && !b.Outdated:
+			continue // already up to date: left alone
+		case existed && b.Installed:
+			what = "updated contextfs' block in"
+		case existed && (b.Chained || b.Tracked):
+			what = "added contextfs' block to"
+		default:
+			what = "created"
+		}
+		kind := "an untracked file in the work tree"
+		if s.Tracked {
+			kind = "a file tracked in the repository"
+		}
+		out = append(out, fmt.Sprintf("note: %s %s, %s (core.hooksPath): git status shows it; commit it to share it with the team, or run git contextfs hooks uninstall to undo it",
+			what, printable.Path(filepath.ToSlash(rel)), kind))
+	}
+	return out
 }
 
 // hooksUninstallOptions are the flags of hooksUninstall.
@@ -251,7 +298,7 @@ func (a *app) printHooks(ctx context.Context, states []hooks.State, asJSON bool)
 		return a.printJSON(map[string]any{"hooks": hs, "merge_driver": d})
 	}
 	for _, s := range states {
-		fmt.Fprintf(a.io.Out, "%-14s %-44s %s\n", s.Name, hookState(s), displayPath(top, s.Path))
+		fmt.Fprintf(a.io.Out, "%-14s %-44s %s\n", s.Name, hookState(s), printable.Path(displayPath(top, s.Path)))
 	}
 	fmt.Fprintf(a.io.Out, "%-14s %s\n", "merge driver", check.DescribeMergeDriver(md, mderr))
 	return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memmerge"
+	"github.com/contextfs/contextfs/memory"
 )
 
 // exitMergeError is the merge driver's exit code when it could not merge
@@ -53,9 +54,15 @@ Exit status 2 means the merge failed and CURRENT was left as it was.`,
 			}
 			// Git runs the driver at the top of the work tree, with no -C;
 			// given one, the files are taken from it, as every PATH is.
+			// Each side is a memory file: over limits.max_file_bytes it is
+			// refused unread, and git marks the file conflicted.
+			limit := int64(memory.DefaultMaxFileBytes)
+			if repo, _, err := a.openFiles(); err == nil {
+				limit = repo.MaxFileBytes
+			}
 			var in [3][]byte
 			for i, p := range args[:3] {
-				b, err := os.ReadFile(a.userPath(p))
+				b, err := gitstore.ReadFileLimited(a.userPath(p), limit)
 				if err != nil {
 					return fail(err)
 				}

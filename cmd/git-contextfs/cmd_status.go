@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/internal/printable"
 	"github.com/contextfs/contextfs/scope"
 )
 
@@ -43,7 +44,7 @@ func (a *app) runStatus(ctx context.Context, s *contextfs.Store, o *statusOption
 	if o.json {
 		return a.printJSON(statusJSON{Status: st, UserStore: user})
 	}
-	fmt.Fprintf(a.io.Out, "repository  %s\n", st.Root)
+	fmt.Fprintf(a.io.Out, "repository  %s\n", printable.Path(st.Root))
 	switch {
 	case st.Sparse:
 		fmt.Fprintln(a.io.Out, "            (.contextfs/ is outside the sparse checkout: git sparse-checkout add .contextfs)")
@@ -82,9 +83,9 @@ func (a *app) runStatus(ctx context.Context, s *contextfs.Store, o *statusOption
 	if !st.Cache.Fresh {
 		freshness = "stale: it cannot be written, so answers come from what it last held"
 	}
-	fmt.Fprintf(a.io.Out, "cache       %s (%.1f MB, schema %s, %s)\n", st.Cache.Path, float64(st.Cache.Bytes)/1e6, st.Cache.Schema, freshness)
+	fmt.Fprintf(a.io.Out, "cache       %s (%.1f MB, schema %s, %s)\n", printable.Path(st.Cache.Path), float64(st.Cache.Bytes)/1e6, st.Cache.Schema, freshness)
 	fmt.Fprintf(a.io.Out, "watcher     %s\n", describeWatcher(st.Watcher))
-	fmt.Fprintf(a.io.Out, "user store  %s (%s)\n", user.Path, user.Summary())
+	fmt.Fprintf(a.io.Out, "user store  %s (%s)\n", printable.Path(user.Path), user.Summary())
 	if len(st.Invalid) > 0 {
 		fmt.Fprintf(a.io.Out, "problems    %d file(s); run git contextfs validate\n", len(st.Invalid))
 		for _, p := range st.Invalid {
