@@ -22,6 +22,9 @@ const module = "github.com/contextfs/contextfs"
 // CLI) sit on top. A new package goes here, one line, in the lowest layer
 // its imports allow; until then it is taken for a capability (layer 5).
 var layers = map[string]int{
+	// -1 the foundation: helpers with no knowledge of memories that the
+	// leaves use too (how a file name is printed).
+	"internal/printable": -1,
 	// 0 leaves: the model and self-contained mechanisms.
 	"memory": 0, "internal/mdtext": 0, "secrets": 0, "watch": 0, "git": 0, "internal/porter": 0,
 	"pathglob": 0, "query": 0, "internal/testproc": 0, "internal/sibling": 0, "gitindex": 0,
