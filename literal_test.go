@@ -10,7 +10,9 @@ import (
 
 // TestSearchLiteralTakesOperatorsAsWords searches with text that holds
 // the query syntax's operators: as a query they act (a -word excludes,
-// a phrase is required), and with Literal they are words that rank.
+// a phrase is required), so the memory is found only when they leave
+// nothing and the words are searched instead (relaxed); with Literal
+// they are words that rank.
 func TestSearchLiteralTakesOperatorsAsWords(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, testgit.Init(t))
@@ -23,13 +25,13 @@ func TestSearchLiteralTakesOperatorsAsWords(t *testing.T) {
 		name    string
 		text    string
 		literal bool
-		found   bool
+		relaxed bool
 	}{
-		{"a -word excludes in a query", "golangci-lint -fix", false, false},
-		{"a -word is a word when literal", "golangci-lint -fix", true, true},
-		{"a phrase is required in a query", `golangci-lint "go build"`, false, false},
-		{"a phrase is words when literal", `golangci-lint "go build"`, true, true},
-		{"operators alone are words when literal", `-fix -lint OR "" *`, true, true},
+		{"a -word excludes in a query", "golangci-lint -fix", false, true},
+		{"a -word is a word when literal", "golangci-lint -fix", true, false},
+		{"a phrase is required in a query", `golangci-lint "go build"`, false, true},
+		{"a phrase is words when literal", `golangci-lint "go build"`, true, false},
+		{"operators alone are words when literal", `-fix -lint OR "" *`, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,9 +39,11 @@ func TestSearchLiteralTakesOperatorsAsWords(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			found := len(hits) > 0 && hits[0].ID == res.Memory.ID
-			if found != tt.found {
-				t.Errorf("found %v (%+v), want %v", found, hits, tt.found)
+			if len(hits) == 0 || hits[0].ID != res.Memory.ID {
+				t.Fatalf("not found: %+v", hits)
+			}
+			if hits[0].Relaxed != tt.relaxed {
+				t.Errorf("relaxed %v, want %v", hits[0].Relaxed, tt.relaxed)
 			}
 		})
 	}
