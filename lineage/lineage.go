@@ -68,8 +68,55 @@ func checkCurrent(ctx context.Context, s *contextfs.Store, id, verb string) erro
 // A blank title keeps the old one, unless the old one was derived from the
 // old body (contextfs.DerivedTitle): then the new title is derived from
 // the new body, so that title and body agree.
+//
+// Data is merged into the old version's data (a nil value deletes a key;
+// memory.PatchData). Data carried into a new text that no longer states
+// its figures is refused (*StaleDataError) unless KeepData: the new
+// version's data would contradict its body.
 type Change struct {
 	Body, Title, Reason string
+	Data                map[string]any
+	KeepData            bool
+}
+
+// StaleDataError is a new version whose carried data restates figures its
+// new text dropped (memory.StaleData): nothing was written.
+type StaleDataError struct {
+	ID   string         // the memory the new version replaces
+	Keys []string       // the data keys that restate the old figures
+	Data map[string]any // the data the new version would carry
+}
+
+func (e *StaleDataError) Error() string {
+	var parts []string
+	for _, k := range e.Keys {
+		parts = append(parts, fmt.Sprintf("data.%s (%q)", k, fmt.Sprint(e.Data[k])))
+	}
+	return fmt.Sprintf("%s would keep %s from %s, which the new text contradicts: update it with --data '{\"%s\": \"...\"}' (MCP: data), or keep it as it is with --keep-data",
+		strings.Join(parts, " and "), plural(len(e.Keys), "its value", "their values"), e.ID, e.Keys[0])
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// checkData refuses data whose figures the new text dropped, unless the
+// change gives those keys anew or keeps the data on purpose.
+func checkData(id string, data, patch map[string]any, oldBody, newBody string, keep bool) error {
+	if keep {
+		return nil
+	}
+	stale := slices.DeleteFunc(memory.StaleData(data, oldBody, newBody), func(k string) bool {
+		_, given := patch[k]
+		return given
+	})
+	if len(stale) == 0 {
+		return nil
+	}
+	return &StaleDataError{ID: id, Keys: stale, Data: data}
 }
 
 // Evolve writes a new version of the memory id, superseding it. The new
@@ -102,17 +149,23 @@ func Evolve(ctx context.Context, s *contextfs.Store, id string, c Change) (*cont
 	if title == "" && old.Title != contextfs.DerivedTitle(old.Body) {
 		title = old.Title // written by hand, so it still holds
 	}
+	data := memory.PatchData(old.Data, c.Data)
+	if err := checkData(old.ID, data, c.Data, old.Body, c.Body, c.KeepData); err != nil {
+		return nil, err
+	}
 	return s.Save(ctx, contextfs.SaveRequest{Type: old.Type, Title: title, Tags: old.Tags, Links: linkArgs(carried(old.Links)),
-		Supersedes: []string{old.ID}, Reason: c.Reason, Data: old.Data, Body: strings.TrimSpace(c.Body)})
+		Supersedes: []string{old.ID}, Reason: c.Reason, Data: data, Body: strings.TrimSpace(c.Body), Paths: old.Paths})
 }
 
 // Merge writes one memory that supersedes all of ids: the first memory's
-// type, title and data; every memory's tags and links (less links among
-// the merged ones and those of rel supersedes); and body, or the bodies
-// joined in order when body is nil. A blank body is refused
-// (ErrNoContent), as is a memory named twice (*RequestError) or one
-// already superseded (*contextfs.SupersededError).
-func Merge(ctx context.Context, s *contextfs.Store, ids []string, body *string) (*contextfs.SaveResult, error) {
+// type, title and data (with data merged in, as Change.Data is); every
+// memory's tags, paths and links (less links among the merged ones and
+// those of rel supersedes); and body, or the bodies joined in order when
+// body is nil. A blank body is refused (ErrNoContent), as is a memory
+// named twice (*RequestError), one already superseded
+// (*contextfs.SupersededError), and a body that contradicts the data it
+// would carry (*StaleDataError, as for Evolve).
+func Merge(ctx context.Context, s *contextfs.Store, ids []string, body *string, data map[string]any) (*contextfs.SaveResult, error) {
 	if len(ids) < 2 {
 		return nil, requestErrorf("merge needs at least two memories, got %d", len(ids))
 	}
@@ -156,10 +209,15 @@ func Merge(ctx context.Context, s *contextfs.Store, ids []string, body *string) 
 		}
 		return nil, e
 	}
-	var tags, sup []string
+	var tags, sup, paths []string
 	var ls []memory.Link
 	var bodies []string
 	for _, m := range ms {
+		for _, p := range m.Paths {
+			if !slices.Contains(paths, p) {
+				paths = append(paths, p)
+			}
+		}
 		if m.Type != ms[0].Type {
 			return nil, fmt.Errorf("cannot merge %s (%s) with %s (%s): merge memories of one type", article(m.Type), m.ID, article(ms[0].Type), ms[0].ID)
 		}
@@ -173,19 +231,23 @@ func Merge(ctx context.Context, s *contextfs.Store, ids []string, body *string) 
 		bodies = append(bodies, strings.TrimSpace(m.Body))
 	}
 	text := strings.Join(bodies, "\n\n")
+	newData := memory.PatchData(ms[0].Data, data)
 	if body != nil {
 		text = *body
+		if err := checkData(ms[0].ID, newData, data, ms[0].Body, text, false); err != nil {
+			return nil, err
+		}
 	}
 	return s.Save(ctx, contextfs.SaveRequest{Type: ms[0].Type, Title: ms[0].Title, Tags: tags,
-		Links: linkArgs(memory.CleanLinks(ls)), Supersedes: sup, Data: ms[0].Data, Body: text})
+		Links: linkArgs(memory.CleanLinks(ls)), Supersedes: sup, Data: newData, Body: text, Paths: paths})
 }
 
 // Split writes one memory per part, each derived from id (a typed link)
-// and superseding it; the parts keep its type and tags. Titles derive from
-// each part's text. Fewer than two parts, a blank part or two identical
+// and superseding it; the parts keep its type, tags, paths and data (with
+// data merged in, as Change.Data is). Titles derive from each part's text. Fewer than two parts, a blank part or two identical
 // ones are refused (*RequestError), as is a memory already superseded
 // (*contextfs.SupersededError).
-func Split(ctx context.Context, s *contextfs.Store, id string, parts []string) ([]*memory.Memory, error) {
+func Split(ctx context.Context, s *contextfs.Store, id string, parts []string, data map[string]any) ([]*memory.Memory, error) {
 	if len(parts) < 2 {
 		return nil, requestErrorf("split needs at least two parts, got %d", len(parts))
 	}
@@ -214,8 +276,8 @@ func Split(ctx context.Context, s *contextfs.Store, id string, parts []string) (
 	}
 	var out []*memory.Memory
 	for _, p := range parts {
-		res, err := s.Save(ctx, contextfs.SaveRequest{Type: old.Type, Tags: old.Tags,
-			Links: []string{"derived_from:" + old.ID}, Supersedes: []string{old.ID}, Data: old.Data, Body: p})
+		res, err := s.Save(ctx, contextfs.SaveRequest{Type: old.Type, Tags: old.Tags, Paths: old.Paths,
+			Links: []string{"derived_from:" + old.ID}, Supersedes: []string{old.ID}, Data: memory.PatchData(old.Data, data), Body: p})
 		if err != nil {
 			return out, fmt.Errorf("part %d: %w", len(out)+1, err)
 		}

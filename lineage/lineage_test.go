@@ -67,31 +67,31 @@ func TestBadRequestsWriteNothing(t *testing.T) {
 			_, err := lineage.Evolve(ctx, s, fact.Memory.ID, lineage.Change{Body: blank, Title: "A title"})
 			return noContent(t, err)
 		}, "needs content", false},
-		{"merge of one memory", func() error { _, err := lineage.Merge(ctx, s, []string{fact.Memory.ID}, nil); return err }, "at least two", true},
+		{"merge of one memory", func() error { _, err := lineage.Merge(ctx, s, []string{fact.Memory.ID}, nil, nil); return err }, "at least two", true},
 		{"merge of a memory with itself", func() error {
-			_, err := lineage.Merge(ctx, s, []string{fact.Memory.ID, fact.Memory.ID}, nil)
+			_, err := lineage.Merge(ctx, s, []string{fact.Memory.ID, fact.Memory.ID}, nil, nil)
 			return err
 		}, "named twice", true},
 		{"merge of a memory with its prefix", func() error {
-			_, err := lineage.Merge(ctx, s, []string{fact.Memory.ID[:5], fact.Memory.ID}, nil)
+			_, err := lineage.Merge(ctx, s, []string{fact.Memory.ID[:5], fact.Memory.ID}, nil, nil)
 			return err
 		}, "named twice", true},
 		{"merge across types", func() error {
-			_, err := lineage.Merge(ctx, s, []string{fact.Memory.ID, dec.Memory.ID}, nil)
+			_, err := lineage.Merge(ctx, s, []string{fact.Memory.ID, dec.Memory.ID}, nil, nil)
 			return err
 		}, "one type", false},
 		{"merge with empty content", func() error {
-			_, err := lineage.Merge(ctx, s, []string{fact.Memory.ID, dec.Memory.ID}, new(""))
+			_, err := lineage.Merge(ctx, s, []string{fact.Memory.ID, dec.Memory.ID}, new(""), nil)
 			return noContent(t, err)
 		}, "needs content", false},
 		{"merge with blank content", func() error {
-			_, err := lineage.Merge(ctx, s, []string{fact.Memory.ID, dec.Memory.ID}, &blank)
+			_, err := lineage.Merge(ctx, s, []string{fact.Memory.ID, dec.Memory.ID}, &blank, nil)
 			return noContent(t, err)
 		}, "needs content", false},
-		{"split into one part", func() error { _, err := lineage.Split(ctx, s, fact.Memory.ID, []string{"only"}); return err }, "at least two", true},
-		{"split with an empty part", func() error { _, err := lineage.Split(ctx, s, fact.Memory.ID, []string{"a", " "}); return err }, "part 2 is empty", true},
+		{"split into one part", func() error { _, err := lineage.Split(ctx, s, fact.Memory.ID, []string{"only"}, nil); return err }, "at least two", true},
+		{"split with an empty part", func() error { _, err := lineage.Split(ctx, s, fact.Memory.ID, []string{"a", " "}, nil); return err }, "part 2 is empty", true},
 		{"split into the same part twice", func() error {
-			_, err := lineage.Split(ctx, s, fact.Memory.ID, []string{"CI runs.", "On GitHub.", " CI runs.\n"})
+			_, err := lineage.Split(ctx, s, fact.Memory.ID, []string{"CI runs.", "On GitHub.", " CI runs.\n"}, nil)
 			return err
 		}, "parts 1 and 3 are the same", true},
 	}
@@ -162,15 +162,15 @@ func TestSupersededMemoriesAreNotChangedAgain(t *testing.T) {
 			return err
 		}, []string{v3}, v2 + " is superseded by " + v3 + "; evolve " + v3 + " instead"},
 		{"merge with a superseded memory", func() error {
-			_, err := lineage.Merge(ctx, s, []string{other, v2}, nil)
+			_, err := lineage.Merge(ctx, s, []string{other, v2}, nil, nil)
 			return err
 		}, []string{v3}, "; merge " + v3 + " instead"},
 		{"merge of a memory with what replaced it", func() error {
-			_, err := lineage.Merge(ctx, s, []string{v3, v2}, nil)
+			_, err := lineage.Merge(ctx, s, []string{v3, v2}, nil, nil)
 			return err
 		}, []string{v3}, "this merge includes " + v3 + ", so leave " + v2 + " out"},
 		{"split of a superseded memory", func() error {
-			_, err := lineage.Split(ctx, s, v1, []string{"Cache TTL is set.", "It is in seconds."})
+			_, err := lineage.Split(ctx, s, v1, []string{"Cache TTL is set.", "It is in seconds."}, nil)
 			return err
 		}, []string{v3}, "; split " + v3 + " instead"},
 	}
@@ -188,7 +188,7 @@ func TestSupersededMemoriesAreNotChangedAgain(t *testing.T) {
 		})
 	}
 	// The current version is still open to every change.
-	if _, err := lineage.Merge(ctx, s, []string{v3, other}, nil); err != nil {
+	if _, err := lineage.Merge(ctx, s, []string{v3, other}, nil, nil); err != nil {
 		t.Fatalf("merge of current memories: %v", err)
 	}
 }
@@ -333,7 +333,7 @@ func TestNewVersionsDoNotTakeTheOldVersionsSupersedesLinks(t *testing.T) {
 			return res.Memory.ID, nil
 		}},
 		{"merge", func(s *contextfs.Store, b, other string) (string, error) {
-			res, err := lineage.Merge(ctx, s, []string{b, other}, nil)
+			res, err := lineage.Merge(ctx, s, []string{b, other}, nil, nil)
 			if err != nil {
 				return "", err
 			}

@@ -127,22 +127,26 @@ type LineageOutput struct {
 
 // EvolveInput is the argument of evolve_memory.
 type EvolveInput struct {
-	ID      string `json:"id" jsonschema:"the memory to replace with a new version"`
-	Content string `json:"content" jsonschema:"the new version's body"`
-	Title   string `json:"title,omitempty" jsonschema:"a new title (default: the old one, or derived from content when the old one was derived from the old body)"`
-	Reason  string `json:"reason,omitempty" jsonschema:"why: observation, inference, correction or decay"`
+	ID       string         `json:"id" jsonschema:"the memory to replace with a new version"`
+	Content  string         `json:"content" jsonschema:"the new version's body"`
+	Title    string         `json:"title,omitempty" jsonschema:"a new title (default: the old one, or derived from content when the old one was derived from the old body)"`
+	Reason   string         `json:"reason,omitempty" jsonschema:"why: observation, inference, correction or decay"`
+	Data     map[string]any `json:"data,omitempty" jsonschema:"fields merged into the memory's data (null deletes one); needed when the new content changes a figure the data states"`
+	KeepData bool           `json:"keep_data,omitempty" jsonschema:"keep data whose figures the new content no longer states"`
 }
 
 // MergeInput is the argument of merge_memories.
 type MergeInput struct {
-	IDs     []string `json:"ids" jsonschema:"two or more memories of one type to merge"`
-	Content string   `json:"content,omitempty" jsonschema:"the merged memory's body (default: the bodies joined)"`
+	IDs     []string       `json:"ids" jsonschema:"two or more memories of one type to merge"`
+	Content string         `json:"content,omitempty" jsonschema:"the merged memory's body (default: the bodies joined)"`
+	Data    map[string]any `json:"data,omitempty" jsonschema:"fields merged into the first memory's data (null deletes one)"`
 }
 
 // SplitInput is the argument of split_memory.
 type SplitInput struct {
-	ID    string   `json:"id" jsonschema:"the memory to split"`
-	Parts []string `json:"parts" jsonschema:"the text of each part, two or more"`
+	ID    string         `json:"id" jsonschema:"the memory to split"`
+	Parts []string       `json:"parts" jsonschema:"the text of each part, two or more"`
+	Data  map[string]any `json:"data,omitempty" jsonschema:"fields merged into each part's data (null deletes one)"`
 }
 
 // SplitOutput names the parts written.
@@ -257,7 +261,7 @@ func (sv *server) evolve(ctx context.Context, in EvolveInput) (MemoryRef, string
 	if err != nil {
 		return MemoryRef{}, "", err
 	}
-	res, err := lineage.Evolve(ctx, st, in.ID, lineage.Change{Body: in.Content, Title: in.Title, Reason: in.Reason})
+	res, err := lineage.Evolve(ctx, st, in.ID, lineage.Change{Body: in.Content, Title: in.Title, Reason: in.Reason, Data: in.Data, KeepData: in.KeepData})
 	if err != nil {
 		return MemoryRef{}, "", err
 	}
@@ -271,7 +275,7 @@ func (sv *server) merge(ctx context.Context, in MergeInput) (MemoryRef, string, 
 		content = &in.Content
 	}
 	if len(in.IDs) == 0 {
-		_, err := lineage.Merge(ctx, sv.store, in.IDs, content) // says what a merge needs
+		_, err := lineage.Merge(ctx, sv.store, in.IDs, content, in.Data) // says what a merge needs
 		return MemoryRef{}, "", err
 	}
 	// One store holds them all: the first one's.
@@ -279,7 +283,7 @@ func (sv *server) merge(ctx context.Context, in MergeInput) (MemoryRef, string, 
 	if err != nil {
 		return MemoryRef{}, "", err
 	}
-	res, err := lineage.Merge(ctx, st, in.IDs, content)
+	res, err := lineage.Merge(ctx, st, in.IDs, content, in.Data)
 	if err != nil {
 		return MemoryRef{}, "", err
 	}
@@ -292,7 +296,7 @@ func (sv *server) split(ctx context.Context, in SplitInput) (SplitOutput, string
 	if err != nil {
 		return SplitOutput{}, "", err
 	}
-	ms, err := lineage.Split(ctx, st, in.ID, in.Parts)
+	ms, err := lineage.Split(ctx, st, in.ID, in.Parts, in.Data)
 	if len(ms) > 0 {
 		sv.committed(ctx, st, where)
 	}

@@ -32,23 +32,34 @@ func lineageUsage(err error) error {
 }
 
 func (a *app) evolveCmd() *cobra.Command {
-	var reason, title string
-	var asJSON bool
+	var reason, title, data string
+	var asJSON, keepData bool
 	cmd := &cobra.Command{
 		Use:   "evolve ID [CONTENT|-]",
 		Short: "Write a new version of a memory that supersedes it",
 		Long: `Writes a new memory with the new content (the arguments, or stdin with "-")
 that supersedes ID and records why (--reason: ` + strings.Join(memory.Reasons(), ", ") + `).
-It keeps ID's type, tags, links (not those of rel supersedes: they stay
-with ID) and data, and its title unless that was derived from the old
-content: then the new content gives the title. The old file stays, hidden
-from search; "lineage" shows the chain. Blank content is refused, and so is
-an ID that is already superseded: evolve its current version instead.`,
+It keeps ID's type, tags, paths, links (not those of rel supersedes: they
+stay with ID) and data, and its title unless that was derived from the old
+content: then the new content gives the title. --data merges JSON fields
+into the data (null deletes one). The old file stays, hidden from search;
+"lineage" shows the chain. Blank content is refused, and so is an ID that
+is already superseded: evolve its current version instead.
+
+Data that restates a figure of the old text which the new text drops
+("20 per instance" in data.decision, "40 connections" in the new text) is
+refused, since the new version would contradict itself: give the field
+anew with --data, or --keep-data to keep it as it is.`,
 		Example: `  git contextfs evolve k3x9 --reason correction "We pool 40 connections, not 20."
+  git contextfs evolve k3x9 --data '{"decision":"pgxpool, 40 per instance"}' "We pool 40 connections per instance."
   echo "New text" | git contextfs evolve k3x9 -`,
 		Args: idArgs(1, -1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := reasonUsage(reason); err != nil {
+				return err
+			}
+			d, err := parseData(data)
+			if err != nil {
 				return err
 			}
 			body, err := a.readContent(args[1:])
@@ -56,7 +67,7 @@ an ID that is already superseded: evolve its current version instead.`,
 				return err
 			}
 			return a.withStore(func(cmd *cobra.Command, _ []string, s *contextfs.Store) error {
-				res, err := lineage.Evolve(cmd.Context(), s, args[0], lineage.Change{Body: body, Title: title, Reason: reason})
+				res, err := lineage.Evolve(cmd.Context(), s, args[0], lineage.Change{Body: body, Title: title, Reason: reason, Data: d, KeepData: keepData})
 				if err != nil {
 					return err
 				}
@@ -66,6 +77,8 @@ an ID that is already superseded: evolve its current version instead.`,
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", "why: "+strings.Join(memory.Reasons(), ", "))
 	cmd.Flags().StringVar(&title, "title", "", "a new title (default: the old one, or derived from the content as the old one was)")
+	cmd.Flags().StringVar(&data, "data", "", "JSON object merged into the data (null deletes a field)")
+	cmd.Flags().BoolVar(&keepData, "keep-data", false, "keep data whose figures the new text no longer states")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the new memory as JSON")
 	return cmd
 }
@@ -81,19 +94,24 @@ func (a *app) printSaved(m *memory.Memory, asJSON bool) error {
 
 func (a *app) mergeCmd() *cobra.Command {
 	var asJSON bool
-	var body string
+	var body, data string
 	cmd := &cobra.Command{
 		Use:   "merge ID ID... [--content TEXT|-]",
 		Short: "Merge memories of one type into one that supersedes them all",
 		Long: `Writes one memory that supersedes every ID: the first one's type, title
-and data, every one's tags and links (less those of rel supersedes), and
---content as its body (or "-" for stdin; by default the bodies joined in
-order). Blank --content is refused, and so is an ID that is already
-superseded.`,
+and data (--data merges JSON fields into it), every one's tags, paths and
+links (less those of rel supersedes), and --content as its body (or "-"
+for stdin; by default the bodies joined in order). Blank --content is
+refused, and so is an ID that is already superseded, and --content that
+drops a figure the data restates (give the field anew with --data).`,
 		Example: `  git contextfs merge k3x9 p2m7
   git contextfs merge k3x9 p2m7 --content "One pool of 20 per process."`,
 		Args: idArgs(2, -1, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			d, err := parseData(data)
+			if err != nil {
+				return err
+			}
 			if body == "-" {
 				b, err := a.readContent([]string{"-"})
 				if err != nil {
@@ -106,7 +124,7 @@ superseded.`,
 				content = &body
 			}
 			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				res, err := lineage.Merge(cmd.Context(), s, args, content)
+				res, err := lineage.Merge(cmd.Context(), s, args, content, d)
 				if err != nil {
 					return lineageUsage(err)
 				}
@@ -115,6 +133,7 @@ superseded.`,
 		},
 	}
 	cmd.Flags().StringVar(&body, "content", "", "the merged memory's body, or - for stdin")
+	cmd.Flags().StringVar(&data, "data", "", "JSON object merged into the data (null deletes a field)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the new memory as JSON")
 	return cmd
 }
@@ -122,11 +141,13 @@ superseded.`,
 func (a *app) splitCmd() *cobra.Command {
 	var parts []string
 	var asJSON bool
+	var data string
 	cmd := &cobra.Command{
 		Use:   "split ID --part TEXT --part TEXT...",
 		Short: "Split a memory into parts derived from it that supersede it",
-		Long: `Writes one memory per --part, each of ID's type and tags, linked to ID as
-derived_from and superseding it. Prints the new IDs, one per line. A blank
+		Long: `Writes one memory per --part, each of ID's type, tags, paths and data
+(--data merges JSON fields into it), linked to ID as derived_from and
+superseding it. Prints the new IDs, one per line. A blank
 part, or the same part twice, is refused, and so is an ID that is already
 superseded.`,
 		Example: `  git contextfs split k3x9 --part "We pool with pgxpool." --part "Pools hold 20 connections."`,
@@ -135,8 +156,12 @@ superseded.`,
 			if len(parts) < 2 {
 				return &usageError{fmt.Errorf("split needs at least two --part, got %d", len(parts))}
 			}
+			d, err := parseData(data)
+			if err != nil {
+				return err
+			}
 			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				ms, err := lineage.Split(cmd.Context(), s, args[0], parts)
+				ms, err := lineage.Split(cmd.Context(), s, args[0], parts, d)
 				if err != nil {
 					return lineageUsage(err)
 				}
@@ -151,6 +176,7 @@ superseded.`,
 		},
 	}
 	stringArrayVar(cmd.Flags(), &parts, "part", "", "the text of one part (repeat for each)")
+	cmd.Flags().StringVar(&data, "data", "", "JSON object merged into each part's data (null deletes a field)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the new memories as JSON")
 	return cmd
 }
