@@ -53,8 +53,10 @@ type Config struct {
 	// EmbedderFromRepo says the embedder section in force is the
 	// repository's (a trusted clone set it), not the user's.
 	EmbedderFromRepo bool `yaml:"-"`
-	// User is the user's own settings (UserConfigPath).
-	User User `yaml:"-"`
+	// User is the user's own settings (UserConfigPath); UserError says
+	// why they could not be read (the defaults are used then).
+	User      User   `yaml:"-"`
+	UserError string `yaml:"-"`
 }
 
 // HygieneConfig tunes the checks at save and the aging rules (packages
@@ -181,9 +183,14 @@ func Load(repo *gitstore.Repo) (Config, error) {
 	if err != nil {
 		return c, err
 	}
+	// The user's file, unreadable or invalid, is warned about and left
+	// out, as package scope does with the rest of it: a typo there must
+	// not stop work in every repository, and without it the defaults
+	// apply, which send nothing anywhere.
 	u, err := LoadUser()
 	if err != nil {
-		return c, err
+		c.UserError = err.Error()
+		u = User{}
 	}
 	c.applyTrust(repo, u)
 	return c, nil

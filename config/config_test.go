@@ -188,3 +188,25 @@ func TestTheDefaultConfigNeedsNoTrust(t *testing.T) {
 		t.Errorf("notices for the default file: %q", c.Notices())
 	}
 }
+
+// TestABadUserFileIsAWarningAndTheDefaultsApply: the user's own file with
+// a bad value stops no command in any repository: it is named in a
+// warning and the defaults (which send nothing anywhere) apply.
+func TestABadUserFileIsAWarningAndTheDefaultsApply(t *testing.T) {
+	xdg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", xdg)
+	os.MkdirAll(filepath.Join(xdg, "contextfs"), 0o700)
+	user := filepath.Join(xdg, "contextfs", config.UserFile)
+	os.WriteFile(user, []byte("embedder:\n  provider: openai\n  url: not a url\n"), 0o600)
+	c, err := config.Load(repoWithConfig(t, ""))
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	notes := strings.Join(c.Notices(), "\n")
+	if !strings.Contains(notes, user) || !strings.Contains(notes, "embedder.url") {
+		t.Errorf("notices %q: want a warning naming %s and embedder.url", notes, user)
+	}
+	if c.Embedder != (config.EmbedderConfig{}) {
+		t.Errorf("embedder %+v, want the defaults", c.Embedder)
+	}
+}

@@ -196,17 +196,21 @@ func (c Config) TrustNotice() string {
 	if len(c.Ignored) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("contextfs: %s sets %s, ignored: a repository's config does not choose where data is sent, which environment variable is read or which untracked files are indexed (your own settings apply: see docs/SECRETS.md). If you trust this clone: %s",
+	return fmt.Sprintf("contextfs: %s sets %s: ignored, since a repository's config does not choose where data is sent, which environment variable is read or which untracked files are indexed; your own settings apply (docs/SECRETS.md). To trust this clone: %s",
 		c.File, strings.Join(c.Ignored, ", "), TrustCommand)
 }
 
 // Notices are the lines to show once per command about the config: its
-// unknown keys and the settings ignored for trust.
+// unknown keys, a user's file that could not be read, and the settings
+// ignored for trust.
 func (c Config) Notices() []string {
 	var out []string
 	if len(c.Unknown) > 0 {
 		out = append(out, fmt.Sprintf("contextfs: warning: %s: unknown key%s %s ignored (a newer contextfs may know %s)",
 			c.File, plural(len(c.Unknown)), strings.Join(c.Unknown, ", "), them(len(c.Unknown))))
+	}
+	if c.UserError != "" {
+		out = append(out, "contextfs: warning: "+c.UserError+" (your embedder and index settings are not used)")
 	}
 	if n := c.TrustNotice(); n != "" {
 		out = append(out, n)
