@@ -133,6 +133,10 @@ const Default = `# contextfs configuration. Every key is optional; the values sh
 # lives in the git directory and is never committed.
 
 embedder:
+  # Only provider: builtin counts here until each user trusts their clone
+  # (git config contextfs.trustRepoConfig true): a repository's config
+  # does not choose where data is sent. Your own embedder goes in
+  # ~/.config/contextfs/config.yaml (the same keys) or CONTEXTFS_EMBED*.
   # builtin: works offline with no model download (the default).
   # openai: any OpenAI-compatible /v1/embeddings server: Ollama, LM Studio,
   #         llama.cpp's server, or OpenAI itself.
@@ -149,7 +153,7 @@ search:
 index:
   auto_index: true      # keep the code and commit index fresh on every command
   max_commits: 1000     # commits of the current branch made searchable (-1: none)
-  include: []           # extra globs to index (beyond tracked files)
+  include: []           # extra globs to index (untracked; needs the trust above)
   exclude: []           # globs never indexed, e.g. "testdata/**"
   # languages: go, python, javascript, typescript, tsx, rust, java, c, cpp,
   # ruby, csharp, php, bash, markdown, text
