@@ -28,14 +28,14 @@ func (s *Store) Init(ctx context.Context) ([]string, error) {
 		if err := s.Repo.OutsideSparse(ctx); err != nil {
 			return nil, err
 		}
-		if err := gitstore.CreateFileExclusive(p, []byte(DefaultConfig)); err != nil && !errors.Is(err, os.ErrExist) {
+		if err := s.Repo.CreateFile(p, []byte(DefaultConfig)); err != nil && !errors.Is(err, os.ErrExist) {
 			return nil, err
 		}
 		created = append(created, s.Repo.Rel(p))
 	}
 	// Temporary files of interrupted writes are never committed.
 	ign := filepath.Join(s.Repo.MemoryDir(), gitstore.GitignoreFile)
-	if err := gitstore.CreateFileExclusive(ign, []byte(gitstore.GitignoreRules)); err == nil {
+	if err := s.Repo.CreateFile(ign, []byte(gitstore.GitignoreRules)); err == nil {
 		created = append(created, s.Repo.Rel(ign))
 	} else if !errors.Is(err, os.ErrExist) {
 		return created, err

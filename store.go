@@ -46,6 +46,10 @@ type Options struct {
 	// and none is running; nil never starts one. Only the program that
 	// can serve it knows how: the CLI runs itself as `watch run`.
 	StartWatcher func(root string) error
+	// Private makes every file and folder the store writes its owner's
+	// only (0600, 0700): the user store's. A store whose work tree's root
+	// folder is already private is treated so without it.
+	Private bool
 }
 
 // Store is an open contextfs repository: its memory files and its cache.
@@ -57,6 +61,10 @@ type Store struct {
 	cache  *cache.Cache
 	notes  io.Writer
 	now    func() time.Time
+
+	// repoEmb: emb is one the repository's (trusted) config chose, not
+	// the user's (EmbedderChosenByRepo).
+	repoEmb bool
 
 	startWatcher func(root string) error
 
@@ -94,26 +102,33 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if err := checkWatchEnv(); err != nil {
 		return nil, err
 	}
-	emb, ownEmb := opts.Embedder, opts.Embedder == nil
-	if ownEmb {
-		ec := embed.Config{Provider: cfg.Embedder.Provider, Model: cfg.Embedder.Model, BaseURL: cfg.Embedder.URL}
-		if cfg.Embedder.APIKeyEnv != "" {
-			ec.APIKey = os.Getenv(cfg.Embedder.APIKeyEnv)
-		}
-		if emb, err = embed.New(embed.ConfigFromEnv(ec)); err != nil {
-			return nil, fmt.Errorf("embedder: %w", err)
-		}
-	}
 	notes := opts.Notices
 	if notes == nil {
 		notes = io.Discard
+	}
+	// Once per store: unknown keys, and the settings left out because
+	// the clone is not trusted (before anything could be sent).
+	for _, n := range cfg.Notices() {
+		fmt.Fprintln(notes, n)
+	}
+	emb, ownEmb := opts.Embedder, opts.Embedder == nil
+	repoEmb := false
+	if ownEmb {
+		ec := embedConfig(cfg.Embedder)
+		// The repository chose the embedder when what is in force is
+		// not what the user's own settings give (a trusted clone's).
+		repoEmb = cfg.EmbedderFromRepo && ec != embedConfig(cfg.User.Embedder)
+		if emb, err = embed.New(ec); err != nil {
+			return nil, fmt.Errorf("embedder: %w", err)
+		}
 	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
 	repo.MaxFileBytes = cfg.Limits.WithDefaults().MaxFileBytes
-	s := &Store{Repo: repo, Config: cfg, emb: emb, ownEmb: ownEmb, notes: notes, now: now, startWatcher: opts.StartWatcher}
+	repo.Private = opts.Private || privateDir(repo.Root)
+	s := &Store{Repo: repo, Config: cfg, emb: emb, ownEmb: ownEmb, repoEmb: repoEmb, notes: notes, now: now, startWatcher: opts.StartWatcher}
 	if err := s.openCache(ctx); err != nil {
 		return nil, err
 	}
@@ -177,6 +192,30 @@ func (s *Store) PrepareSearchLater() {
 
 // Embedder returns the embedder in use.
 func (s *Store) Embedder() embed.Embedder { return s.emb }
+
+// EmbedderChosenByRepo reports whether the embedder in use is one the
+// repository's own config chose (a clone trusted with
+// config.TrustCommand), rather than the user's settings or the caller's:
+// the memories of other stores, the user's above all, are never given to
+// it (package scope).
+func (s *Store) EmbedderChosenByRepo() bool { return s.repoEmb }
+
+// embedConfig is the embedder that settings c give, the environment
+// (CONTEXTFS_EMBEDDER and the rest, the user's) over them.
+func embedConfig(c EmbedderConfig) embed.Config {
+	ec := embed.Config{Provider: c.Provider, Model: c.Model, BaseURL: c.URL}
+	if c.APIKeyEnv != "" {
+		ec.APIKey = os.Getenv(c.APIKeyEnv)
+	}
+	return embed.ConfigFromEnv(ec)
+}
+
+// privateDir reports whether dir is its owner's only: no permission for
+// group or others.
+func privateDir(dir string) bool {
+	fi, err := os.Stat(dir)
+	return err == nil && fi.Mode().Perm()&0o077 == 0
+}
 
 // Cache gives packages built on the API (indexing, hooks) the cache.
 func (s *Store) Cache() *cache.Cache { return s.cache }

@@ -259,6 +259,8 @@ func TestFilesSkipsWhatItShould(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".contextfs", "config.yaml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// index.include of untracked files counts only in a trusted clone.
+	testgit.Run(t, dir, "config", "contextfs.trustRepoConfig", "true")
 	s2, err := contextfs.Open(context.Background(), contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
 	if err != nil {
 		t.Fatal(err)

@@ -151,7 +151,7 @@ func Open(ctx context.Context, dir string, emb Embedder) (*Cache, error) {
 	if p := filepath.Join(dir, DBFile+"-journal"); len(p) >= maxPath {
 		return nil, fmt.Errorf("cache %s: the path is %d bytes long, and SQLite takes at most %d: move the repository to a shorter path", dir, len(p), maxPath-1)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
 	c, why, err := openRetrying(ctx, dir, emb)
@@ -363,6 +363,14 @@ func open(ctx context.Context, dir string, emb Embedder) (c *Cache, why string, 
 	path := filepath.Join(dir, DBFile)
 	_, statErr := os.Stat(path)
 	fresh := errors.Is(statErr, os.ErrNotExist)
+	if fresh {
+		// Created here, empty (an empty database to SQLite), so that it is
+		// its owner's only: SQLite would give it 0644, and its log files
+		// take the database's mode.
+		if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+			f.Close()
+		}
+	}
 	dsn := fileURI(path) + "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=off&_txlock=immediate"
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {

@@ -358,7 +358,7 @@ func checkTrailerOnce(b []byte, notePath, id string) ([]byte, error) {
 	}
 	body, err := checkTrailer(b)
 	if err == nil && id != "" {
-		_ = os.WriteFile(notePath, []byte(id), 0o644) // best effort: see above
+		_ = os.WriteFile(notePath, []byte(id), 0o600) // best effort: see above
 	}
 	return body, err
 }
@@ -851,7 +851,7 @@ func (c *Cache) writeBase(dbID string, id [16]byte, ds *docSet) error {
 	blob := []byte(strings.Join(terms, "\x00"))
 	h := header{dbID: dbIDBytes(dbID), id: id, gen: ds.gen, dim: uint32(ds.dim), model: ds.model}
 	h.n = [3]uint32{uint32(len(ds.rows)), uint32(len(blob)), uint32(len(ds.model))}
-	err := gitstore.WriteAtomic(c.docSetPath(ds.kind, "base"), 0o644, func(w io.Writer) error {
+	err := gitstore.WriteAtomic(c.docSetPath(ds.kind, "base"), 0o600, func(w io.Writer) error {
 		fw := bufio.NewWriterSize(w, 1<<20)
 		bw := &crcWriter{w: fw}
 		bw.Write(h.encode(baseMagic))
@@ -885,7 +885,7 @@ func (c *Cache) writeBase(dbID string, id [16]byte, ds *docSet) error {
 func (c *Cache) writeDelta(st *dsState, baseID [16]byte, d *deltaFile) error {
 	h := header{dbID: dbIDBytes(st.dbID), id: baseID, gen: d.gen, dim: uint32(st.dim), model: st.model}
 	h.n = [3]uint32{uint32(len(d.removed)), uint32(len(d.added.rows)), uint32(len(st.model))}
-	return gitstore.WriteAtomicVolatile(c.docSetPath(st.kind, "delta"), 0o644, func(w io.Writer) error {
+	return gitstore.WriteAtomicVolatile(c.docSetPath(st.kind, "delta"), 0o600, func(w io.Writer) error {
 		fw := bufio.NewWriter(w)
 		bw := &crcWriter{w: fw}
 		bw.Write(h.encode(deltaMagic))

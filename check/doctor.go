@@ -203,6 +203,16 @@ func Config(repo *gitstore.Repo) (Diagnosis, bool) {
 		return c, true
 	}
 	c.Message = rel + " is valid"
+	// Keys this release does not know, and settings only a trusted clone
+	// may make, work as if absent: a warning, which --fix leaves to you.
+	if len(cfg.Unknown) > 0 {
+		c.Warning = true
+		c.Message += fmt.Sprintf("; unknown key(s) ignored: %s (from a newer contextfs, or a typo)", strings.Join(cfg.Unknown, ", "))
+	}
+	if len(cfg.Ignored) > 0 {
+		c.Warning = true
+		c.Message += fmt.Sprintf("; %s ignored, this clone not being trusted (%s trusts it)", strings.Join(cfg.Ignored, ", "), config.TrustCommand)
+	}
 	return c, true
 }
 

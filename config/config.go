@@ -8,8 +8,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 
 	"go.yaml.in/yaml/v3"
 
@@ -36,6 +38,25 @@ type Config struct {
 	// Limits bound each memory (file size, data, tags); zero means the
 	// safe default.
 	Limits memory.Limits `yaml:"limits"`
+
+	// What Load learned besides the values, for the notices a command
+	// shows once (Notices) and for the stores opened beside this one.
+
+	// File is the config file, relative to the work tree.
+	File string `yaml:"-"`
+	// Unknown are the keys of the file this release does not know
+	// ("search.mod"): ignored, with a warning.
+	Unknown []string `yaml:"-"`
+	// Ignored are the keys the file sets that only a trusted clone may
+	// (see TrustKey): the user's values are in force instead.
+	Ignored []string `yaml:"-"`
+	// EmbedderFromRepo says the embedder section in force is the
+	// repository's (a trusted clone set it), not the user's.
+	EmbedderFromRepo bool `yaml:"-"`
+	// User is the user's own settings (UserConfigPath); UserError says
+	// why they could not be read (the defaults are used then).
+	User      User   `yaml:"-"`
+	UserError string `yaml:"-"`
 }
 
 // HygieneConfig tunes the checks at save and the aging rules (packages
@@ -112,6 +133,10 @@ const Default = `# contextfs configuration. Every key is optional; the values sh
 # lives in the git directory and is never committed.
 
 embedder:
+  # Only provider: builtin counts here until each user trusts their clone
+  # (git config contextfs.trustRepoConfig true): a repository's config
+  # does not choose where data is sent. Your own embedder goes in
+  # ~/.config/contextfs/config.yaml (the same keys) or CONTEXTFS_EMBED*.
   # builtin: works offline with no model download (the default).
   # openai: any OpenAI-compatible /v1/embeddings server: Ollama, LM Studio,
   #         llama.cpp's server, or OpenAI itself.
@@ -128,7 +153,7 @@ search:
 index:
   auto_index: true      # keep the code and commit index fresh on every command
   max_commits: 1000     # commits of the current branch made searchable (-1: none)
-  include: []           # extra globs to index (beyond tracked files)
+  include: []           # extra globs to index (untracked; needs the trust above)
   exclude: []           # globs never indexed, e.g. "testdata/**"
   # languages: go, python, javascript, typescript, tsx, rust, java, c, cpp,
   # ruby, csharp, php, bash, markdown, text
@@ -153,10 +178,33 @@ context:
 
 // Load reads the repository's config; a missing file gives the
 // defaults. A value outside what its key allows is an error naming the
-// file, the key and the values allowed (validate).
+// file, the key and the values allowed (validate); a key this release
+// does not know is left out and named in c.Unknown. The embedder section
+// and index.include in force are the user's (LoadUser), unless the clone
+// is trusted (TrustKey); c.Ignored names what the file set in vain.
 func Load(repo *gitstore.Repo) (Config, error) {
-	var c Config
-	if err := repo.NoSymlink(gitstore.Dir + "/" + gitstore.ConfigFile); err != nil {
+	c, err := loadFile(repo)
+	if err != nil {
+		return c, err
+	}
+	// The user's file, unreadable or invalid, is warned about and left
+	// out, as package scope does with the rest of it: a typo there must
+	// not stop work in every repository, and without it the defaults
+	// apply, which send nothing anywhere.
+	u, err := LoadUser()
+	if err != nil {
+		c.UserError = err.Error()
+		u = User{}
+	}
+	c.applyTrust(repo, u)
+	return c, nil
+}
+
+// loadFile reads and checks repo's .contextfs/config.yaml, as written.
+func loadFile(repo *gitstore.Repo) (Config, error) {
+	rel := gitstore.Dir + "/" + gitstore.ConfigFile
+	c := Config{File: rel}
+	if err := repo.NoSymlink(rel); err != nil {
 		return c, err // the settings come from the repository, not through a link out of it
 	}
 	p := filepath.Join(repo.MemoryDir(), gitstore.ConfigFile)
@@ -167,10 +215,22 @@ func Load(repo *gitstore.Repo) (Config, error) {
 	if err != nil {
 		return c, fmt.Errorf("read %s: %w", p, err)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil && err.Error() != "EOF" {
-		return c, fmt.Errorf("%s: %w", repo.Rel(p), err)
+	c.File = repo.Rel(p)
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(b)).Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		return c, fmt.Errorf("%s: %w", c.File, err)
 	}
-	return c, c.validate(repo.Rel(p))
+	unknown, err := checkShape(&doc, reflect.TypeFor[Config](), "")
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", c.File, err)
+	}
+	// The shapes fit, so this decodes every known key; unknown ones are
+	// skipped (not KnownFields) and were collected above.
+	if len(doc.Content) > 0 {
+		if err := doc.Decode(&c); err != nil {
+			return c, fmt.Errorf("%s: %w", c.File, err)
+		}
+	}
+	c.Unknown = unknown
+	return c, c.validate(c.File)
 }

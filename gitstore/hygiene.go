@@ -75,8 +75,8 @@ func (r *Repo) sweepDue(dir string) bool {
 		}
 	}
 	if err := os.Chtimes(stamp, now, now); errors.Is(err, fs.ErrNotExist) {
-		if os.MkdirAll(filepath.Dir(stamp), 0o755) == nil {
-			os.WriteFile(stamp, nil, 0o644)
+		if os.MkdirAll(filepath.Dir(stamp), 0o700) == nil {
+			os.WriteFile(stamp, nil, 0o600)
 		}
 	}
 	return true

@@ -49,6 +49,25 @@ type Repo struct {
 	// MaxFileBytes bounds the files ReadFile reads; 0 means
 	// memory.DefaultMaxFileBytes.
 	MaxFileBytes int64
+	// Private makes the memory files and folders written here their
+	// owner's only (0600, 0700): set for the user store, whose memories
+	// no other local user may read.
+	Private bool
+}
+
+// filePerm is the mode of a new file written in the work tree: perm, less
+// everything for group and others in a private store.
+func (r *Repo) filePerm(perm os.FileMode) os.FileMode {
+	if r.Private {
+		return perm &^ 0o077
+	}
+	return perm
+}
+
+// CreateFile is CreateFileExclusive with the repository's modes (private
+// in a private store), for the files init writes.
+func (r *Repo) CreateFile(name string, data []byte) error {
+	return createFileExclusive(name, data, r.filePerm(0o644), nil)
 }
 
 // Discover finds the work tree containing dir. It honours GIT_DIR and

@@ -258,7 +258,7 @@ func WriteAtomicVolatile(name string, perm os.FileMode, write func(io.Writer) er
 
 func writeAtomic(name string, perm os.FileMode, write func(io.Writer) error, durable bool, sweep func(string) bool) error {
 	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, dirPerm(perm)); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	if fi, err := os.Stat(name); err == nil {
@@ -307,7 +307,14 @@ func writeAtomic(name string, perm os.FileMode, write func(io.Writer) error, dur
 // is already taken, so two processes saving at once can never overwrite
 // each other's memory.
 func CreateFileExclusive(name string, data []byte) error {
-	return createFileExclusive(name, data, nil)
+	return createFileExclusive(name, data, 0o644, nil)
+}
+
+// dirPerm is the mode of a folder created for a file of mode perm: read
+// and search for whoever may read the file (0644: 0755, 0600: 0700).
+func dirPerm(perm os.FileMode) os.FileMode {
+	perm &= 0o666
+	return perm | (perm&0o444)>>2
 }
 
 // CreateMemoryFile is CreateFileExclusive for the file rel of the work
@@ -317,7 +324,7 @@ func (r *Repo) CreateMemoryFile(rel string, data []byte) error {
 	if err := r.fits(rel, data); err != nil {
 		return err
 	}
-	return createFileExclusive(r.Abs(rel), data, r.sweepDue)
+	return createFileExclusive(r.Abs(rel), data, r.filePerm(0o644), r.sweepDue)
 }
 
 // RemoveMemoryFile removes the file rel of the work tree, unless a part of
@@ -335,7 +342,7 @@ func (r *Repo) WriteMemoryFile(rel string, data []byte, perm os.FileMode) error 
 	if err := r.fits(rel, data); err != nil {
 		return err
 	}
-	return writeAtomic(r.Abs(rel), perm, writeBytes(data), true, r.sweepDue)
+	return writeAtomic(r.Abs(rel), r.filePerm(perm), writeBytes(data), true, r.sweepDue)
 }
 
 // fits refuses a memory file over r.MaxFileBytes before it is written:
@@ -355,9 +362,9 @@ func (r *Repo) fits(rel string, data []byte) error {
 	return nil
 }
 
-func createFileExclusive(name string, data []byte, sweep func(string) bool) error {
+func createFileExclusive(name string, data []byte, perm os.FileMode, sweep func(string) bool) error {
 	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, dirPerm(perm)); err != nil {
 		return fmt.Errorf("create %s: %w", name, err)
 	}
 	f, err := createTemp(dir, sweep)
@@ -368,7 +375,7 @@ func createFileExclusive(name string, data []byte, sweep func(string) bool) erro
 	defer os.Remove(tmp)
 	_, err = f.Write(data)
 	if err == nil {
-		err = f.Chmod(0o644)
+		err = f.Chmod(perm)
 	}
 	if err == nil {
 		err = f.Sync()

@@ -22,11 +22,11 @@ const WriteLockFile = "write.lock"
 // hand are caught by the re-read before each rewrite instead.
 func (r *Repo) LockWrites(ctx context.Context) (unlock func(), err error) {
 	dir := filepath.Join(r.GitDir, "contextfs")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("write lock: %w", err)
 	}
 	name := filepath.Join(dir, WriteLockFile)
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("write lock: %w", err)
 	}

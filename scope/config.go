@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/contextfs/contextfs/config"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
 )
@@ -29,6 +30,11 @@ type Config struct {
 	UserStore UserStoreConfig `yaml:"user_store,omitempty"`
 	// Repos are the registered repositories, searched by --repos.
 	Repos []RepoEntry `yaml:"repos,omitempty"`
+	// Embedder and Index are the settings no repository's config may
+	// choose (package config reads them: config.User); they are here so
+	// that this file's other keys are checked, and kept by Save.
+	Embedder config.EmbedderConfig `yaml:"embedder,omitempty"`
+	Index    config.UserIndex      `yaml:"index,omitempty"`
 }
 
 // UserStoreConfig configures the user store.
@@ -94,7 +100,8 @@ func (c Config) Save() error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	// Yours only, as the user store is: it names your repositories.
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return fmt.Errorf("write %s: %w", p, err)
 	}
 	var b bytes.Buffer
@@ -104,7 +111,7 @@ func (c Config) Save() error {
 	if err := enc.Encode(c); err != nil {
 		return fmt.Errorf("write %s: %w", p, err)
 	}
-	if err := gitstore.WriteFileAtomic(p, b.Bytes(), 0o644); err != nil {
+	if err := gitstore.WriteFileAtomic(p, b.Bytes(), 0o600); err != nil {
 		return fmt.Errorf("write %s: %w", p, err)
 	}
 	return nil

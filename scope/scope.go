@@ -30,6 +30,7 @@ import (
 	"sync"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/config"
 	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/gitstore"
 )
@@ -107,17 +108,9 @@ func (e *UserDirError) Error() string {
 }
 
 // ConfigDir is where the user's own settings live (the repos registry,
-// default scopes): $XDG_CONFIG_HOME/contextfs, else ~/.config/contextfs.
-func ConfigDir() (string, error) {
-	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "contextfs"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("user config: no XDG_CONFIG_HOME or home directory: %w", err)
-	}
-	return filepath.Join(home, ".config", "contextfs"), nil
-}
+// default scopes, the embedder): $XDG_CONFIG_HOME/contextfs, else
+// ~/.config/contextfs (config.UserConfigDir).
+func ConfigDir() (string, error) { return config.UserConfigDir() }
 
 // Options configure Open.
 type Options struct {
@@ -231,12 +224,16 @@ func (s *Set) warnf(format string, args ...any) {
 
 // storeOptions are the options another store (the user's, a registered
 // repository's) is opened with: those of the repository store, at dir,
-// with the repository's embedder.
+// with the repository's embedder unless its config chose it.
 func (s *Set) storeOptions(dir string) contextfs.Options {
 	o := s.opts.Store
 	o.Dir = dir
 	o.StartWatcher = nil // a watcher serves the work tree a person is in
-	if s.Repo != nil && o.Embedder == nil {
+	// An embedder the repository's config chose (a trusted clone's) is
+	// that repository's: the user's memories, and other repositories',
+	// never go to it. Such a store makes its own, from the user's
+	// settings, and its cosines are its own scale.
+	if s.Repo != nil && o.Embedder == nil && !s.Repo.EmbedderChosenByRepo() {
 		o.Embedder = s.Repo.Embedder()
 	}
 	return o
@@ -360,11 +357,13 @@ func openUser(ctx context.Context, dir, from, cur string, opts contextfs.Options
 		// is asked again: the store passed.
 		_, _ = (git.Cmd{Dir: dir}).Run(ctx, "config", userStoreKey, "true")
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// Private from the start: other local users may not read it (see
+	// private.go). An existing store is left as it is; doctor says so.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("user store: %w", err)
 	}
 	if isNew {
-		if _, err := (git.Cmd{Dir: dir}).Run(ctx, "init", "-q"); err != nil {
+		if _, err := (git.Cmd{Dir: dir}).Run(ctx, "init", "-q", "--shared="+privateShared); err != nil {
 			return nil, fmt.Errorf("user store: git init %s: %w", dir, err)
 		}
 		if _, err := (git.Cmd{Dir: dir}).Run(ctx, "config", userStoreKey, "true"); err != nil {
@@ -372,6 +371,7 @@ func openUser(ctx context.Context, dir, from, cur string, opts contextfs.Options
 		}
 	}
 	opts.Dir = dir
+	opts.Private = true
 	st, err := contextfs.Open(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("user store %s: %w", dir, err)
@@ -383,6 +383,14 @@ func openUser(ctx context.Context, dir, from, cur string, opts contextfs.Options
 	if _, err := st.Init(ctx); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("user store %s: init: %w", dir, err)
+	}
+	if isNew {
+		// What git and Init wrote with the umask's modes (.gitattributes,
+		// git's hooks samples and description) is made private too.
+		if _, err := MakePrivate(ctx, dir); err != nil {
+			st.Close()
+			return nil, err
+		}
 	}
 	return st, nil
 }

@@ -163,8 +163,8 @@ func Start(ctx context.Context, st *contextfs.Store, o StartOptions, now time.Ti
 	// The mark first: a save stamped once the record exists removes it.
 	// One that cannot be written is no error (write says what is wrong):
 	// without it, End asks the user store, as for an older session.
-	if os.MkdirAll(Dir(st.Repo), 0o755) == nil {
-		_ = os.WriteFile(unsavedFile(st.Repo, s.ID), nil, 0o644)
+	if os.MkdirAll(Dir(st.Repo), 0o700) == nil {
+		_ = os.WriteFile(unsavedFile(st.Repo, s.ID), nil, 0o600)
 	}
 	if err := write(st.Repo, s); err != nil {
 		_ = os.Remove(unsavedFile(st.Repo, s.ID))
@@ -211,10 +211,10 @@ func write(repo *gitstore.Repo, s *Session) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(Dir(repo), 0o755); err != nil {
+	if err := os.MkdirAll(Dir(repo), 0o700); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	if err := gitstore.WriteFileAtomic(currentFile(repo), append(raw, '\n'), 0o644); err != nil {
+	if err := gitstore.WriteFileAtomic(currentFile(repo), append(raw, '\n'), 0o600); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
 	return nil

@@ -76,6 +76,10 @@ func (a *app) openFiles() (*gitstore.Repo, contextfs.Config, error) {
 		return nil, contextfs.Config{}, err
 	}
 	repo.MaxFileBytes = cfg.Limits.WithDefaults().MaxFileBytes // as contextfs.Open sets it
+	// Said as contextfs.Open says them.
+	for _, n := range cfg.Notices() {
+		fmt.Fprintln(a.io.ErrOut, n)
+	}
 	return repo, cfg, nil
 }
 

@@ -36,10 +36,11 @@ func (a *app) doctorCmd() *cobra.Command {
   memories       every memory file is valid
   user-store     where your own store is, how many memories it holds,
                  and whether all are committed (a warning if not)
+  user-privacy   no other local user may read your store (0700/0600)
 
 With --fix it installs or updates the hooks, registers the merge driver,
-writes the default config when there is none and rebuilds a broken
-cache, then checks again. Invalid memories are left to you: run
+writes the default config when there is none, rebuilds a broken
+cache and makes your user store private, then checks again. Invalid memories are left to you: run
 git contextfs validate to see them.
 
 Exit status: 0 when nothing failed (warnings allowed), 1 otherwise.`,
@@ -67,6 +68,15 @@ func (a *app) runDoctor(ctx context.Context, o *doctorOptions) error {
 		fmt.Fprintf(a.io.ErrOut, "contextfs: doctor --fix: %v\n", err)
 	}
 	rep.Checks = append(rep.Checks, scope.UserStatus(ctx).Diagnosis())
+	priv, fixedPriv, err := scope.PrivacyDiagnosis(ctx, o.fix)
+	if err != nil {
+		fmt.Fprintf(a.io.ErrOut, "contextfs: doctor --fix: %v\n", err)
+	}
+	if fixedPriv != "" {
+		rep.Fixed = append(rep.Fixed, fixedPriv)
+	}
+	rep.Checks = append(rep.Checks, priv)
+	rep.OK = rep.OK && priv.OK
 	checks, fixed, healthy := rep.Checks, rep.Fixed, rep.OK
 	if o.json {
 		if err := a.printJSON(rep); err != nil {

@@ -530,7 +530,7 @@ func doctor(t *testing.T, dir string, args ...string) (doctorReport, int) {
 
 func TestDoctorReportsMissingSetupAndFixRepairsIt(t *testing.T) {
 	t.Parallel()
-	allOK := map[string]string{"git-contextfs": "ok", "hooks": "ok", "merge-driver": "ok", "config": "ok", "cache": "ok", "memories": "ok", "embedder": "ok", "user-store": "ok"}
+	allOK := map[string]string{"git-contextfs": "ok", "hooks": "ok", "merge-driver": "ok", "config": "ok", "cache": "ok", "memories": "ok", "embedder": "ok", "user-store": "ok", "user-privacy": "ok"}
 	tests := []struct {
 		name      string
 		setup     func(t *testing.T, dir string)

@@ -36,9 +36,15 @@ type mcpProc struct {
 
 func startMCP(t *testing.T, dir string) *mcpProc {
 	t.Helper()
+	return startMCPEnv(t, dir, nil)
+}
+
+// startMCPEnv is startMCP with env added to the test environment.
+func startMCPEnv(t *testing.T, dir string, env []string) *mcpProc {
+	t.Helper()
 	cmd := exec.Command(filepath.Join(binDir, "git-contextfs"), "mcp")
 	cmd.Dir = dir
-	cmd.Env = testgit.Env()
+	cmd.Env = append(testgit.Env(), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

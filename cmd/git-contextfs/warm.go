@@ -35,6 +35,7 @@ import (
 	"github.com/contextfs/contextfs/branchdiff"
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
+	"github.com/contextfs/contextfs/config"
 	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/scope"
@@ -426,6 +427,12 @@ func (w *warmServer) call(ctx context.Context, name string, payload []byte) (out
 	ios, _, stdout, stderr := iostreams.Test()
 	w.notes.set(stderr)
 	defer w.notes.set(io.Discard)
+	// What a cold command says once when it opens the store (unknown
+	// keys, settings ignored for trust), said to each caller: the stores
+	// here were opened for the first.
+	for _, n := range w.set.Repo.Config.Notices() {
+		fmt.Fprintln(stderr, n)
+	}
 	a := &app{io: ios, warm: w}
 	repo := w.set.Repo
 	gen := repo.IndexGeneration(ctx)
@@ -548,6 +555,10 @@ func (w *warmServer) stampOf(repo *gitstore.Repo) string {
 		b.WriteString("-|")
 	}
 	one(filepath.Join(repo.Root, gitstore.Dir, "config.yaml"))
+	// Whether the clone is trusted decides the embedder and what is
+	// indexed (config.TrustKey): an answer computed under the other
+	// decision must not be served.
+	fmt.Fprintf(&b, "trust:%t|", config.Trusted(repo))
 	ident(filepath.Join(repo.GitDir, "contextfs", cache.DBFile))
 	if p, err := scope.ConfigPath(); err == nil {
 		one(p)
@@ -556,6 +567,7 @@ func (w *warmServer) stampOf(repo *gitstore.Repo) string {
 		one(filepath.Join(d, ".git"))
 		one(filepath.Join(d, gitstore.Dir, "config.yaml"))
 		if u, err := gitstore.Discover(d); err == nil {
+			fmt.Fprintf(&b, "trust:%t|", config.Trusted(u))
 			ident(filepath.Join(u.GitDir, "contextfs", cache.DBFile))
 		}
 	}
