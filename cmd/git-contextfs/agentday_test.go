@@ -464,8 +464,12 @@ func dayChi(t *testing.T) string {
 	out, err := cmd.Output()
 	var mod struct{ Dir, Error string }
 	if jerr := json.Unmarshal(out, &mod); err != nil || jerr != nil || mod.Error != "" || mod.Dir == "" {
-		dayMissing(t, fmt.Sprintf("%s@%s is not in the Go module cache (%v %s)", chiModule, chiVersion, err, strings.TrimSpace(mod.Error)),
-			"go mod download "+chiModule+"@"+chiVersion)
+		why := mod.Error // go's own words, such as "module lookup disabled by GOPROXY=off"
+		if why == "" {
+			why = fmt.Sprint(err, jerr)
+		}
+		dayMissing(t, fmt.Sprintf("%s@%s is not in the Go module cache: %s", chiModule, chiVersion, why),
+			"run: go mod download "+chiModule+"@"+chiVersion)
 	}
 	return mod.Dir
 }
