@@ -114,6 +114,9 @@ func TestAgentDayInChi(t *testing.T) {
 	t.Logf("copy and commit: %v", time.Since(started).Round(time.Millisecond))
 	playDay(t, node, client, dir, []dayTask{
 		{"document the PostgreSQL connection pool limit per instance in the README", "README.md", []string{"decision"}},
+		// The natural wording: before memories ranked first, the README's
+		// doc chunks pushed the decision out of the block's search.
+		{"add the PostgreSQL connection pool example to the README's middleware section", "README.md", []string{"decision"}},
 		{"write the CHANGELOG entry for the fix of the too many connections error from PostgreSQL in the integration tests", "CHANGELOG.md", []string{"error"}},
 	})
 }
