@@ -11,6 +11,7 @@ import (
 	"github.com/contextfs/contextfs/config"
 	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/secrets"
 )
 
@@ -86,7 +87,10 @@ func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error)
 	for _, e := range entries {
 		oids = append(oids, e.oid)
 	}
-	blobs, err := git.Cmd{Dir: repo.Root}.ReadBlobs(ctx, oids)
+	// A memory over the size limit is reported by its size, never read:
+	// git streams it past (ReadBlobsUpTo).
+	limits := repoLimits(repo).WithDefaults()
+	blobs, over, err := git.Cmd{Dir: repo.Root}.ReadBlobsUpTo(ctx, oids, limits.MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -94,9 +98,15 @@ func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error)
 	others := map[string]string{}
 	otherContent := map[string][]byte{}
 	for _, e := range entries {
+		if size, ok := over[e.oid]; ok && staged[e.path] {
+			res.Files++
+			res.Problems = append(res.Problems, Problem{Path: e.path, Rule: "size",
+				Message: (&memory.TooLargeError{Path: e.path, Size: size, Limit: limits.MaxFileBytes}).Reason()})
+			continue
+		}
 		content, ok := blobs[e.oid]
 		if !ok {
-			continue // an intent-to-add entry has no blob yet
+			continue // an intent-to-add entry has no blob yet, or an unstaged file over the limit
 		}
 		if staged[e.path] {
 			files = append(files, File{Path: e.path, Content: content})
@@ -107,7 +117,7 @@ func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error)
 			otherContent[e.path] = content
 		}
 	}
-	res.Files = len(files)
+	res.Files += len(files)
 	if len(files) == 0 {
 		return res, nil
 	}
@@ -121,7 +131,7 @@ func CheckStaged(ctx context.Context, repo *gitstore.Repo) (*StagedCheck, error)
 		}
 		return m.SupersededIDs()
 	}
-	res.Problems = append(res.Problems, checkFiles(files, others, othersSupersede, repoLimits(repo))...)
+	res.Problems = append(res.Problems, checkFiles(files, others, othersSupersede, limits)...)
 
 	sc, warn := stagedScanner(repo)
 	if warn != "" {

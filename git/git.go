@@ -10,7 +10,6 @@
 package git
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -143,7 +142,16 @@ func (c Cmd) run(ctx context.Context, stdout, stderr io.Writer, args []string) *
 // `git cat-file --batch`. Empty IDs, missing objects and objects that are
 // not blobs are left out.
 func (c Cmd) ReadBlobs(ctx context.Context, oids []string) (map[string][]byte, error) {
-	blobs := make(map[string][]byte, len(oids))
+	blobs, _, err := c.ReadBlobsUpTo(ctx, oids, 0)
+	return blobs, err
+}
+
+// ReadBlobsUpTo is ReadBlobs for blobs of at most max bytes (0: any
+// size): a larger blob is streamed past, never held in memory, and
+// reported in over with its size. A staged file of gigabytes then costs
+// the reader nothing but the pipe's bandwidth.
+func (c Cmd) ReadBlobsUpTo(ctx context.Context, oids []string, max int64) (blobs map[string][]byte, over map[string]int64, err error) {
+	p := &batchReader{max: max, blobs: make(map[string][]byte, len(oids)), over: map[string]int64{}}
 	var in strings.Builder
 	seen := map[string]bool{"": true}
 	for _, o := range oids {
@@ -153,39 +161,105 @@ func (c Cmd) ReadBlobs(ctx context.Context, oids []string) (map[string][]byte, e
 		}
 	}
 	if in.Len() == 0 {
-		return blobs, nil
+		return p.blobs, p.over, nil
 	}
 	c.Stdin = strings.NewReader(in.String())
-	out, err := c.Run(ctx, "cat-file", "--batch")
-	if err != nil {
-		return nil, err
+	args := []string{"cat-file", "--batch"}
+	if max > 0 {
+		// git streams a blob over core.bigFileThreshold instead of
+		// inflating it whole in its own memory.
+		args = append([]string{"-c", "core.bigFileThreshold=" + strconv.FormatInt(max+1, 10)}, args...)
 	}
-	r := bufio.NewReader(bytes.NewReader(out))
-	for {
-		header, err := r.ReadString('\n')
-		if errors.Is(err, io.EOF) && header == "" {
-			return blobs, nil
+	var stderr bytes.Buffer
+	if e := c.run(ctx, p, &stderr, args); e != nil {
+		e.Stderr = strings.TrimSpace(stderr.String())
+		return nil, nil, e
+	}
+	if p.err != nil {
+		return nil, nil, p.err
+	}
+	if p.state != wantHeader || len(p.line) > 0 {
+		return nil, nil, errors.New("git cat-file: truncated output")
+	}
+	return p.blobs, p.over, nil
+}
+
+// batchReader parses `git cat-file --batch` output as it arrives: a
+// header line "<oid> <type> <size>" (or "<oid> missing"), then the
+// content and a newline.
+type batchReader struct {
+	max   int64
+	blobs map[string][]byte
+	over  map[string]int64
+	err   error
+
+	state int
+	line  []byte // the header read so far
+	oid   string
+	keep  bool   // the current object is a blob within max
+	left  int64  // bytes of the current object (and its newline) still to come
+	buf   []byte // its content, when kept
+}
+
+const (
+	wantHeader = iota
+	inObject
+)
+
+func (p *batchReader) Write(b []byte) (int, error) {
+	n := len(b)
+	for len(b) > 0 && p.err == nil {
+		switch p.state {
+		case wantHeader:
+			i := bytes.IndexByte(b, '\n')
+			if i < 0 {
+				p.line = append(p.line, b...)
+				return n, nil
+			}
+			p.line = append(p.line, b[:i]...)
+			b = b[i+1:]
+			p.header(string(p.line))
+			p.line = p.line[:0]
+		case inObject:
+			k := int(min(int64(len(b)), p.left))
+			if p.keep {
+				p.buf = append(p.buf, b[:k]...)
+			}
+			b, p.left = b[k:], p.left-int64(k)
+			if p.left == 0 {
+				if p.keep {
+					p.blobs[p.oid] = p.buf[:len(p.buf)-1] // less the newline
+				}
+				p.buf, p.state = nil, wantHeader
+			}
 		}
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: truncated output: %w", err)
-		}
-		f := strings.Fields(header) // "<oid> <type> <size>" or "<oid> missing"
-		if len(f) == 2 && f[1] == "missing" {
-			continue
-		}
-		if len(f) != 3 {
-			return nil, fmt.Errorf("git cat-file: unexpected header %q", strings.TrimSpace(header))
-		}
-		n, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file: bad size in %q", strings.TrimSpace(header))
-		}
-		b := make([]byte, n+1) // the content, then a newline
-		if _, err := io.ReadFull(r, b); err != nil {
-			return nil, fmt.Errorf("git cat-file: truncated object %s: %w", f[0], err)
-		}
-		if f[1] == "blob" {
-			blobs[f[0]] = b[:n]
-		}
+	}
+	if p.err != nil {
+		return n, p.err
+	}
+	return n, nil
+}
+
+func (p *batchReader) header(h string) {
+	f := strings.Fields(h)
+	if len(f) == 2 && f[1] == "missing" {
+		return
+	}
+	if len(f) != 3 {
+		p.err = fmt.Errorf("git cat-file: unexpected header %q", strings.TrimSpace(h))
+		return
+	}
+	size, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil || size < 0 {
+		p.err = fmt.Errorf("git cat-file: bad size in %q", strings.TrimSpace(h))
+		return
+	}
+	p.oid, p.left, p.state = f[0], size+1, inObject
+	p.keep = f[1] == "blob" && (p.max <= 0 || size <= p.max)
+	if f[1] == "blob" && !p.keep {
+		p.over[p.oid] = size
+	}
+	if p.keep {
+		p.buf = make([]byte, 0, size+1)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -120,5 +121,42 @@ func TestCombinedInterleavesBothStreams(t *testing.T) {
 	out, err := git.Cmd{Dir: t.TempDir()}.Combined(context.Background(), "rev-parse", "--verify", "HEAD")
 	if err == nil || !strings.Contains(string(out), "fatal:") {
 		t.Errorf("Combined = %q, %v; want git's message on stderr in the output, and an error", out, err)
+	}
+}
+
+// TestReadBlobsUpToStreamsPastLargeBlobs reads blobs of many sizes, some
+// over the limit, among an empty blob and a missing object: those within
+// it come back whole, those over it only by size, and the heap does not
+// grow by the large one's size.
+func TestReadBlobsUpToStreamsPastLargeBlobs(t *testing.T) {
+	dir := testgit.Init(t)
+	write := func(content string) string {
+		c := git.Cmd{Dir: dir, Stdin: strings.NewReader(content)}
+		oid, err := c.Output(context.Background(), "hash-object", "-w", "--stdin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return oid
+	}
+	small, empty := write("small\n"), write("")
+	edge := write(strings.Repeat("e", 99) + "\n") // exactly the limit
+	big := write(strings.Repeat("b\n", 8<<20))    // 16 MiB
+	missing := strings.Repeat("1", len(small))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	blobs, over, err := git.Cmd{Dir: dir}.ReadBlobsUpTo(context.Background(), []string{small, big, empty, missing, edge}, 100)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(blobs[small]) != "small\n" || len(blobs[edge]) != 100 || blobs[empty] == nil || len(blobs[empty]) != 0 {
+		t.Errorf("blobs within the limit: %q", blobs)
+	}
+	if _, ok := blobs[big]; ok || over[big] != 16<<20 || len(over) != 1 {
+		t.Errorf("over = %v, want only the big blob with its size", over)
+	}
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 8<<20 {
+		t.Errorf("reading allocated %d bytes: the big blob was buffered", grown)
 	}
 }

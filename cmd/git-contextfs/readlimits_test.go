@@ -189,3 +189,34 @@ func TestMCPFormatMemoriesRefusesAnOversizedFileAndServesOn(t *testing.T) {
 		t.Errorf("peak RSS of the server %d MB, want under %d MB", rss>>20, maxRSS>>20)
 	}
 }
+
+// TestPreCommitRefusesAStagedOversizedFileUnread stages a 200 MB memory
+// file: the pre-commit hook names it and the limit and exits 1, and
+// neither it nor the git it runs holds the file in memory (git streams a
+// blob over the limit past the reader: git.Cmd.ReadBlobsUpTo).
+func TestPreCommitRefusesAStagedOversizedFileUnread(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("rusage is a unix measure")
+	}
+	dir := testgit.Init(t)
+	ok(t, dir, "save", "--type", "fact", "--title", "Small", "The build uses a shared cache.")
+	rel := writeHuge(t, dir)
+	testgit.Run(t, dir, "add", "-A")
+	cmd := exec.Command(filepath.Join(binDir, "git-contextfs"), "hook", "pre-commit")
+	cmd.Dir, cmd.Env = dir, testgit.Env()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if _, isExit := err.(*exec.ExitError); err != nil && !isExit {
+		t.Fatal(err)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 1 {
+		t.Errorf("exit %d, want 1:\n%s", code, out.String())
+	}
+	if !strings.Contains(out.String(), "huge-hugehuge01.md") || !strings.Contains(out.String(), "limited to") {
+		t.Errorf("the file %s and the limit are not named:\n%s", rel, out.String())
+	}
+	if rss := peakRSS(t, cmd.ProcessState); rss > maxRSS {
+		t.Errorf("peak RSS %d MB, want under %d MB", rss>>20, maxRSS>>20)
+	}
+}
