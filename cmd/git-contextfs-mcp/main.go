@@ -22,8 +22,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/sibling"
 	"github.com/contextfs/contextfs/mcpserver"
+	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/watch"
 )
 
@@ -97,13 +99,28 @@ and how to configure agents.`,
 
 // serve opens the store around dir, as git-contextfs opens it, and serves
 // it over in and out until the client closes the connection or ctx ends.
+//
+// Outside any repository (an agent started in a home folder) it serves the
+// person's own store alone, which it creates if there is none yet.
 func serve(ctx context.Context, dir string, in io.Reader, out, errOut io.Writer) error {
+	var set *scope.Set
 	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Notices: errOut, StartWatcher: spawnWatcher})
-	if err != nil {
+	switch {
+	case errors.Is(err, gitstore.ErrNotRepo):
+		if set, err = scope.Open(ctx, scope.Options{Store: contextfs.Options{Dir: dir, Notices: errOut}, Warnings: errOut}); err != nil {
+			return err
+		}
+		defer set.Close() // and the user store with it
+		if s, err = set.User(ctx); err != nil {
+			return fmt.Errorf("not in a git repository, and the user store: %w", err)
+		}
+		fmt.Fprintln(errOut, "git-contextfs mcp: not in a git repository: serving your own memories (the user store) alone")
+	case err != nil:
 		return err
+	default:
+		defer s.Close()
 	}
-	defer s.Close()
-	srv := mcpserver.New(s, mcpserver.Options{Version: version, Log: errOut})
+	srv := mcpserver.New(s, mcpserver.Options{Version: version, Log: errOut, Scopes: set})
 	err = srv.Run(ctx, &mcpserver.Transport{In: in, Out: out})
 	// The client closing stdin, or an interrupt, is how a stdio server is
 	// meant to stop.

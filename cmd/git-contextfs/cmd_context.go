@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -46,7 +47,14 @@ same bytes.`,
 			if budget < 0 {
 				return &usageError{fmt.Errorf("--budget must not be negative, got %d", budget)}
 			}
-			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+			print := func(b *contextblock.Block) error {
+				if format == "json" {
+					return a.printJSON(b)
+				}
+				_, err := fmt.Fprint(a.io.Out, b.Markdown())
+				return err
+			}
+			err := a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
 				var b *contextblock.Block
 				var err error
 				if a.warm != nil {
@@ -57,12 +65,19 @@ same bytes.`,
 				if err != nil {
 					return err
 				}
-				if format == "json" {
-					return a.printJSON(b)
-				}
-				_, err = fmt.Fprint(a.io.Out, b.Markdown())
-				return err
+				return print(b)
 			})(cmd, args)
+			if errors.Is(err, gitstore.ErrNotRepo) {
+				// An agent started outside a repository (Claude Code's
+				// SessionStart hook in a home folder) still gets the
+				// person's own memories.
+				b, uerr := a.userContextBlock(cmd.Context(), task, budget)
+				if uerr != nil {
+					return fmt.Errorf("%w; and the user store: %v", err, uerr)
+				}
+				return print(b)
+			}
+			return err
 		},
 	}
 	f := cmd.Flags()
@@ -95,6 +110,25 @@ func (a *app) coldContextBlock(ctx context.Context, s *contextfs.Store, task str
 		_ = diff.Save(state)
 	}
 	return b, nil
+}
+
+// userContextBlock is the block of the user store alone, for a command
+// run outside any repository. With no user store yet, the block is empty
+// (its header only) and nothing is created.
+func (a *app) userContextBlock(ctx context.Context, task string, budget int) (*contextblock.Block, error) {
+	set, err := a.openScopes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer set.Close()
+	user, err := set.ExistingUser(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if user == nil {
+		return &contextblock.Block{Budget: budget, Estimator: contextblock.Estimator}, nil
+	}
+	return contextblock.Build(ctx, user, contextblock.Options{Task: task, Budget: budget})
 }
 
 // changedUnder asks diff for the files the branch changes below some
