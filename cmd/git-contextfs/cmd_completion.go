@@ -55,9 +55,11 @@ func (a *app) completionCmd() *cobra.Command {
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print the shell completion script, for git contextfs and git-contextfs",
 		Long: `Prints the completion script for the shell. It completes commands, flags,
-memory IDs (with their titles), types, tags, --mode and, for review,
-branches and revision ranges, both as "git contextfs" under git's own
-completion and as "git-contextfs".
+memory IDs (with their titles) for every command that takes one, types,
+tags, the values of --kind, --mode, --rel, --reason, --format, --scope,
+--tests and --dedup, setup's clients and, for review, branches and
+revision ranges, both as "git contextfs" under git's own completion and as
+"git-contextfs".
 
 bash: needs git's completion loaded (the bash-completion package does it).
 zsh:  git's _git completion calls _git-contextfs, which this defines.
@@ -106,10 +108,14 @@ func (a *app) addCompletions(root *cobra.Command) {
 	root.AddCommand(a.completionCmd())
 	for _, c := range root.Commands() {
 		switch c.Name() {
-		case "recall", "delete":
+		case "recall", "delete", "update", "related", "lineage", "evolve", "split", "graph":
 			c.ValidArgsFunction = a.completeIDs(1)
-		case "update":
-			c.ValidArgsFunction = a.completeIDs(1)
+		case "link", "unlink":
+			c.ValidArgsFunction = a.completeIDs(2)
+		case "merge":
+			c.ValidArgsFunction = a.completeIDs(-1)
+		case "setup":
+			c.ValidArgsFunction = fixed("claude\tClaude Code: MCP server and session hooks", "cursor\tCursor: MCP server", "codex\tCodex: MCP server")
 		case "schema":
 			c.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 				return typeNames(false), cobra.ShellCompDirectiveNoFileComp
@@ -123,13 +129,25 @@ func (a *app) addCompletions(root *cobra.Command) {
 				return typeNames(code), cobra.ShellCompDirectiveNoFileComp
 			})
 		}
-		if c.Flags().Lookup("tag") != nil {
-			c.RegisterFlagCompletionFunc("tag", a.completeTags)
+		for _, name := range []string{"tag", "add-tag", "remove-tag"} {
+			if c.Flags().Lookup(name) != nil {
+				c.RegisterFlagCompletionFunc(name, a.completeTags)
+			}
 		}
-		if c.Flags().Lookup("kind") != nil {
-			c.RegisterFlagCompletionFunc("kind", cobra.FixedCompletions(
-				[]string{"memory\tmemories (the default shows them first)", "code\tindexed source code", "doc\tindexed documentation files", "commit\tthe branch's commits"},
-				cobra.ShellCompDirectiveNoFileComp))
+		flagValues := map[string][]string{
+			"rel":    memory.Relations(),
+			"reason": memory.Reasons(),
+			"format": formats[c.Name()],
+			"kind":   {"memory\tmemories (the default shows them first)", "code\tindexed source code", "doc\tindexed documentation files", "commit\tthe branch's commits"},
+			"scope":  {"repo\tthis repository's memories", "user\tyour own store", "all\tboth"},
+			"tests":  {"include\tranked below other code", "exclude", "only"},
+			"group":  {"file\tone result per file"},
+			"dedup":  {"skip\tdo not write a repeat (default)", "update\tupdate the memory it repeats", "error", "allow", "off\tno check"},
+		}
+		for name, values := range flagValues {
+			if len(values) > 0 && c.Flags().Lookup(name) != nil {
+				c.RegisterFlagCompletionFunc(name, fixed(values...))
+			}
 		}
 		if c.Flags().Lookup("mode") != nil {
 			c.RegisterFlagCompletionFunc("mode", cobra.FixedCompletions(
@@ -137,6 +155,19 @@ func (a *app) addCompletions(root *cobra.Command) {
 				cobra.ShellCompDirectiveNoFileComp))
 		}
 	}
+}
+
+// formats are the values of --format, by command.
+var formats = map[string][]string{
+	"context": {"markdown", "json"},
+	"review":  {"markdown", "json"},
+	"graph":   {"mermaid", "dot", "json"},
+}
+
+// fixed completes a fixed list of values (each "value\tdescription" or a
+// bare value), never file names.
+func fixed(values ...string) cobra.CompletionFunc {
+	return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
 }
 
 // typeNames are the memory types with their descriptions, and with code
@@ -169,15 +200,15 @@ func (a *app) entries(ctx context.Context) []contextfs.Entry {
 }
 
 // completeIDs completes memory IDs, with titles as descriptions, for the
-// first n arguments.
+// first n arguments (n < 0: every argument), leaving out those given.
 func (a *app) completeIDs(n int) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		if len(args) >= n {
+		if n >= 0 && len(args) >= n {
 			return nil, cobra.ShellCompDirectiveDefault
 		}
 		var out []string
 		for _, e := range a.entries(cmd.Context()) {
-			if strings.HasPrefix(e.ID, strings.ToLower(toComplete)) {
+			if strings.HasPrefix(e.ID, strings.ToLower(toComplete)) && !slices.Contains(args, e.ID) {
 				out = append(out, e.ID+"\t"+e.Title)
 			}
 		}

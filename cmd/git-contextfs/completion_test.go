@@ -37,6 +37,7 @@ func TestBashCompletionUnderGitsCompletion(t *testing.T) {
 	dir := testgit.Init(t)
 	ok(t, dir, "init")
 	id := strings.TrimSpace(ok(t, dir, "save", "--type", "decision", "--tag", "db", "--title", "Pool connections", "Use pgxpool."))
+	other := strings.TrimSpace(ok(t, dir, "save", "--type", "decision", "--title", "Deploy with Flux", "GitOps from main."))
 	testgit.Run(t, dir, "add", "-A")
 	testgit.Run(t, dir, "commit", "-qm", "base", "--no-verify")
 	testgit.Run(t, dir, "branch", "feature")
@@ -54,6 +55,21 @@ func TestBashCompletionUnderGitsCompletion(t *testing.T) {
 		{"git contextfs review main..", []string{"main..feature", "main..HEAD"}},
 		{"git contextfs review fea", []string{"feature"}},
 		{"git -C " + dir + " contextfs recall ", []string{id + " "}},
+		{"git contextfs link ", []string{id + " "}},
+		{"git contextfs evolve ", []string{id + " "}},
+		{"git contextfs lineage ", []string{id + " "}},
+		{"git contextfs related ", []string{id + " "}},
+		{"git contextfs split ", []string{id + " "}},
+		{"git contextfs graph ", []string{id + " "}},
+		{"git contextfs merge " + id + " ", []string{other + " "}},
+		{"git contextfs link --rel ", []string{"depends_on ", "supersedes "}},
+		{"git contextfs evolve --reason ", []string{"correction ", "decay "}},
+		{"git contextfs graph --format ", []string{"mermaid ", "dot ", "json "}},
+		{"git contextfs review --format ", []string{"markdown ", "json "}},
+		{"git contextfs search --kind ", []string{"memory ", "code ", "doc ", "commit "}},
+		{"git contextfs search --scope ", []string{"repo ", "user ", "all "}},
+		{"git contextfs update --add-tag ", []string{"db "}},
+		{"git contextfs setup ", []string{"claude ", "cursor ", "codex "}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {
