@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -31,7 +33,10 @@ func (a *app) saveCmd() *cobra.Command {
 		Short: "Save a new memory and print its ID",
 		Long: `Saves a new memory as .contextfs/memories/<slug>-<id>.md and prints its ID.
 The content is the Markdown body: the arguments, or standard input with "-"
-(or when nothing is given and stdin is not a terminal). Without --title the
+(or when nothing is given and stdin is not a terminal). With nothing given
+on a terminal, the editor git would use (GIT_EDITOR, core.editor, VISUAL,
+EDITOR) opens on a template with a title and the type's data fields; an
+empty text aborts, and a failed save keeps the text in its file. Without --title the
 first heading or sentence becomes the title. --data gives the type's
 structured fields as JSON; "git contextfs schema TYPE" shows them. --link
 takes an ID or a unique prefix (written as the full ID), REL:ID, or a URL;
@@ -92,12 +97,32 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 	if _, err := memory.ParseLinks(o.links); err != nil {
 		return &usageError{fmt.Errorf("--link: %w", err)}
 	}
-	body, err := a.readContent(o.content)
+	d, err := parseData(o.data)
 	if err != nil {
 		return err
 	}
-	d, err := parseData(o.data)
-	if err != nil {
+	var body, editFile string
+	editDone := func() {}
+	if len(o.content) == 0 && a.io.StdinIsTerminal() {
+		// No text on a terminal: write it in the editor, as git commit does.
+		file, done, err := a.editFile()
+		if err != nil {
+			return err
+		}
+		e, err := a.editMemory(ctx, o.typ, o.title, file)
+		if errors.Is(err, errEmptyEdit) {
+			os.Remove(file)
+			done()
+		}
+		if err != nil {
+			return err
+		}
+		body, editFile, editDone = e.body, file, done
+		if o.title == "" {
+			o.title = e.title
+		}
+		d = memory.PatchData(e.data, d) // --data wins over the template
+	} else if body, err = a.readContent(o.content); err != nil {
 		return err
 	}
 	s, err := a.openScopes(ctx)
@@ -119,7 +144,7 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 	if err := o.attach.apply(stamp, &req); err != nil {
 		return err
 	}
-	return a.checkedSave(ctx, st, req, o.dedup, o.json, func() (scope.Scope, string) { // hygiene
+	err = a.checkedSave(ctx, st, req, o.dedup, o.json, func() (scope.Scope, string) { // hygiene
 		if !o.typeGiven {
 			// The default is a guess at what the user meant: say it.
 			fmt.Fprintf(a.io.ErrOut, "saved as type %s (the default); give --type to choose: git contextfs schema lists them\n", o.typ)
@@ -129,4 +154,14 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 		}
 		return sc, ""
 	})
+	if editFile != "" {
+		// What was typed stays in its file until it is saved: nothing lost.
+		if err == nil {
+			os.Remove(editFile)
+			editDone()
+		} else {
+			fmt.Fprintf(a.io.ErrOut, "contextfs: your text is kept in %s\n", editFile)
+		}
+	}
+	return err
 }
