@@ -215,4 +215,3 @@ func dropEmpty(d map[string]any) map[string]any {
 	}
 	return d
 }
-

@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("CONTEXTFS_TEST_VERSION_ALLOCS") == "1" {
 		os.Exit(m.Run()) // the child of TestVersionDoesNotBuildTheLexicon needs no binary
 	}
+	if argv := os.Getenv(rssRunEnv); argv != "" {
+		os.Exit(rssLaunch(argv)) // a launcher that measures a command's peak RSS
+	}
 	dir, err := os.MkdirTemp("", "contextfs-cli-")
 	if err != nil {
 		panic(err)

@@ -45,6 +45,12 @@ func startMCPEnv(t *testing.T, dir string, env []string) *mcpProc {
 	cmd := exec.Command(filepath.Join(binDir, "git-contextfs"), "mcp")
 	cmd.Dir = dir
 	cmd.Env = append(testgit.Env(), env...)
+	return startMCPCmd(t, cmd)
+}
+
+// startMCPCmd starts cmd, an MCP server, and reads its replies.
+func startMCPCmd(t *testing.T, cmd *exec.Cmd) *mcpProc {
+	t.Helper()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -43,19 +43,80 @@ func writeHuge(t *testing.T, dir string) string {
 	return rel
 }
 
-// peakRSS is the largest resident set of a finished process and of the
-// children it waited for (wait4 reports both), in bytes. It measures work,
-// not time, so a busy machine does not change it.
-func peakRSS(t *testing.T, ps *os.ProcessState) int64 {
+// The peak RSS of a command is read by a launcher: this test binary run
+// again with rssRunEnv naming the command (as JSON) and rssOutEnv a file
+// for the figure. Linux counts a process's peak from the memory of the
+// one that started it (os/exec shares the parent's memory until exec), so
+// a command started by this test binary, grown large by other tests,
+// would report the test binary's size; the launcher is small.
+const (
+	rssRunEnv = "CONTEXTFS_TEST_RSS_RUN"
+	rssOutEnv = "CONTEXTFS_TEST_RSS_OUT"
+)
+
+// rssLaunch is the launcher's whole run (TestMain calls it): it runs the
+// command with this process's standard streams, writes the command's
+// peak RSS in bytes to the file rssOutEnv names, and exits as it did.
+func rssLaunch(argvJSON string) int {
+	var argv []string
+	if err := json.Unmarshal([]byte(argvJSON), &argv); err != nil || len(argv) == 0 {
+		fmt.Fprintln(os.Stderr, "rss launcher: bad command:", argvJSON)
+		return 125
+	}
+	out := os.Getenv(rssOutEnv)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, rssRunEnv+"=") && !strings.HasPrefix(kv, rssOutEnv+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	err := cmd.Run()
+	if cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, "rss launcher:", err)
+		return 126
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss
+		if runtime.GOOS == "linux" {
+			rss <<= 10 // kilobytes on Linux, bytes on the BSDs and macOS
+		}
+	}
+	if err := os.WriteFile(out, []byte(fmt.Sprint(rss)), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "rss launcher:", err)
+		return 126
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+// measured makes cmd run through the launcher, and returns a function that
+// reads the command's peak RSS once it has exited.
+func measured(t *testing.T, cmd *exec.Cmd) func() int64 {
 	t.Helper()
-	ru, ok := ps.SysUsage().(*syscall.Rusage)
-	if !ok {
-		t.Skip("no rusage on " + runtime.GOOS)
+	if runtime.GOOS == "windows" {
+		t.Skip("rusage is a unix measure")
 	}
-	if runtime.GOOS == "linux" {
-		return ru.Maxrss << 10 // kilobytes on Linux
+	argv, err := json.Marshal(append([]string{cmd.Path}, cmd.Args[1:]...))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return ru.Maxrss // bytes on the BSDs and macOS
+	out := filepath.Join(t.TempDir(), "rss")
+	cmd.Path, cmd.Args = os.Args[0], []string{os.Args[0]}
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, rssRunEnv+"="+string(argv), rssOutEnv+"="+out)
+	return func() int64 {
+		t.Helper()
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatalf("no peak RSS from the launcher: %v", err)
+		}
+		var n int64
+		fmt.Sscan(string(b), &n)
+		return n
+	}
 }
 
 // TestReadersRefuseAnOversizedFileUnread runs each command that reads
@@ -88,6 +149,7 @@ func TestReadersRefuseAnOversizedFileUnread(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command(filepath.Join(binDir, "git-contextfs"), c.args...)
 			cmd.Dir, cmd.Env = dir, testgit.Env()
+			peakRSS := measured(t, cmd)
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
 			err := cmd.Run()
@@ -104,7 +166,7 @@ func TestReadersRefuseAnOversizedFileUnread(t *testing.T) {
 			if c.stdout != "" && !strings.Contains(out.String(), c.stdout) {
 				t.Errorf("stdout lacks %q:\n%s", c.stdout, out.String())
 			}
-			if rss := peakRSS(t, cmd.ProcessState); rss > maxRSS {
+			if rss := peakRSS(); rss > maxRSS {
 				t.Errorf("peak RSS %d MB, want under %d MB", rss>>20, maxRSS>>20)
 			}
 		})
@@ -158,7 +220,10 @@ func TestMCPFormatMemoriesRefusesAnOversizedFileAndServesOn(t *testing.T) {
 	dir := testgit.Init(t)
 	ok(t, dir, "save", "--type", "fact", "--title", "Small", "The build uses a shared cache.")
 	rel := writeHuge(t, dir)
-	p := startMCP(t, dir)
+	cmd := exec.Command(filepath.Join(binDir, "git-contextfs"), "mcp")
+	cmd.Dir, cmd.Env = dir, testgit.Env()
+	peakRSS := measured(t, cmd)
+	p := startMCPCmd(t, cmd)
 	p.initialize()
 	calls := []struct {
 		name string
@@ -185,7 +250,7 @@ func TestMCPFormatMemoriesRefusesAnOversizedFileAndServesOn(t *testing.T) {
 	if err := p.cmd.Wait(); err != nil {
 		t.Fatalf("exit: %v\nstderr: %s", err, p.stderr)
 	}
-	if rss := peakRSS(t, p.cmd.ProcessState); rss > maxRSS {
+	if rss := peakRSS(); rss > maxRSS {
 		t.Errorf("peak RSS of the server %d MB, want under %d MB", rss>>20, maxRSS>>20)
 	}
 }
@@ -204,6 +269,7 @@ func TestPreCommitRefusesAStagedOversizedFileUnread(t *testing.T) {
 	testgit.Run(t, dir, "add", "-A")
 	cmd := exec.Command(filepath.Join(binDir, "git-contextfs"), "hook", "pre-commit")
 	cmd.Dir, cmd.Env = dir, testgit.Env()
+	peakRSS := measured(t, cmd)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -216,7 +282,7 @@ func TestPreCommitRefusesAStagedOversizedFileUnread(t *testing.T) {
 	if !strings.Contains(out.String(), "huge-hugehuge01.md") || !strings.Contains(out.String(), "limited to") {
 		t.Errorf("the file %s and the limit are not named:\n%s", rel, out.String())
 	}
-	if rss := peakRSS(t, cmd.ProcessState); rss > maxRSS {
+	if rss := peakRSS(); rss > maxRSS {
 		t.Errorf("peak RSS %d MB, want under %d MB", rss>>20, maxRSS>>20)
 	}
 }
