@@ -79,7 +79,7 @@ func (a *app) runMCP(cmd *cobra.Command) error {
 	if a.dir != "" {
 		argv = append(argv, "--repo", a.dir)
 	}
-	env := append(os.Environ(), sibling.VersionEnv+"="+version)
+	env := append(os.Environ(), sibling.VersionEnv+"="+version())
 	if a.execve != nil {
 		return fmt.Errorf("run %s: %w", path, a.execve(path, argv, env)) // returns only if it failed
 	}
