@@ -11,9 +11,6 @@ import (
 	"strings"
 )
 
-// Path is this package's import path, which -ldflags -X names.
-const Path = "github.com/contextfs/contextfs/internal/buildinfo"
-
 // version and commit are set at link time, never at run time, by the
 // Makefile:
 //
