@@ -18,8 +18,8 @@ EMBEDBIN := bin/git-contextfs-embed
 # tagged commit is vX.Y.Z, a later one vX.Y.Z-N-gHASH, a modified tree adds
 # -dirty; before the first tag, v0.0.0-dev. All three programs read them
 # from package internal/buildinfo.
-VERSION ?= $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null || echo v0.0.0-dev)
-COMMIT  ?= $(shell git describe --always --abbrev=12 --dirty --exclude='*' 2>/dev/null)
+VERSION := $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null || echo v0.0.0-dev)
+COMMIT  := $(shell git describe --always --abbrev=12 --dirty --exclude='*' 2>/dev/null)
 BUILDINFO := github.com/contextfs/contextfs/internal/buildinfo
 LDFLAGS := -s -w -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT)
 # PREFIX=/usr/local installs $(PREFIX)/bin and $(PREFIX)/share/man/man1;
