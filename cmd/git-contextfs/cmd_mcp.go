@@ -62,7 +62,7 @@ func findMCPProgram() (string, error) {
 	path, err := sibling.Find(mcpProgram)
 	var nf *sibling.NotFoundError
 	if errors.As(err, &nf) {
-		return "", fmt.Errorf("the MCP server is a program of its own, and %w.\n%s", err, sibling.InstallHint(mcpProgram, "sqlite_fts5"))
+		return "", fmt.Errorf("the MCP server is a program of its own, and %w.\n%s", err, sibling.InstallHint(mcpProgram, "sqlite_fts5", version()))
 	}
 	return path, err
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 )
 
 // VersionEnv names the environment variable in which a program passes its
@@ -32,14 +33,23 @@ func (e *NotFoundError) Error() string {
 
 // InstallHint says how to install the program name beside git-contextfs,
 // for an error that it is missing: make install, or go install with tags
-// (the build tags it needs; "" for none).
-func InstallHint(name, tags string) string {
+// (the build tags it needs, which also need cgo; "" for none) at version,
+// the running program's, so that the two match; a version that is no
+// release tag (a build between releases, dev) asks for @latest.
+func InstallHint(name, tags, version string) string {
+	cmd := "go install "
 	if tags != "" {
-		tags = "-tags " + tags + " "
+		cmd = "CGO_ENABLED=1 go install -tags " + tags + " "
+	}
+	if !releaseVersion.MatchString(version) {
+		version = "latest"
 	}
 	return "Install it beside git-contextfs with make install, or with\n" +
-		"  go install " + tags + "github.com/contextfs/contextfs/cmd/" + name + "@latest"
+		"  " + cmd + "github.com/contextfs/contextfs/cmd/" + name + "@" + version
 }
+
+// releaseVersion matches a release tag, vX.Y.Z, which go install takes.
+var releaseVersion = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+$`)
 
 // Find returns the path of the program name. It looks beside the running
 // executable first, links resolved, so that the programs of one build (or
