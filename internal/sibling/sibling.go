@@ -10,7 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
+	"strings"
 )
 
 // VersionEnv names the environment variable in which a program passes its
@@ -41,15 +41,28 @@ func InstallHint(name, tags, version string) string {
 	if tags != "" {
 		cmd = "CGO_ENABLED=1 go install -tags " + tags + " "
 	}
-	if !releaseVersion.MatchString(version) {
+	if !isRelease(version) {
 		version = "latest"
 	}
 	return "Install it beside git-contextfs with make install, or with\n" +
 		"  " + cmd + "github.com/contextfs/contextfs/cmd/" + name + "@" + version
 }
 
-// releaseVersion matches a release tag, vX.Y.Z, which go install takes.
-var releaseVersion = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+$`)
+// isRelease reports whether v is a release tag, vX.Y.Z, which go install
+// takes. (Not a regexp: compiling one at start costs every process.)
+func isRelease(v string) bool {
+	rest, ok := strings.CutPrefix(v, "v")
+	parts := strings.Split(rest, ".")
+	if !ok || len(parts) != 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
 
 // Find returns the path of the program name. It looks beside the running
 // executable first, links resolved, so that the programs of one build (or

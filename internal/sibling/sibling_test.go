@@ -75,3 +75,12 @@ func TestInstallHintNamesTheRunningRelease(t *testing.T) {
 		})
 	}
 }
+
+func TestIsRelease(t *testing.T) {
+	for v, want := range map[string]bool{"v1.2.3": true, "v0.10.0": true, "v1.2": false, "1.2.3": false,
+		"v1.2.3-4-g0123456": false, "v1.2.3-dirty": false, "dev": false, "v1..3": false, "": false} {
+		if got := isRelease(v); got != want {
+			t.Errorf("isRelease(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
