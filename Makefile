@@ -14,8 +14,14 @@ MCPBIN  := bin/git-contextfs-mcp
 # So is the HTTP client of the embedding provider openai, which both start
 # when a repository uses it: git-contextfs links no net/http (Start-up).
 EMBEDBIN := bin/git-contextfs-embed
-VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X main.version=$(VERSION)
+# Versions are git tags vX.Y.Z (docs/INSTALL.md, "Cutting a release"): a
+# tagged commit is vX.Y.Z, a later one vX.Y.Z-N-gHASH, a modified tree adds
+# -dirty; before the first tag, v0.0.0-dev. All three programs read them
+# from package internal/buildinfo.
+VERSION := $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null || echo v0.0.0-dev)
+COMMIT  := $(shell git describe --always --abbrev=12 --dirty --exclude='*' 2>/dev/null)
+BUILDINFO := github.com/contextfs/contextfs/internal/buildinfo
+LDFLAGS := -s -w -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT)
 # PREFIX=/usr/local installs $(PREFIX)/bin and $(PREFIX)/share/man/man1;
 # without it the binary goes where go install puts binaries.
 ifdef PREFIX
@@ -28,7 +34,7 @@ endif
 # man finds $(BINDIR)/../share/man by itself for every directory on PATH.
 MANDIR  ?= $(abspath $(BINDIR)/../share/man)
 
-.PHONY: all build install demo test test-short fuzz stress bench bench-full bench-quality lint fmt clean
+.PHONY: all build install release demo test test-short fuzz stress bench bench-full bench-quality lint fmt clean
 
 all: build
 
@@ -51,6 +57,14 @@ install: build
 	$(BIN) man $(MANDIR)/man1
 	@echo "installed the manual pages in $(MANDIR)/man1 (git contextfs --help shows them)"
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: add $(BINDIR) to PATH to use 'git contextfs', or set MANPATH=\"$(MANDIR):\" for the manual";; esac
+
+# release: reproducible archives of the three programs with their manual
+# pages and completions, and SHA256SUMS, in DIST, for each of PLATFORMS
+# (linux/arm64 needs gcc-aarch64-linux-gnu); see scripts/release.sh.
+DIST      ?= dist
+PLATFORMS ?= linux/amd64 linux/arm64
+release:
+	GO='$(GO)' TAGS='$(TAGS)' VERSION='$(VERSION)' LDFLAGS='$(LDFLAGS)' DIST='$(DIST)' PLATFORMS='$(PLATFORMS)' ./scripts/release.sh
 
 # demo: build, install, and run contextfs in a throw-away repository on the
 # built-in defaults (no model download, no network).
@@ -127,4 +141,4 @@ fmt:
 	gofmt -w .
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -16,6 +16,7 @@ import (
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
+	"github.com/contextfs/contextfs/internal/buildinfo"
 	"github.com/contextfs/contextfs/internal/printable"
 	"github.com/contextfs/contextfs/secrets"
 )
@@ -55,7 +56,7 @@ func Binary(ctx context.Context, version string, hooksInstalled bool) Diagnosis 
 		c.OK, c.Message = false, err.Error()
 		return c
 	}
-	v = v[strings.LastIndex(v, " ")+1:]
+	v = buildinfo.VersionOf(v)
 	c.Message = fmt.Sprintf("%s, version %s", p, v)
 	if v != version {
 		c.Warning = true

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/contextfs/contextfs/internal/buildinfo"
 	"github.com/contextfs/contextfs/internal/sibling"
 )
 
@@ -223,7 +224,7 @@ func (p *program) Program() (string, error) {
 		var nf *sibling.NotFoundError
 		if errors.As(err, &nf) {
 			return "", fmt.Errorf("embed: provider openai makes its HTTP requests through the program %s, but %w.\n%s",
-				ProgramName, err, sibling.InstallHint(ProgramName, ""))
+				ProgramName, err, sibling.InstallHint(ProgramName, "", buildinfo.Version()))
 		}
 		return "", fmt.Errorf("embed: %w", err)
 	}

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -131,4 +132,23 @@ func moveOutOfFramework(p string) error {
 		return err
 	}
 	return writeFile(p, restored, fi.Mode().Perm())
+}
+
+// FrameworkRunsContextfs reports whether the pre-commit framework will run
+// contextfs' own framework hook when git runs hook name in the work tree
+// whose top is top: .pre-commit-config.yaml lists it for that stage and
+// the framework's hook file is the one git runs. contextfs' git-hook block
+// (in the framework's .legacy file, or anywhere else) then leaves the check
+// to the framework's hook, so that a commit is checked once, not twice.
+// The config is read first: without one listing contextfs, which is most
+// repositories, no git process is started.
+func FrameworkRunsContextfs(ctx context.Context, top, name string) (bool, error) {
+	if !frameworkRunsUs(top, name) {
+		return false, nil
+	}
+	dir, err := HooksDir(ctx, top)
+	if err != nil {
+		return false, err
+	}
+	return frameworkOwns(filepath.Join(dir, name)), nil
 }

@@ -28,7 +28,13 @@ func (r Report) Markdown() string {
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
 	b.WriteString("### contextfs review\n\n")
-	if r.Base != "" || r.Head != "" {
+	switch {
+	case r.MergeBase:
+		// Base moved on: say so, or its later edits would seem to be
+		// missing from the report.
+		fmt.Fprintf(&b, "Memories changed on %s since it left %s (their merge base %s).\n\n",
+			code(cmpLabel(r.Head, r.HeadCommit)), code(r.Base), code(cmpLabel("", r.BaseCommit)))
+	case r.Base != "" || r.Head != "":
 		fmt.Fprintf(&b, "Memories changed from %s to %s.\n\n", code(cmpLabel(r.Base, r.BaseCommit)), code(cmpLabel(r.Head, r.HeadCommit)))
 	}
 	fmt.Fprintf(&b, "**%s**\n", r.Summary())

@@ -89,6 +89,10 @@ type Report struct {
 	// BaseCommit and HeadCommit are the commits compared, when known.
 	BaseCommit string `json:"base_commit,omitempty"`
 	HeadCommit string `json:"head_commit,omitempty"`
+	// MergeBase reports that BaseCommit is the merge base of Base and
+	// Head rather than Base itself, which has moved on since Head left it:
+	// the report is what Head changed, as git diff Base...Head shows.
+	MergeBase bool `json:"merge_base,omitempty"`
 	// Changes are sorted by kind (added, changed, superseded, deleted),
 	// then type, title and ID.
 	Changes []Change `json:"changes"`

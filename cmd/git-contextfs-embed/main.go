@@ -20,11 +20,12 @@ import (
 
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/embed/openai"
+	"github.com/contextfs/contextfs/internal/buildinfo"
 )
 
-// version is set at build time with -ldflags "-X main.version=…", as
-// git-contextfs's is.
-var version = "dev"
+// version is this build's version, as git-contextfs's is (package
+// buildinfo): the Makefile sets it for all three programs at once.
+var version = buildinfo.Version()
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))

@@ -23,15 +23,16 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/buildinfo"
 	"github.com/contextfs/contextfs/internal/sibling"
 	"github.com/contextfs/contextfs/mcpserver"
 	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/watch"
 )
 
-// version is set at build time with -ldflags "-X main.version=…", as
-// git-contextfs's is.
-var version = "dev"
+// version is this build's version, as git-contextfs's is (package
+// buildinfo): the Makefile sets it for all three programs at once.
+var version = buildinfo.Version()
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -75,6 +76,7 @@ and how to configure agents.`,
 			return serve(c.Context(), dir, in, out, errOut)
 		},
 	}
+	cmd.SetVersionTemplate(buildinfo.Read().String() + "\n")
 	cmd.SetArgs(args)
 	cmd.SetIn(in)
 	cmd.SetOut(out)

@@ -63,7 +63,7 @@ func (a *app) runDoctor(ctx context.Context, o *doctorOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := contextfs.Doctor(ctx, repo, contextfs.DoctorOptions{Version: version, Fix: o.fix})
+	rep, err := contextfs.Doctor(ctx, repo, contextfs.DoctorOptions{Version: version(), Fix: o.fix})
 	if err != nil {
 		fmt.Fprintf(a.io.ErrOut, "contextfs: doctor --fix: %v\n", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
 )
@@ -44,7 +45,10 @@ install" writes call it with the hook's arguments. NAME is pre-commit,
 post-merge, post-checkout, post-rewrite or post-commit.
 
 Only pre-commit can fail (exit 1), and only for invalid memories or
-secrets in the staged content. Anything else that goes wrong (git errors,
+secrets in the staged content. "pre-commit --files FILE..." checks the
+work-tree files named instead: the pre-commit framework's hook runs it so
+(.pre-commit-hooks.yaml), and git's pre-commit hook leaves the check to it
+when .pre-commit-config.yaml lists it, so a commit is checked once. Anything else that goes wrong (git errors,
 a broken cache, the time budget running out) prints a warning and exits 0,
 so contextfs can never stop your work.
 
@@ -158,13 +162,31 @@ func hookBudget() time.Duration {
 }
 
 // preCommit checks the staged memories. It refuses the commit for invalid
-// memories and secrets, never for formatting.
-func (a *app) preCommit(ctx context.Context, _ []string) (hookOutcome, error) {
+// memories and secrets, never for formatting. With "--files" first in
+// args, as the pre-commit framework's hook runs it (.pre-commit-hooks.yaml),
+// it checks the work-tree files named after it instead: the framework
+// passes the staged ones during a commit, every one for --all-files.
+// Without it, as git's hook, it leaves the check to the framework when the
+// framework is about to run contextfs' framework hook, so that a commit
+// with both installed is checked once.
+func (a *app) preCommit(ctx context.Context, args []string) (hookOutcome, error) {
 	repo, err := gitstore.Discover(a.workDir())
 	if err != nil {
 		return hookOutcome{}, err
 	}
-	res, err := contextfs.CheckStaged(ctx, repo)
+	var res *contextfs.StagedCheck
+	what, refused := "staged memory file(s)", "contextfs: commit refused: %d problem(s) in staged memories:"
+	if len(args) > 0 && args[0] == "--files" {
+		res, err = check.CheckWorkTreeFiles(repo, args[1:])
+		// Also `pre-commit run --all-files` in CI, which commits nothing.
+		what, refused = "memory file(s) named by the pre-commit framework", "contextfs: %d problem(s) in memory files:"
+	} else {
+		framework, ferr := hooks.FrameworkRunsContextfs(ctx, repo.Root, "pre-commit")
+		if ferr == nil && framework {
+			return hookOutcome{note: "skipped: the pre-commit framework runs contextfs' hook next (.pre-commit-config.yaml)"}, nil
+		}
+		res, err = contextfs.CheckStaged(ctx, repo)
+	}
 	if err != nil {
 		return hookOutcome{}, err
 	}
@@ -172,13 +194,13 @@ func (a *app) preCommit(ctx context.Context, _ []string) (hookOutcome, error) {
 	for _, w := range res.Warnings {
 		out.report = append(out.report, "contextfs: pre-commit: warning: "+w)
 	}
-	out.note = fmt.Sprintf("checked %d staged memory file(s)", res.Files)
+	out.note = fmt.Sprintf("checked %d %s", res.Files, what)
 	if !res.Blocking() {
 		return out, nil
 	}
 	out.block = true
 	all := res.All()
-	out.report = append(out.report, fmt.Sprintf("contextfs: commit refused: %d problem(s) in staged memories:", len(all)))
+	out.report = append(out.report, fmt.Sprintf(refused, len(all)))
 	for _, p := range all {
 		out.report = append(out.report, p.String())
 	}

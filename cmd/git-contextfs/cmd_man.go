@@ -46,7 +46,7 @@ date printed in the pages, for reproducible builds.`,
 				date = time.Unix(sec, 0).UTC()
 			}
 			hdr := manpage.Header{Section: "1", Date: date,
-				Source: "contextfs " + version, Manual: "contextfs Manual"}
+				Source: "contextfs " + version(), Manual: "contextfs Manual"}
 			if err := manpage.WriteTree(cmd.Root(), hdr, dir); err != nil {
 				return fmt.Errorf("man: write pages into %s: %w", args[0], err)
 			}

@@ -62,7 +62,7 @@ func findMCPProgram() (string, error) {
 	path, err := sibling.Find(mcpProgram)
 	var nf *sibling.NotFoundError
 	if errors.As(err, &nf) {
-		return "", fmt.Errorf("the MCP server is a program of its own, and %w.\n%s", err, sibling.InstallHint(mcpProgram, "sqlite_fts5"))
+		return "", fmt.Errorf("the MCP server is a program of its own, and %w.\n%s", err, sibling.InstallHint(mcpProgram, "sqlite_fts5", version()))
 	}
 	return path, err
 }
@@ -79,7 +79,7 @@ func (a *app) runMCP(cmd *cobra.Command) error {
 	if a.dir != "" {
 		argv = append(argv, "--repo", a.dir)
 	}
-	env := append(os.Environ(), sibling.VersionEnv+"="+version)
+	env := append(os.Environ(), sibling.VersionEnv+"="+version())
 	if a.execve != nil {
 		return fmt.Errorf("run %s: %w", path, a.execve(path, argv, env)) // returns only if it failed
 	}

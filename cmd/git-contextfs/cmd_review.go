@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/gitstore"
@@ -43,8 +46,16 @@ The range:
   (none)          the merge base of HEAD with the default branch (origin/HEAD,
                   else main, else master) to HEAD: what a pull request shows
   BASE            the merge base of BASE and HEAD to HEAD
-  BASE...HEAD     the merge base of BASE and HEAD to HEAD
-  BASE..HEAD      the two commits' trees as they are (like git diff A B)
+  BASE...HEAD     the merge base of BASE and HEAD to HEAD (like git diff A...B)
+  BASE..HEAD      the same: what HEAD changed, not what BASE gained since;
+                  only when the two share no history are their trees compared
+                  as they are
+When BASE has moved on since HEAD left it, the report names the merge base
+it compared with ("merge_base": true in JSON).
+
+review reads only commits, so it also runs in a bare repository (a server's
+pre-receive hook: git contextfs review OLD..NEW --fail-on secrets); the
+settings are then those of .contextfs/config.yaml in HEAD's commit.
 
 The Markdown report is written to be posted as a pull-request comment;
 --format json gives the same report for programs. With --fail-on, the exit
@@ -88,21 +99,38 @@ func (a *app) runReview(ctx context.Context, o *reviewOptions) error {
 		spec = o.args[0]
 	}
 	// The report is read from commits: the cache only adds the memories
-	// attached to the changed code (reviewRelevant).
-	repo, cfg, err := a.openFiles()
+	// attached to the changed code (reviewRelevant), so a bare repository
+	// (a server's, in a pre-receive hook) can be reviewed too.
+	repo, cfg, bare, err := a.openReviewRepo(ctx)
 	if err != nil {
 		return err
+	}
+	rng, err := resolveRange(ctx, repo.Root, spec)
+	if err != nil {
+		return err
+	}
+	if rng.unrelated {
+		fmt.Fprintf(a.io.ErrOut, "git-contextfs review: note: %s and %s have no common history: comparing their trees as they are\n", rng.baseRev, rng.headRev)
+	}
+	if bare {
+		// No work tree: the settings are those of the commit reviewed.
+		if cfg, err = configAt(ctx, repo, rng.headSHA); err != nil {
+			return err
+		}
+		repo.MaxFileBytes = cfg.Limits.WithDefaults().MaxFileBytes
 	}
 	sc, err := check.Scanner(cfg.Secrets)
 	if err != nil {
 		return err
 	}
-	rep, err := buildReview(ctx, repo, sc, spec)
+	rep, err := compareRange(repo, sc, rng)
 	if err != nil {
 		return err
 	}
-	if rep.Relevant, err = a.reviewRelevant(ctx, rep.BaseCommit, rep.HeadCommit); err != nil {
-		return err
+	if !bare {
+		if rep.Relevant, err = a.reviewRelevant(ctx, rep.BaseCommit, rep.HeadCommit); err != nil {
+			return err
+		}
 	}
 	if o.format == "json" {
 		err = a.printJSON(rep)
@@ -140,59 +168,132 @@ func (a *app) reviewRelevant(ctx context.Context, base, head string) ([]review.R
 	return relevantToRange(ctx, s, base, head)
 }
 
-// buildReview resolves a review range in repo and compares its two sides,
-// scanning them for secrets with sc. The memories relevant to the range
-// are left to reviewRelevant.
-func buildReview(ctx context.Context, repo *gitstore.Repo, sc *secrets.Scanner, spec string) (review.Report, error) {
-	root := repo.Root
-	baseRev, headRev, mergeBase := spec, "HEAD", true
+// reviewRange is a resolved review range: the revisions as given and the
+// commits compared.
+type reviewRange struct {
+	baseRev, headRev string
+	baseSHA, headSHA string
+	// mergeBase: baseSHA is the merge base of the two, not baseRev's own
+	// commit, which has moved on since headRev left it.
+	mergeBase bool
+	// unrelated: an A..B range whose sides share no history, whose
+	// trees are compared as they are.
+	unrelated bool
+}
+
+// resolveRange resolves a review range in the repository at root. Every
+// form compares headRev with the merge base of baseRev and headRev, as a
+// pull request and git diff A...B do, so that what baseRev gained after
+// the branch left it is not reported as undone: A..B too, since the
+// report is about what B changed. Only an A..B whose sides share no
+// history compares the two trees as they are; A...B then fails, as git
+// diff A...B does.
+func resolveRange(ctx context.Context, root, spec string) (reviewRange, error) {
+	r := reviewRange{baseRev: spec, headRev: "HEAD"}
+	twoDot := false
 	switch {
 	case spec == "":
 		b, err := defaultBranch(ctx, root)
 		if err != nil {
-			return review.Report{}, err
+			return r, err
 		}
-		baseRev = b
+		r.baseRev = b
 	case strings.Contains(spec, "..."):
-		baseRev, headRev, _ = strings.Cut(spec, "...")
+		r.baseRev, r.headRev, _ = strings.Cut(spec, "...")
 	case strings.Contains(spec, ".."):
-		baseRev, headRev, _ = strings.Cut(spec, "..")
-		mergeBase = false
+		r.baseRev, r.headRev, _ = strings.Cut(spec, "..")
+		twoDot = true
 	}
 	// As in git, an empty side of a range is HEAD.
-	if baseRev == "" {
-		baseRev = "HEAD"
+	if r.baseRev == "" {
+		r.baseRev = "HEAD"
 	}
-	if headRev == "" {
-		headRev = "HEAD"
+	if r.headRev == "" {
+		r.headRev = "HEAD"
 	}
-	baseSHA, err := resolveCommit(ctx, root, baseRev)
+	var err error
+	if r.baseSHA, err = resolveCommit(ctx, root, r.baseRev); err != nil {
+		return r, err
+	}
+	if r.headSHA, err = resolveCommit(ctx, root, r.headRev); err != nil {
+		return r, err
+	}
+	mb, err := reviewGit(ctx, root, "merge-base", r.baseSHA, r.headSHA)
+	switch {
+	case err != nil && twoDot && git.ExitCode(err) == 1:
+		r.unrelated = true // no merge base: git merge-base exits 1 saying nothing
+	case err != nil:
+		return r, fmt.Errorf("%s and %s have no common history (compare the trees directly with %s..%s): %w",
+			r.baseRev, r.headRev, r.baseRev, r.headRev, err)
+	case mb != r.baseSHA:
+		r.baseSHA, r.mergeBase = mb, true
+	}
+	return r, nil
+}
+
+// compareRange reads the memories at both commits of r and compares them,
+// scanning the head side for secrets with sc. The memories relevant to
+// the range are left to reviewRelevant.
+func compareRange(repo *gitstore.Repo, sc *secrets.Scanner, r reviewRange) (review.Report, error) {
+	base, err := repo.ReadRef(r.baseSHA)
 	if err != nil {
-		return review.Report{}, err
+		return review.Report{}, fmt.Errorf("read memories at %s: %w", r.baseRev, err)
 	}
-	headSHA, err := resolveCommit(ctx, root, headRev)
+	head, err := repo.ReadRef(r.headSHA)
 	if err != nil {
-		return review.Report{}, err
-	}
-	if mergeBase {
-		mb, err := reviewGit(ctx, root, "merge-base", baseSHA, headSHA)
-		if err != nil {
-			return review.Report{}, fmt.Errorf("%s and %s have no common history (compare the trees directly with %s..%s): %w",
-				baseRev, headRev, baseRev, headRev, err)
-		}
-		baseSHA = mb
-	}
-	base, err := repo.ReadRef(baseSHA)
-	if err != nil {
-		return review.Report{}, fmt.Errorf("read memories at %s: %w", baseRev, err)
-	}
-	head, err := repo.ReadRef(headSHA)
-	if err != nil {
-		return review.Report{}, fmt.Errorf("read memories at %s: %w", headRev, err)
+		return review.Report{}, fmt.Errorf("read memories at %s: %w", r.headRev, err)
 	}
 	rep := review.Compare(base, head, sc)
-	rep.Base, rep.Head, rep.BaseCommit, rep.HeadCommit = baseRev, headRev, baseSHA, headSHA
+	rep.Base, rep.Head, rep.BaseCommit, rep.HeadCommit = r.baseRev, r.headRev, r.baseSHA, r.headSHA
+	rep.MergeBase = r.mergeBase
 	return rep, nil
+}
+
+// openReviewRepo opens the repository for review: the work tree's, as
+// every command does, or a bare repository (bare reports it), which review
+// can read since it needs only commits. git runs a bare repository's
+// hooks with GIT_DIR set, where discovery takes the folder for a work tree.
+func (a *app) openReviewRepo(ctx context.Context) (*gitstore.Repo, contextfs.Config, bool, error) {
+	repo, cfg, err := a.openFiles()
+	if b, ok := errors.AsType[*gitstore.BareError](err); ok {
+		return &gitstore.Repo{Root: b.Dir, GitDir: b.Dir, CommonDir: b.Dir}, contextfs.Config{}, true, nil
+	}
+	if err != nil {
+		return nil, cfg, false, err
+	}
+	if os.Getenv("GIT_DIR") != "" {
+		if out, err := reviewGit(ctx, repo.Root, "rev-parse", "--is-bare-repository"); err == nil && out == "true" {
+			return repo, contextfs.Config{}, true, nil
+		}
+	}
+	return repo, cfg, false, nil
+}
+
+// configAt reads .contextfs/config.yaml as commit holds it, for a bare
+// repository, which has no work tree to read it from. None there is the
+// defaults, as in a work tree.
+func configAt(ctx context.Context, repo *gitstore.Repo, commit string) (contextfs.Config, error) {
+	rel := gitstore.Dir + "/" + gitstore.ConfigFile
+	content, err := reviewGit(ctx, repo.Root, "cat-file", "blob", commit+":"+rel)
+	if err != nil {
+		return contextfs.Config{}, nil // no config in that commit
+	}
+	tmp, err := os.MkdirTemp("", "contextfs-review-")
+	if err != nil {
+		return contextfs.Config{}, fmt.Errorf("read %s at %s: %w", rel, commit, err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.MkdirAll(filepath.Join(tmp, gitstore.Dir), 0o700); err != nil {
+		return contextfs.Config{}, fmt.Errorf("read %s at %s: %w", rel, commit, err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, filepath.FromSlash(rel)), []byte(content+"\n"), 0o600); err != nil {
+		return contextfs.Config{}, fmt.Errorf("read %s at %s: %w", rel, commit, err)
+	}
+	cfg, err := contextfs.LoadConfig(&gitstore.Repo{Root: tmp, GitDir: tmp, CommonDir: tmp})
+	if err != nil {
+		return cfg, fmt.Errorf("at %s: %w", commit, err)
+	}
+	return cfg, nil
 }
 
 // defaultBranch names the branch pull requests usually target: the

@@ -99,13 +99,54 @@ func TestPreCommitFrameworkRefusesASecretInEveryInstallOrder(t *testing.T) {
 			if committed {
 				t.Fatalf("the commit of a memory holding an AWS key went through:\n%s", out)
 			}
-			if !strings.Contains(out, "secret: AWS access key ID") {
-				t.Errorf("the refusal does not name the secret:\n%s", out)
+			// Both hooks installed, git's leaves the check to the
+			// framework's: one refusal, not two.
+			if n := strings.Count(out, "secret: AWS access key ID"); n != 1 {
+				t.Errorf("the refusal names the secret %d times, want once (the check ran once):\n%s", n, out)
 			}
 			writeFile(t, dir, ".contextfs/memories/abcd1234.md", memoryFile("abcd1234", "key: see the vault\n"))
 			testgit.Run(t, dir, "add", ".")
 			if out, committed := runIn(t, dir, env, "git", "commit", "-qm", "clean"); !committed {
 				t.Fatalf("a clean memory was refused:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestPreCommitFrameworkAllFilesChecksEveryMemory runs `pre-commit run
+// --all-files`, as CI runs the framework: the hook is given every file
+// under .contextfs/, committed long ago or not, and fails on any memory
+// that is invalid or holds a token.
+func TestPreCommitFrameworkAllFilesChecksEveryMemory(t *testing.T) {
+	fw := preCommitFramework(t)
+	tests := []struct {
+		name    string
+		files   map[string]string // committed with --no-verify
+		wantOK  bool
+		wantOut string
+	}{
+		{"clean memories pass", map[string]string{".contextfs/memories/abcd1234.md": memoryFile("abcd1234", "Fine.\n")}, true, "Passed"},
+		{"a committed memory holding a token fails", map[string]string{
+			".contextfs/memories/abcd1234.md": memoryFile("abcd1234", "Fine.\n"),
+			".contextfs/memories/efgh5678.md": memoryFile("efgh5678", "key "+fakeAWSKey+"\n")},
+			false, ".contextfs/memories/efgh5678.md:8: secret: AWS access key ID"},
+		{"a committed invalid memory fails", map[string]string{
+			".contextfs/memories/abcd1234.md": strings.Replace(memoryFile("abcd1234", "x\n"), "type: fact", "type: nonsense", 1)},
+			false, ".contextfs/memories/abcd1234.md"},
+		{"a token in the committed config fails", map[string]string{".contextfs/config.yaml": "embedder:\n  api_key: " + fakeGitHubToken + "\n"},
+			false, "secret: GitHub"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, env := frameworkRepo(t)
+			for rel, content := range tt.files {
+				writeFile(t, dir, rel, content)
+			}
+			testgit.Run(t, dir, "add", ".")
+			testgit.Run(t, dir, "commit", "-qm", "memories", "--no-verify")
+			out, passed := runIn(t, dir, env, fw, "run", "--all-files")
+			if passed != tt.wantOK || !strings.Contains(out, tt.wantOut) {
+				t.Errorf("pre-commit run --all-files passed=%v, want %v with %q:\n%s", passed, tt.wantOK, tt.wantOut, out)
 			}
 		})
 	}

@@ -52,6 +52,8 @@ func (a *app) hotCommand(name string) *cobra.Command {
 		return a.mcpCmd()
 	case "watch":
 		return a.watchCmd()
+	case "version":
+		return a.versionCmd()
 	}
 	return nil
 }

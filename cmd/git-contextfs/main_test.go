@@ -37,7 +37,9 @@ func TestMain(m *testing.M) {
 	// The three programs, side by side as make install puts them: the CLI
 	// runs the MCP server beside it for `git-contextfs mcp`, and both run
 	// git-contextfs-embed for provider openai.
-	args := []string{"build", "-tags", "sqlite_fts5", "-o", dir + string(filepath.Separator)}
+	// -buildvcs=false: the programs then report the version this test
+	// binary has (dev), as go test stamps none, whatever the checkout.
+	args := []string{"build", "-tags", "sqlite_fts5", "-buildvcs=false", "-o", dir + string(filepath.Separator)}
 	if raceEnabled {
 		args = append(args, "-race")
 	}

@@ -34,8 +34,8 @@ func checkSaved(t *testing.T, dir, stdout, stderr string) {
 	if len(replies) != 2 || replies[0].Error != nil || replies[1].Error != nil {
 		t.Fatalf("want two answers without error, got:\n%s\nstderr: %s", stdout, stderr)
 	}
-	if !strings.Contains(string(replies[0].Result), `"version":"`+version+`"`) {
-		t.Errorf("the server does not report the CLI's version %q: %s", version, replies[0].Result)
+	if !strings.Contains(string(replies[0].Result), `"version":"`+version()+`"`) {
+		t.Errorf("the server does not report the CLI's version %q: %s", version(), replies[0].Result)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, ".contextfs", "*", "*.md"))
 	if len(files) != 1 {
@@ -171,8 +171,8 @@ func TestMCPServerProgramCommandLine(t *testing.T) {
 		{"an argument is a usage error", []string{"extra"}, "", exitUsage, `takes no arguments, got "extra"`},
 		{"an unknown flag is a usage error", []string{"--bogus"}, "", exitUsage, "unknown flag: --bogus"},
 		{"a missing folder is named", []string{"-C", filepath.Join(dir, "nope")}, "", exitFail, "nope: no such folder"},
-		{"another CLI version is named", nil, "CONTEXTFS_CLI_VERSION=v0.0.0-other", exitOK, "warning: git-contextfs v0.0.0-other started git-contextfs-mcp " + version},
-		{"the same CLI version says nothing", nil, "CONTEXTFS_CLI_VERSION=" + version, exitOK, ""},
+		{"another CLI version is named", nil, "CONTEXTFS_CLI_VERSION=v0.0.0-other", exitOK, "warning: git-contextfs v0.0.0-other started git-contextfs-mcp " + version()},
+		{"the same CLI version says nothing", nil, "CONTEXTFS_CLI_VERSION=" + version(), exitOK, ""},
 		{"--version", []string{"--version"}, "", exitOK, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

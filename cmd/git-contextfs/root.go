@@ -6,10 +6,15 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/contextfs/contextfs/internal/buildinfo"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
+// version is this build's version (package buildinfo): what make set
+// with -ldflags, else what go install recorded, else "dev". Doctor, the
+// manual pages and the MCP server's start compare or print it. A function,
+// not a variable, so that no process pays for reading it at start.
+func version() string { return buildinfo.Version() }
 
 // rootCmd is git-contextfs itself, with every subcommand below it.
 func (a *app) rootCmd() *cobra.Command { return a.root(a.commands()) }
@@ -35,8 +40,9 @@ page that make install puts where man finds it; -h works everywhere.`,
   git contextfs recall k3x9`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       version,
+		Version:       version(),
 	}
+	root.SetVersionTemplate(buildinfo.Read().String() + "\n")
 	root.SetOut(a.io.Out)
 	root.SetIn(a.io.In)
 	root.SetErr(a.io.ErrOut)
@@ -126,5 +132,6 @@ func (a *app) commands() []*cobra.Command {
 		a.installCmd(),
 		a.uninstallCmd(),
 		a.manCmd(),
+		a.versionCmd(),
 	}
 }

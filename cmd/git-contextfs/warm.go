@@ -287,7 +287,7 @@ func fileBuildID(f *os.File) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	id := fmt.Sprintf("%s:%d:%d", version, fi.Size(), fi.ModTime().UnixNano())
+	id := fmt.Sprintf("%s:%d:%d", version(), fi.Size(), fi.ModTime().UnixNano())
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		id += fmt.Sprintf(":%d:%d", st.Dev, st.Ino)
 	}

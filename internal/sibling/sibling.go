@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // VersionEnv names the environment variable in which a program passes its
@@ -32,13 +33,35 @@ func (e *NotFoundError) Error() string {
 
 // InstallHint says how to install the program name beside git-contextfs,
 // for an error that it is missing: make install, or go install with tags
-// (the build tags it needs; "" for none).
-func InstallHint(name, tags string) string {
+// (the build tags it needs, which also need cgo; "" for none) at version,
+// the running program's, so that the two match; a version that is no
+// release tag (a build between releases, dev) asks for @latest.
+func InstallHint(name, tags, version string) string {
+	cmd := "go install "
 	if tags != "" {
-		tags = "-tags " + tags + " "
+		cmd = "CGO_ENABLED=1 go install -tags " + tags + " "
+	}
+	if !isRelease(version) {
+		version = "latest"
 	}
 	return "Install it beside git-contextfs with make install, or with\n" +
-		"  go install " + tags + "github.com/contextfs/contextfs/cmd/" + name + "@latest"
+		"  " + cmd + "github.com/contextfs/contextfs/cmd/" + name + "@" + version
+}
+
+// isRelease reports whether v is a release tag, vX.Y.Z, which go install
+// takes. (Not a regexp: compiling one at start costs every process.)
+func isRelease(v string) bool {
+	rest, ok := strings.CutPrefix(v, "v")
+	parts := strings.Split(rest, ".")
+	if !ok || len(parts) != 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // Find returns the path of the program name. It looks beside the running

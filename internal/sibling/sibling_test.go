@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -53,4 +54,33 @@ func TestFindLooksBesideTheRunningProgramThenOnPATH(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestInstallHintNamesTheRunningRelease(t *testing.T) {
+	tests := []struct {
+		name, tags, version, want string
+	}{
+		{"a release installs the same release", "sqlite_fts5", "v1.2.3",
+			"CGO_ENABLED=1 go install -tags sqlite_fts5 github.com/contextfs/contextfs/cmd/git-contextfs-mcp@v1.2.3"},
+		{"a build between releases asks for the latest", "sqlite_fts5", "v1.2.3-4-g0123456",
+			"github.com/contextfs/contextfs/cmd/git-contextfs-mcp@latest"},
+		{"a dev build asks for the latest, without cgo when no tags", "", "dev",
+			"  go install github.com/contextfs/contextfs/cmd/git-contextfs-mcp@latest"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := InstallHint("git-contextfs-mcp", tt.tags, tt.version); !strings.Contains(got, tt.want) {
+				t.Errorf("InstallHint = %q, want it to hold %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestIsRelease(t *testing.T) {
+	for v, want := range map[string]bool{"v1.2.3": true, "v0.10.0": true, "v1.2": false, "1.2.3": false,
+		"v1.2.3-4-g0123456": false, "v1.2.3-dirty": false, "dev": false, "v1..3": false, "": false} {
+		if got := isRelease(v); got != want {
+			t.Errorf("isRelease(%q) = %v, want %v", v, got, want)
+		}
+	}
 }
