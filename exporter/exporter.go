@@ -150,9 +150,10 @@ func Export(ctx context.Context, s *contextfs.Store, o Options) (*Result, error)
 	return res, write(s, want, o.DryRun, res)
 }
 
-// collect reads the memories to export, in export order: by group, then
-// oldest first (the order they were written, which an import keeps),
-// then by ID. Decisions are those accepted or without a status. Memories
+// collect reads the memories to export, in export order: by group; those
+// saved by hand first, oldest first, then imported ones in the order of
+// their files and places in them (not their times, which an import that
+// crosses a second would shuffle); then by ID. Decisions are those accepted or without a status. Memories
 // imported from the target file itself are left out: the file says that
 // already, outside the block.
 func collect(ctx context.Context, s *contextfs.Store, target string) ([]item, error) {
@@ -178,7 +179,7 @@ func collect(ctx context.Context, s *contextfs.Store, target string) ([]item, er
 			ms = append(ms, m)
 		}
 		slices.SortFunc(ms, func(a, b *memory.Memory) int {
-			return cmp.Or(a.Created.Compare(b.Created), strings.Compare(fromOf(a), fromOf(b)), strings.Compare(a.ID, b.ID))
+			return cmp.Or(strings.Compare(fromOf(a), fromOf(b)), a.Created.Compare(b.Created), strings.Compare(a.ID, b.ID))
 		})
 		for _, m := range ms {
 			out = append(out, item{m: m, group: gi, text: render(m, g)})
@@ -229,6 +230,15 @@ func render(m *memory.Memory, g group) string {
 	// decision is named by its title.
 	if body := oneLine(m.Body); body != "" && len(body) <= 300 && g.title != "Key decisions" {
 		line = body
+	}
+	// A rule of several lines (a continuation, a nested list) keeps
+	// them, indented under its bullet.
+	if body := strings.TrimSpace(m.Body); g.title != "Key decisions" && len(body) <= 300 && strings.Contains(body, "\n") && len(oneLine(body)) <= 300 {
+		ls := strings.Split(body, "\n")
+		for i := range ls {
+			ls[i] = strings.TrimRight(ls[i], " \t")
+		}
+		line = strings.Join(ls, "\n  ")
 	}
 	b.WriteString("- " + neutralize(line))
 	if g.title == "Key decisions" {
