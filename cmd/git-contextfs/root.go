@@ -102,6 +102,8 @@ func (a *app) commands() []*cobra.Command {
 		a.contextCmd(),
 		a.sessionCmd(),
 		a.setupCmd(),
+		a.importCmd(),
+		a.exportCmd(),
 		// Knowledge hygiene: links, lineage, aging, the graph.
 		a.linkCmd(),
 		a.unlinkCmd(),

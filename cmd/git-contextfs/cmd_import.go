@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/exporter"
+	"github.com/contextfs/contextfs/importer"
+)
+
+// importOptions are the flags and arguments of import.
+type importOptions struct {
+	paths  []string
+	dryRun bool
+	json   bool
+}
+
+// importCmd is import: its help and flags; runImport does the work.
+func (a *app) importCmd() *cobra.Command {
+	o := &importOptions{}
+	cmd := &cobra.Command{
+		Use:   "import [PATH...] [--dry-run] [--json]",
+		Short: "Import CLAUDE.md, AGENTS.md, Cursor rules, .clinerules, memory-bank/ and ADRs as memories",
+		Long: `Reads the knowledge files a repository already keeps for agents into typed
+memories, one per rule or section: CLAUDE.md, AGENTS.md, .cursorrules,
+.clinerules (a file or folder), .cursor/rules/*.mdc (globs become paths:),
+memory-bank/*.md (Cline's memory bank) and docs/adr/*.md (decisions with
+their status). Without PATH every one that exists is read; a PATH names
+files or folders to read instead.
+
+Each memory records where it came from (source tool contextfs-import,
+data.imported_from and data.import_hash): importing again writes nothing,
+an edited rule updates its memory, and a rule deleted from its file is
+reported as gone and kept. --dry-run prints the plan and writes nothing.
+docs/AGENTS.md has the mapping of files and headings to types.`,
+		Example: `  git contextfs import --dry-run
+  git contextfs import
+  git contextfs import CLAUDE.md docs/adr`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.paths = args
+			return a.runImport(cmd, o)
+		},
+	}
+	cmd.Flags().BoolVarP(&o.dryRun, "dry-run", "n", false, "print what would be created or updated; write nothing")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the plan as JSON")
+	return cmd
+}
+
+// runImport runs import with o.
+func (a *app) runImport(cmd *cobra.Command, o *importOptions) error {
+	return a.withStore(func(cmd *cobra.Command, _ []string, s *contextfs.Store) error {
+		var rels []string
+		for _, p := range o.paths {
+			rel, ok := repoRel(s.Repo, a.userAbs(p))
+			if !ok {
+				return &usageError{fmt.Errorf("%s: not inside the repository", p)}
+			}
+			rels = append(rels, rel)
+		}
+		plan, err := importer.Import(cmd.Context(), s, importer.Options{Paths: rels, DryRun: o.dryRun})
+		if plan != nil && !o.json {
+			a.printImport(plan)
+		}
+		if err != nil {
+			return err
+		}
+		if o.json {
+			return a.printJSON(plan)
+		}
+		return nil
+	})(cmd, nil)
+}
+
+// printImport prints one line per step and a count of each action.
+func (a *app) printImport(p *importer.Plan) {
+	verb := map[string]string{importer.Create: "create", importer.Update: "update", importer.Unchanged: "unchanged", importer.Gone: "gone"}
+	for _, s := range p.Steps {
+		if s.Action == importer.Unchanged {
+			continue
+		}
+		id := s.ID
+		if id == "" {
+			id = "-"
+		}
+		fmt.Fprintf(a.io.Out, "%-9s %s %s %q  (%s)\n", verb[s.Action], id, s.Type, s.Title, s.From)
+	}
+	would := ""
+	if p.DryRun {
+		would = " (dry run: nothing written)"
+	}
+	fmt.Fprintf(a.io.Out, "%d files: %d created, %d updated, %d unchanged, %d gone%s\n", len(p.Files),
+		p.Count(importer.Create), p.Count(importer.Update), p.Count(importer.Unchanged), p.Count(importer.Gone), would)
+}
+
+// exportCmd is export: its help and flags.
+func (a *app) exportCmd() *cobra.Command {
+	var (
+		dryRun, asJSON bool
+		budget         int
+	)
+	cmd := &cobra.Command{
+		Use:   "export agents-md|claude-md|cursor-rules [--dry-run] [--budget TOKENS] [--json]",
+		Short: "Write the project's key memories into AGENTS.md, CLAUDE.md or Cursor rules",
+		Long: `Writes the project brief, architecture, conventions (learned patterns),
+preferences and accepted decisions for agents that read files, not MCP:
+agents-md and claude-md replace the block between "<!-- BEGIN contextfs -->"
+and "<!-- END contextfs -->" in AGENTS.md or CLAUDE.md (appended, or the
+file created, when there is none), keeping the rest of the file byte for
+byte; cursor-rules writes .cursor/rules/contextfs.mdc (always applied) and
+one contextfs-*.mdc per set of paths: (as its globs). The order is fixed
+and the size within --budget estimated tokens (default 1500): a second
+export with the same memories changes no byte. Memories imported from the
+target file are left out (the file says them already).`,
+		Example: `  git contextfs export agents-md
+  git contextfs export claude-md --budget 800 --dry-run
+  git contextfs export cursor-rules`,
+		Args:      argsRange(1, 1),
+		ValidArgs: exporter.Targets,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if budget < 0 {
+				return &usageError{fmt.Errorf("--budget must not be negative, got %d", budget)}
+			}
+			target := args[0]
+			found := false
+			for _, t := range exporter.Targets {
+				found = found || t == target
+			}
+			if !found {
+				return &usageError{fmt.Errorf("unknown target %q; valid targets are %s", target, strings.Join(exporter.Targets, ", "))}
+			}
+			return a.withStore(func(cmd *cobra.Command, _ []string, s *contextfs.Store) error {
+				return a.runExport(cmd.Context(), s, exporter.Options{Target: target, Budget: budget, DryRun: dryRun}, asJSON)
+			})(cmd, args)
+		},
+	}
+	cmd.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "print the files' new content; write nothing")
+	cmd.Flags().IntVar(&budget, "budget", 0, "size of what is written in estimated `TOKENS` (default 1500)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return cmd
+}
+
+// runExport runs export and prints what it wrote.
+func (a *app) runExport(ctx context.Context, s *contextfs.Store, o exporter.Options, asJSON bool) error {
+	res, err := exporter.Export(ctx, s, o)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return a.printJSON(res)
+	}
+	for _, f := range res.Files {
+		fmt.Fprintf(a.io.Out, "%-9s %s\n", f.Action, f.Path)
+		if o.DryRun && f.Content != "" {
+			fmt.Fprintf(a.io.Out, "%s\n", f.Content)
+		}
+	}
+	fmt.Fprintf(a.io.Out, "%d memories, %d left out, %d of %d tokens\n", res.Items, res.Omitted, res.Tokens, res.Budget)
+	return nil
+}
