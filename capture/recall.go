@@ -86,7 +86,11 @@ func Recall(ctx context.Context, st *contextfs.Store, o RecallOptions) (*Recalle
 		if r.Kind != "memory" || r.Type == "episodic" || slices.Contains(o.Shown, r.ID) || !Relevant(r) {
 			continue
 		}
-		it := RecallItem{ID: r.ID, Type: r.Type, Title: oneLine(r.Title), Snippet: cut(r.Snippet, 160), Score: r.Score}
+		it := RecallItem{ID: r.ID, Type: r.Type, Title: oneLine(r.Title), Score: r.Score}
+		// A body that starts with its title (the CLI derives titles so)
+		// would say it twice.
+		snip := strings.TrimLeft(strings.TrimPrefix(oneLine(r.Snippet), strings.TrimSuffix(it.Title, ".")), ". ")
+		it.Snippet = cut(snip, 160)
 		line := fmt.Sprintf("- %s [%s] %s", it.ID, it.Type, it.Title)
 		if it.Snippet != "" && !strings.EqualFold(it.Snippet, it.Title) {
 			line += ": " + it.Snippet

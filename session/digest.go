@@ -174,7 +174,7 @@ func sessionChanges(ctx context.Context, root string, s *Session) (commits, file
 	if out, err := git.Output(ctx, root, "diff", "--numstat", "--no-renames", base); err == nil && out != "" {
 		for _, l := range strings.Split(out, "\n") {
 			f := strings.SplitN(l, "\t", 3)
-			if len(f) != 3 || gitstore.IsMemoryPath(f[2]) {
+			if len(f) != 3 || ours(f[2]) {
 				continue
 			}
 			files = append(files, fmt.Sprintf("%s (+%s -%s)", f[2], f[0], f[1]))
@@ -182,12 +182,18 @@ func sessionChanges(ctx context.Context, root string, s *Session) (commits, file
 	}
 	if out, err := git.Output(ctx, root, "ls-files", "--others", "--exclude-standard"); err == nil && out != "" {
 		for _, p := range strings.Split(out, "\n") {
-			if !gitstore.IsMemoryPath(p) {
+			if !ours(p) {
 				files = append(files, p+" (new, not added)")
 			}
 		}
 	}
 	return commits, files
+}
+
+// ours reports whether p is contextfs's own file (a memory, listed as
+// saved; its settings), not the session's work.
+func ours(p string) bool {
+	return gitstore.IsMemoryPath(p) || strings.HasPrefix(p, gitstore.Dir+"/")
 }
 
 // uncommitted counts the work tree's changed files, less memory files.
@@ -198,7 +204,7 @@ func uncommitted(ctx context.Context, root string) int {
 	}
 	n := 0
 	for _, l := range strings.Split(out, "\n") {
-		if len(l) > 3 && !gitstore.IsMemoryPath(strings.Trim(l[3:], `"`)) {
+		if len(l) > 3 && !ours(strings.Trim(l[3:], `"`)) {
 			n++
 		}
 	}

@@ -320,6 +320,9 @@ func End(ctx context.Context, st *contextfs.Store, o EndOptions, now time.Time) 
 	title := "Session " + s.ID
 	if s.Label != "" {
 		title = "Session: " + s.Label
+	} else if ps := prompts(st.Repo, s.ID); len(ps) > 0 {
+		// What the person first asked says what the session was about.
+		title = "Session: " + firstLine(ps[0], 80)
 	}
 	body := strings.TrimSpace(o.Summary)
 	src := s.Source()

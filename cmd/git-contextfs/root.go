@@ -94,6 +94,7 @@ func (a *app) commands() []*cobra.Command {
 		a.validateCmd(),
 		// Agents.
 		a.contextCmd(),
+		a.promptContextCmd(),
 		a.sessionCmd(),
 		a.setupCmd(),
 		// Knowledge hygiene: links, lineage, aging, the graph.
