@@ -39,11 +39,11 @@ const MaxLabel = 200
 
 // Session is an open session, as recorded in the git directory.
 type Session struct {
-	ID      string    `json:"id"`
-	Label   string    `json:"label,omitempty"`
-	Tool    string    `json:"tool,omitempty"`
-	Model   string    `json:"model,omitempty"`
-	Branch  string    `json:"branch,omitempty"`
+	ID     string `json:"id"`
+	Label  string `json:"label,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	Model  string `json:"model,omitempty"`
+	Branch string `json:"branch,omitempty"`
 	// Head is the commit checked out when the session started: the
 	// summary End builds lists the commits and files changed since.
 	Head    string    `json:"head,omitempty"`
