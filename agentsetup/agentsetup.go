@@ -40,7 +40,16 @@ const (
 	mcpCommand     = "git"
 	contextCommand = "git contextfs session start --tool claude-code --resume >/dev/null 2>&1; git contextfs context"
 	endCommand     = "git contextfs session end --if-open --outcome unknown"
+	// The capture hooks (docs/AGENTS.md, "Capture"): recall for each
+	// prompt, and a reminder to save what the session settled.
+	promptCommand     = "git contextfs hook user-prompt-submit"
+	stopCommand       = "git contextfs hook stop"
+	preCompactCommand = "git contextfs hook pre-compact"
 )
+
+// claudeEvents are the Claude Code hook events setup adds a group to, in
+// the order it adds them.
+var claudeEvents = []string{"SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"}
 
 var mcpArgs = []string{"contextfs", "mcp"}
 
@@ -235,7 +244,8 @@ func claudeHooks() map[string]object {
 	group := func(cmd string) object {
 		return object{{"hooks", []any{object{{"type", "command"}, {"command", cmd}}}}}
 	}
-	return map[string]object{"SessionStart": group(contextCommand), "SessionEnd": group(endCommand)}
+	return map[string]object{"SessionStart": group(contextCommand), "SessionEnd": group(endCommand),
+		"UserPromptSubmit": group(promptCommand), "Stop": group(stopCommand), "PreCompact": group(preCompactCommand)}
 }
 
 // hookDoes says what our group for the event does, and equivalentHook
@@ -250,6 +260,12 @@ func hookDoes(ev string) string {
 		return "git contextfs context"
 	case "SessionEnd":
 		return "git contextfs session end"
+	case "UserPromptSubmit":
+		return promptCommand
+	case "Stop":
+		return stopCommand
+	case "PreCompact":
+		return preCompactCommand
 	}
 	return ""
 }
@@ -257,17 +273,20 @@ func hookDoes(ev string) string {
 // equivalentHook is compiled on first use, for the same reason.
 var equivalentHook = sync.OnceValue(func() map[string]*regexp.Regexp {
 	return map[string]*regexp.Regexp{
-		"SessionStart": regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+|-)contextfs\s+context(?:$|[\s;&|)])`),
-		"SessionEnd":   regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+|-)contextfs\s+session\s+end(?:$|[\s;&|)])`),
+		"SessionStart":     regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+|-)contextfs\s+context(?:$|[\s;&|)])`),
+		"SessionEnd":       regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+|-)contextfs\s+session\s+end(?:$|[\s;&|)])`),
+		"UserPromptSubmit": regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+|-)contextfs\s+hook\s+user-prompt-submit(?:$|[\s;&|)])`),
+		"Stop":             regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+|-)contextfs\s+hook\s+stop(?:$|[\s;&|)])`),
+		"PreCompact":       regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+|-)contextfs\s+hook\s+pre-compact(?:$|[\s;&|)])`),
 	}
 })
 
-// claudeHooksFile adds our SessionStart and SessionEnd groups to a Claude
+// claudeHooksFile adds our groups (claudeEvents) to a Claude
 // Code settings file, but not where the file, or one of others (the
 // settings Claude Code reads along with it), already has a hook that does
 // the same: then it says so in a note.
 func claudeHooksFile(path string, others []string) file {
-	events := []string{"SessionStart", "SessionEnd"}
+	events := claudeEvents
 	return file{path: path,
 		add: func(old []byte) ([]byte, []string, error) {
 			doc, err := jsonObject(path, old)

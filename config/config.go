@@ -73,6 +73,10 @@ type ContextConfig struct {
 	// Budget is the block's size in estimated tokens; 0 means the
 	// package's default.
 	Budget int `yaml:"budget"`
+	// PromptBudget is the size, in estimated tokens, of the memories the
+	// agent's UserPromptSubmit hook adds to each prompt (package
+	// capture); 0 means its default, 300.
+	PromptBudget int `yaml:"prompt_budget"`
 }
 
 // WatchConfig controls the change watcher: a background process that
@@ -174,6 +178,7 @@ watch:
 
 context:
   budget: 2000          # tokens of the block agents read at start (estimated high)
+  prompt_budget: 300    # tokens of the memories added to each prompt (setup claude's hook)
 `
 
 // Load reads the repository's config; a missing file gives the

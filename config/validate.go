@@ -120,6 +120,9 @@ func (c Config) validate(file string) error {
 	if c.Context.Budget < 0 {
 		return bad("context.budget must not be negative, not %d", c.Context.Budget)
 	}
+	if c.Context.PromptBudget < 0 {
+		return bad("context.prompt_budget must not be negative, not %d", c.Context.PromptBudget)
+	}
 
 	h := c.Hygiene
 	if p := strings.TrimSpace(h.Dedup); p != "" && !slices.Contains(dedupPolicies, p) {

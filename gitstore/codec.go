@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -124,6 +125,14 @@ func Decode(path string, raw []byte) (*memory.Memory, *frontmatter.Document, err
 				src.Model = v.Value
 			case "session":
 				src.Session = v.Value
+			case "captured":
+				switch v.Value {
+				case "true":
+					src.Captured = true
+				case "false":
+				default:
+					return bad("source", "captured must be true or false, not "+strconv.Quote(v.Value))
+				}
 			}
 		}
 		if !src.IsZero() {
@@ -350,6 +359,10 @@ func sourceNode(src *memory.Source) func() (*yaml.Node, error) {
 			if kv[1] != "" {
 				n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: kv[0]}, frontmatter.String(kv[1]))
 			}
+		}
+		if src.Captured {
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "captured"},
+				&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
 		}
 		return n, nil
 	}

@@ -68,6 +68,17 @@ type SessionListOutput struct {
 	Ended []session.Summary `json:"ended" jsonschema:"ended sessions, newest first"`
 }
 
+// SessionLogInput is the argument of session_log.
+type SessionLogInput struct {
+	Message string `json:"message,omitempty" jsonschema:"a message to append to the open session's log; leave out to read the log"`
+	Session string `json:"session,omitempty" jsonschema:"read this ended session's log instead of the open one's"`
+}
+
+// SessionLogOutput is the result of session_log.
+type SessionLogOutput struct {
+	Log string `json:"log" jsonschema:"the log (empty after an append)"`
+}
+
 // TypeSchemaInput is the argument of get_type_schema.
 type TypeSchemaInput struct {
 	Type string `json:"type" jsonschema:"the memory type"`
@@ -113,6 +124,11 @@ func (sv *server) registerAgents(srv *mcp.Server) {
 		Description: "List the open session and the ended ones, newest first, with the memories each saved.",
 		Annotations: readOnly("List sessions"),
 	}, sv.sessionList)
+	addTool(sv, srv, &mcp.Tool{
+		Name:        "session_log",
+		Description: "Append a message to the open session's raw log (kept in the git directory, never committed), or read a session's log.",
+		Annotations: &mcp.ToolAnnotations{Title: "Session log", DestructiveHint: new(false)},
+	}, sv.sessionLog)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "get_type_schema",
 		Description: "Get the JSON Schema of a memory type's structured data, to fill save_memory's data correctly.",
@@ -285,6 +301,27 @@ func (sv *server) sessionEnd(ctx context.Context, in SessionEndInput) (SessionEn
 		}
 	}
 	return out, fmt.Sprintf("ended session; summary %s %s (%d memories saved in it)", m.ID, m.Path, len(out.Saved)), nil
+}
+
+func (sv *server) sessionLog(_ context.Context, in SessionLogInput) (SessionLogOutput, string, error) {
+	if strings.TrimSpace(in.Message) != "" {
+		if in.Session != "" {
+			return SessionLogOutput{}, "", errors.New("a message goes to the open session's log: leave session out")
+		}
+		if err := session.Log(sv.store.Repo, in.Message); err != nil {
+			return SessionLogOutput{}, "", err
+		}
+		return SessionLogOutput{}, "logged", nil
+	}
+	b, err := session.ReadLog(sv.store.Repo, in.Session)
+	if err != nil {
+		return SessionLogOutput{}, "", err
+	}
+	text := string(b)
+	if text == "" {
+		text = "the log is empty"
+	}
+	return SessionLogOutput{Log: string(b)}, text, nil
 }
 
 func (sv *server) sessionList(ctx context.Context, in SessionListInput) (SessionListOutput, string, error) {

@@ -28,7 +28,7 @@ func TestAgentToolsRunASession(t *testing.T) {
 	for _, tl := range tools.Tools {
 		byName[tl.Name] = tl
 	}
-	for _, want := range []string{"get_context", "session_start", "session_end", "session_list", "get_type_schema", "index", "index_status"} {
+	for _, want := range []string{"get_context", "session_start", "session_end", "session_list", "session_log", "get_type_schema", "index", "index_status"} {
 		if byName[want] == nil {
 			t.Errorf("tool %s missing", want)
 		}
@@ -67,6 +67,13 @@ func TestAgentToolsRunASession(t *testing.T) {
 	txt := call(t, cs, "get_context", map[string]any{"budget": 1000}, nil)
 	if !strings.Contains(txt, "## Relevant to your changes") || !strings.Contains(txt, "["+a.ID+"]") {
 		t.Errorf("get_context:\n%s", txt)
+	}
+
+	call(t, cs, "session_log", map[string]any{"message": "user: please settle token lifetimes"}, nil)
+	var logged struct{ Log string }
+	call(t, cs, "session_log", map[string]any{}, &logged)
+	if !strings.Contains(logged.Log, "settle token lifetimes") {
+		t.Errorf("session_log gave %q", logged.Log)
 	}
 
 	var ended struct {

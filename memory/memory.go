@@ -37,11 +37,15 @@ type Memory struct {
 
 // Source is the provenance of a memory: the tool that wrote it, the
 // model behind the tool, and the session it was written in. Any of them
-// may be empty; a Source with all three empty is not written.
+// may be empty; a Source with all of them empty is not written. Captured
+// says nobody asked for the memory: a hook prompted the agent to save it,
+// or wrote it (a session's summary built without one), so that review
+// shows it apart until a person accepts it (docs/AGENTS.md, "Capture").
 type Source struct {
-	Tool    string `json:"tool,omitempty"`
-	Model   string `json:"model,omitempty"`
-	Session string `json:"session,omitempty"`
+	Tool     string `json:"tool,omitempty"`
+	Model    string `json:"model,omitempty"`
+	Session  string `json:"session,omitempty"`
+	Captured bool   `json:"captured,omitempty"`
 }
 
 // IsZero reports whether s records nothing.

@@ -12,6 +12,10 @@ import (
 // and edits that comment instead of adding another on every push.
 const Marker = "<!-- contextfs-review -->"
 
+// captured is the group of added memories that were captured (Change.Captured),
+// listed first: nobody asked for them, so a reviewer reads them first.
+const captured = "captured"
+
 // maxValue is how many characters of a field value a Markdown report
 // shows; the JSON report has them all.
 const maxValue = 120
@@ -41,11 +45,11 @@ func (r Report) Markdown() string {
 	if len(r.Changes) == 0 {
 		b.WriteString("\nNo memory changes.\n")
 	}
-	titles := map[string]string{Added: "Added", Changed: "Changed", Superseded: "Superseded", Deleted: "Deleted"}
-	for _, kind := range kindOrder {
+	titles := map[string]string{captured: "Captured", Added: "Added", Changed: "Changed", Superseded: "Superseded", Deleted: "Deleted"}
+	for _, kind := range append([]string{captured}, kindOrder...) {
 		var cs []Change
 		for _, c := range r.Changes {
-			if c.Kind == kind {
+			if c.Kind == kind && !c.Captured || kind == captured && c.Captured {
 				cs = append(cs, c)
 			}
 		}
@@ -53,6 +57,10 @@ func (r Report) Markdown() string {
 			continue
 		}
 		fmt.Fprintf(&b, "\n#### %s (%d)\n", titles[kind], len(cs))
+		if kind == captured {
+			b.WriteString("\nSaved by an agent at a hook's request, or written by one, without anyone asking: " +
+				"keep, edit or delete each before this merges.\n")
+		}
 		typ := "\x00"
 		for _, c := range cs {
 			if c.Type != typ {

@@ -58,6 +58,10 @@ type Change struct {
 	// when one does; a memory that retires itself through data.status has
 	// none.
 	SupersededBy string `json:"superseded_by,omitempty"`
+	// Captured says an added memory was captured (memory.Source.Captured):
+	// saved at a hook's request, or written by one, not asked for by a
+	// person. Reports list these in a group of their own.
+	Captured bool `json:"captured,omitempty"`
 	// NearDuplicates are, for an added memory, the memories of its type it
 	// nearly repeats (see flagNearDuplicates).
 	NearDuplicates []NearDuplicate `json:"near_duplicates,omitempty"`
@@ -460,7 +464,9 @@ func redactReport(r *Report, values map[string]string) {
 }
 
 func newChange(kind string, e *entry) *Change {
-	return &Change{Kind: kind, ID: e.id(), Type: e.typ(), Title: e.title(), Path: e.file.Path}
+	c := &Change{Kind: kind, ID: e.id(), Type: e.typ(), Title: e.title(), Path: e.file.Path}
+	c.Captured = kind == Added && e.m != nil && e.m.Source != nil && e.m.Source.Captured
+	return c
 }
 
 // diffEntries lists the fields that differ between two versions of a

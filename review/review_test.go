@@ -348,3 +348,25 @@ func TestTheReportNeverShowsASecretInFull(t *testing.T) {
 		t.Error("the masked form is not shown either")
 	}
 }
+
+// Captured memories are added ones a person did not ask for: a report
+// lists them in a group of their own, first, and the others as before.
+func TestCapturedMemoriesHaveTheirOwnGroup(t *testing.T) {
+	asked := mem("askd000001", "decision", "Use pgx", "source:\n  tool: claude-code\n", "pgx.\n")
+	got := mem("capt000001", "error", "Flaky test from a shared temp dir", "source:\n  tool: claude-code\n  session: s123\n  captured: true\n", "t.TempDir.\n")
+	r := Compare(nil, []gitstore.RefFile{file(dir+"a.md", asked), file(dir+"c.md", got)}, nil)
+	var captured []string
+	for _, c := range r.Changes {
+		if c.Captured {
+			captured = append(captured, c.ID)
+		}
+	}
+	if !slices.Equal(captured, []string{"capt000001"}) {
+		t.Errorf("captured = %v", captured)
+	}
+	md := r.Markdown()
+	ci, ai := strings.Index(md, "#### Captured (1)"), strings.Index(md, "#### Added (1)")
+	if ci < 0 || ai < 0 || ci > ai || strings.Index(md, "capt000001") > ai || strings.Index(md, "askd000001") < ai {
+		t.Errorf("want Captured (1) with capt000001, then Added (1) with askd000001:\n%s", md)
+	}
+}

@@ -39,11 +39,14 @@ const MaxLabel = 200
 
 // Session is an open session, as recorded in the git directory.
 type Session struct {
-	ID      string    `json:"id"`
-	Label   string    `json:"label,omitempty"`
-	Tool    string    `json:"tool,omitempty"`
-	Model   string    `json:"model,omitempty"`
-	Branch  string    `json:"branch,omitempty"`
+	ID     string `json:"id"`
+	Label  string `json:"label,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	Model  string `json:"model,omitempty"`
+	Branch string `json:"branch,omitempty"`
+	// Head is the commit checked out when the session started: the
+	// summary End builds lists the commits and files changed since.
+	Head    string    `json:"head,omitempty"`
 	Started time.Time `json:"started"`
 }
 
@@ -159,7 +162,7 @@ func Start(ctx context.Context, st *contextfs.Store, o StartOptions, now time.Ti
 		res.Closed = m
 	}
 	s := &Session{ID: memory.NewID(), Label: oneLine(o.Label), Tool: oneLine(o.Tool), Model: oneLine(o.Model),
-		Branch: branch(st.Repo), Started: now.UTC().Truncate(time.Second)}
+		Branch: branch(st.Repo), Head: headOf(ctx, st.Repo.Root), Started: now.UTC().Truncate(time.Second)}
 	// The mark first: a save stamped once the record exists removes it.
 	// One that cannot be written is no error (write says what is wrong):
 	// without it, End asks the user store, as for an older session.
@@ -317,10 +320,17 @@ func End(ctx context.Context, st *contextfs.Store, o EndOptions, now time.Time) 
 	title := "Session " + s.ID
 	if s.Label != "" {
 		title = "Session: " + s.Label
+	} else if ps := prompts(st.Repo, s.ID); len(ps) > 0 {
+		// What the person first asked says what the session was about.
+		title = "Session: " + firstLine(ps[0], 80)
 	}
 	body := strings.TrimSpace(o.Summary)
+	src := s.Source()
 	if body == "" {
-		body = fmt.Sprintf("Session %s saved %d memories.", s.ID, len(ids))
+		// Nobody wrote one: contextfs builds it, and marks it captured,
+		// for a person to read (and edit) before it is committed.
+		body = digest(ctx, st, s, ids)
+		src.Captured = true
 	}
 	savedIDs := make([]any, 0, len(ids))
 	for _, id := range ids {
@@ -338,7 +348,7 @@ func End(ctx context.Context, st *contextfs.Store, o EndOptions, now time.Time) 
 		data["model"] = s.Model
 	}
 	res, err := st.Save(ctx, contextfs.SaveRequest{Type: "episodic", Title: title, Body: body, Data: data,
-		Source: s.Source(), Session: s.ID})
+		Source: src, Session: s.ID})
 	if err != nil {
 		return nil, fmt.Errorf("save the session summary: %w", err)
 	}
@@ -377,9 +387,9 @@ func endAgain(ctx context.Context, st *contextfs.Store, s *Session, prior *memor
 	return m, nil
 }
 
-// closeRecord removes the open session id's record and its mark.
+// closeRecord removes the open session id's record and its marks.
 func closeRecord(repo *gitstore.Repo, id string) error {
-	for _, p := range []string{currentFile(repo), unsavedFile(repo, id)} {
+	for _, p := range []string{currentFile(repo), unsavedFile(repo, id), promptsFile(repo, id), capturingFile(repo, id)} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("session: %w", err)
 		}
@@ -660,6 +670,7 @@ func Stamp(repo *gitstore.Repo, req *contextfs.SaveRequest) error {
 			}
 		}
 	}
+	src.Captured = src.Captured || capturing(repo, s.ID)
 	req.Source = src
 	return nil
 }

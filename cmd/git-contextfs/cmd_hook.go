@@ -27,6 +27,7 @@ const defaultHookBudget = 10 * time.Second
 // hookOutcome is what a hook handler found.
 type hookOutcome struct {
 	block  bool     // refuse the commit (pre-commit only)
+	stdout string   // the answer to an agent client (its hooks only)
 	report []string // lines for stderr
 	note   string   // what was done, printed with CONTEXTFS_HOOK_DEBUG
 }
@@ -42,7 +43,10 @@ func (a *app) hookCmd() *cobra.Command {
 		Short: "Run the contextfs part of a git hook (called by the installed hooks)",
 		Long: `Runs the handler of one git hook; the blocks that "git contextfs hooks
 install" writes call it with the hook's arguments. NAME is pre-commit,
-post-merge, post-checkout, post-rewrite or post-commit.
+post-merge, post-checkout, post-rewrite or post-commit; or, for the agent
+clients that setup configures, user-prompt-submit, stop or pre-compact,
+which read the client's event as JSON on standard input and answer on
+standard output (docs/AGENTS.md).
 
 Only pre-commit can fail (exit 1), and only for invalid memories or
 secrets in the staged content. "pre-commit --files FILE..." checks the
@@ -77,6 +81,12 @@ func (a *app) runHook(ctx context.Context, name string, args []string) error {
 		h = a.preCommit
 	case "post-merge", "post-checkout", "post-rewrite", "post-commit":
 		h = a.refreshHook(name)
+	case "user-prompt-submit":
+		h = a.userPromptSubmit
+	case "stop":
+		h = a.stopHook
+	case "pre-compact":
+		h = a.preCompact
 	default:
 		// A hook block newer than this binary: nothing to do, and no
 		// reason to stop git.
@@ -125,6 +135,7 @@ func (a *app) runHook(ctx context.Context, name string, args []string) error {
 		a.hookWarn(name, r.err.Error()+skippedHint(name))
 		return nil
 	}
+	fmt.Fprint(a.io.Out, r.out.stdout)
 	for _, l := range r.out.report {
 		fmt.Fprintln(a.io.ErrOut, l)
 	}

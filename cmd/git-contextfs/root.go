@@ -100,6 +100,7 @@ func (a *app) commands() []*cobra.Command {
 		a.validateCmd(),
 		// Agents.
 		a.contextCmd(),
+		a.promptContextCmd(),
 		a.sessionCmd(),
 		a.setupCmd(),
 		a.importCmd(),

@@ -93,7 +93,7 @@ func warmable(c *cobra.Command, args []string, tty bool) bool {
 		// --path names files relative to where the command runs; --repos
 		// reads other repositories, whose watchers are their own.
 		return len(args) > 0 && !c.Flags().Changed("path") && !c.Flags().Changed("repos")
-	case "context":
+	case "context", "prompt-context":
 		return true
 	case "list":
 		// --path names files relative to where the command runs.
@@ -175,7 +175,7 @@ func onlyExempt(c *cobra.Command) bool {
 func notSentReason(c *cobra.Command) string {
 	name := strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
 	switch c.Name() {
-	case "search", "context", "list", "save":
+	case "search", "context", "prompt-context", "list", "save":
 		if c.Parent() == c.Root() {
 			return fmt.Sprintf("%s is not sent to the watcher with these arguments or this output (see docs/DESIGN.md, \"Warm answers\")", name)
 		}
