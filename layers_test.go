@@ -49,7 +49,7 @@ var layers = map[string]int{
 	// Several stores behind one API (the user's, other repositories) too.
 	"session": 7, "links": 7, "dedup": 7, "scope": 7, "internal/teststore": 7,
 	"lineage": 8, "aging": 8, "graph": 8, "contextblock": 8,
-	"review": 9, "importer": 8, "exporter": 9,
+	"review": 9, "importer": 8, "exporter": 9, "capture": 9,
 	// 10 adapters over the front door; 11 programs.
 	"mcpserver": 10, "cmd/git-contextfs": 11, "cmd/git-contextfs-mcp": 11, "cmd/git-contextfs-embed": 11,
 	"cmd/contextfs-bench": 11,
