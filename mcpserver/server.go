@@ -70,7 +70,7 @@ store, which follows them across repositories; searches cover both.`
 // server holds what the tool handlers share.
 type server struct {
 	store   *contextfs.Store
-	set     *scope.Set // store as the repository scope, the user store, registered repositories
+	set     *scope.Set        // store as the repository scope, the user store, registered repositories
 	svc     *workflow.Service // the workflows over set, as the CLI runs them
 	log     io.Writer
 	version string // of the program serving, compared by check_setup
