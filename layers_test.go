@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,9 +51,27 @@ var layers = map[string]int{
 	"session": 7, "links": 7, "dedup": 7, "scope": 7, "internal/teststore": 7,
 	"lineage": 8, "aging": 8, "graph": 8, "contextblock": 8,
 	"review": 9, "importer": 8, "exporter": 9, "capture": 9,
-	// 10 adapters over the front door; 11 programs.
-	"mcpserver": 10, "cmd/git-contextfs": 11, "cmd/git-contextfs-mcp": 11, "cmd/git-contextfs-embed": 11,
-	"cmd/contextfs-bench": 11,
+	// 10 the service: the workflows every adapter runs, end to end (save
+	// with checks, update as a patch, prune; docs/ARCHITECTURE.md).
+	"workflow": 10,
+	// 11 adapters over the service and the front door; 12 programs.
+	"mcpserver": 11, "cmd/git-contextfs": 12, "cmd/git-contextfs-mcp": 12, "cmd/git-contextfs-embed": 12,
+	"cmd/contextfs-bench": 12,
+}
+
+// adapterImports are the packages of the module each adapter may import.
+// The goal (issue 31): the service (workflow), the model (memory) and
+// the adapter's own presentation helpers. Until then each list is what
+// the adapter still needs, and it only shrinks: a workflow that moves into
+// the service takes its packages off these lists, and the test fails
+// while a list names a package the adapter no longer imports.
+var adapterImports = map[string][]string{
+	"cmd/git-contextfs": {"", "agentsetup", "branchdiff", "cache", "capture", "check", "cmd/git-contextfs/iostreams",
+		"cmd/git-contextfs/manpage", "config", "contextblock", "exporter", "frontmatter", "git", "gitstore", "graph", "hooks",
+		"importer", "internal/buildinfo", "internal/printable", "internal/sibling", "lineage", "links", "memmerge", "memory", "review",
+		"scope", "secrets", "session", "watch", "workflow"},
+	"mcpserver": {"", "branchdiff", "contextblock", "gitstore", "lineage", "links", "memory", "scope",
+		"session", "workflow"},
 }
 
 // unplaced is the layer of a package not yet in layers.
@@ -157,6 +176,31 @@ func TestEveryPackageImportsOnlyLowerLayers(t *testing.T) {
 	for pkg := range layers {
 		if _, ok := imports[pkg]; !ok {
 			t.Errorf("layers names %q, which is not a package of the module", pkg)
+		}
+	}
+}
+
+// TestAdaptersImportOnlyTheirAllowList keeps the CLI and the MCP server
+// from reaching past the service again: save and update go through
+// package workflow, so neither imports dedup or aging.
+func TestAdaptersImportOnlyTheirAllowList(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := moduleImports(t, wd)
+	for adapter, allowed := range adapterImports {
+		got := map[string]bool{}
+		for _, im := range imports[adapter] {
+			if !got[im] && !slices.Contains(allowed, im) {
+				t.Errorf("%s imports %q, which is not on its list: go through package workflow (docs/ARCHITECTURE.md)", adapter, im)
+			}
+			got[im] = true
+		}
+		for _, im := range allowed {
+			if !got[im] {
+				t.Errorf("%s no longer imports %q: take it off adapterImports, which only shrinks", adapter, im)
+			}
 		}
 	}
 }

@@ -530,32 +530,43 @@ func DecodeMemory(rel string, raw []byte) (*memory.Memory, error) {
 // changing only the lines of the fields that changed. A title that Save
 // derived from the body is derived again when edit changes the body. If
 // the file changes on disk while edit runs, Update fails rather than
-// overwrite it.
+// overwrite it. An edit that changes nothing writes nothing (see Edit).
 func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory) error) (*memory.Memory, error) {
+	m, _, err := s.Edit(ctx, id, edit)
+	return m, err
+}
+
+// Edit is Update, reporting whether the file was written. An edit that,
+// once cleaned as Update cleans it (repeated tags dropped, links resolved,
+// data normalized), leaves every byte of the file but updated: as it was
+// is no change: no byte is written, updated: keeps its time, and changed
+// is false. So adding a tag the memory has already leaves the file, and
+// git, alone.
+func (s *Store) Edit(ctx context.Context, id string, edit func(*memory.Memory) error) (m *memory.Memory, changed bool, err error) {
 	cur, err := s.Resolve(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	// From the read to the write: two processes adding a tag each must
 	// both be kept, not both edit the same old file.
 	ctx, unlock, err := s.LockWrites(ctx)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer unlock()
 	rel := cur.Path
 	raw, err := s.Repo.ReadFile(rel)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	m, doc, err := gitstore.Decode(rel, raw)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	before := *m
 	before.Tags, before.Links, before.Supersedes = slices.Clone(m.Tags), slices.Clone(m.Links), slices.Clone(m.Supersedes)
 	if err := edit(m); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	// A title Save derived from the old body would contradict the new one;
 	// one written by hand, or set by this edit, stays (as evolve does).
@@ -565,45 +576,52 @@ func (s *Store) Update(ctx context.Context, id string, edit func(*memory.Memory)
 		}
 	}
 	if t, err := memory.CanonicalType(m.Type); err != nil {
-		return nil, err
+		return nil, false, err
 	} else {
 		m.Type = t
 	}
 	m.Tags, m.Links, m.Supersedes = cleanList(m.Tags), memory.CleanLinks(m.Links), cleanList(m.Supersedes)
 	// The links the edit brings are checked as save checks them.
 	if m.Links, err = s.resolveLinks(ctx, m.Links, before.Links); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	// A memory that newly supersedes one of those that supersede it would
 	// close a cycle and hide every memory in it: refused, as validate and
 	// the pre-commit hook would refuse the file.
 	if err := s.checkNoCycle(ctx, m, &before); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	m.Paths = cleanPaths(m.Paths)
 	m.Data = memory.NormalizeData(m.Data)
+	// No change: the file encoded with its old updated: is the file as
+	// it is. Encoding with the document kept leaves unchanged fields'
+	// lines as they are, so this compares exactly what would be written.
+	m.Updated = before.Updated
+	if same, err := gitstore.Encode(m, doc, false); err == nil && bytes.Equal(same, raw) {
+		return m, false, nil
+	}
 	m.Updated = s.now().UTC().Truncate(time.Second)
 	if m.Updated.Before(m.Created) {
 		m.Updated = m.Created
 	}
 	if issues := memory.ValidateWith(m, s.Config.Limits); len(issues) > 0 {
-		return nil, &InvalidError{Path: rel, Issues: issues}
+		return nil, false, &InvalidError{Path: rel, Issues: issues}
 	}
 	out, err := gitstore.Encode(m, doc, false)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	now, err := s.Repo.ReadFile(rel)
 	if err != nil || !bytes.Equal(now, raw) {
-		return nil, fmt.Errorf("%s changed on disk while it was being updated; nothing was written, try again", rel)
+		return nil, false, fmt.Errorf("%s changed on disk while it was being updated; nothing was written, try again", rel)
 	}
 	if err := s.Repo.WriteMemoryFile(rel, out, 0o644); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := s.syncWritten(ctx, rel); err != nil {
-		return m, err
+		return m, true, err
 	}
-	return m, nil
+	return m, true, nil
 }
 
 // Delete removes the memory's file. Git keeps its history; `git checkout`

@@ -8,9 +8,11 @@ package branchdiff
 import (
 	"bytes"
 	"context"
-	gitcli "github.com/contextfs/contextfs/git"
+	"errors"
 	"slices"
 	"strings"
+
+	gitcli "github.com/contextfs/contextfs/git"
 )
 
 // Changes is what a branch changes.
@@ -102,25 +104,47 @@ func Between(ctx context.Context, root, base, head string) ([]string, error) {
 	return files, nil
 }
 
-// base picks what the branch is compared with: the remote's default
-// branch, a local main or master, then the upstream. The upstream comes
-// last because a pushed feature branch's upstream is itself, which would
-// hide everything already pushed.
-func base(ctx context.Context, root string) string {
-	if out, err := git(ctx, root, "symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD"); err == nil {
+// ErrNoDefaultBranch is DefaultBranch's answer in a repository with none
+// of the refs it looks for.
+var ErrNoDefaultBranch = errors.New("cannot tell the default branch (no origin/HEAD, main, master, origin/main, origin/master or upstream)")
+
+// DefaultBranch names the branch a branch is compared with, by the one
+// rule that the context block and review share: the remote's default
+// branch (origin/HEAD), a local main or master, origin/main or
+// origin/master (a CI checkout often has only these), then the upstream.
+// The upstream comes last because a pushed feature branch's upstream is
+// itself, which would hide everything already pushed. Without any of them
+// it returns ErrNoDefaultBranch; a failure to run git is returned as is.
+func DefaultBranch(ctx context.Context, root string) (string, error) {
+	out, err := git(ctx, root, "symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD")
+	if err == nil {
 		if b := strings.TrimSpace(string(out)); b != "" {
-			return b
+			return b, nil
 		}
+	} else if gitcli.ExitCode(err) < 0 {
+		return "", err // git did not run, or ctx ended
 	}
 	for _, b := range []string{"refs/heads/main", "refs/heads/master", "refs/remotes/origin/main", "refs/remotes/origin/master"} {
-		if _, err := git(ctx, root, "rev-parse", "--verify", "-q", b); err == nil {
-			return strings.TrimPrefix(strings.TrimPrefix(b, "refs/heads/"), "refs/remotes/")
+		if _, err := git(ctx, root, "rev-parse", "--verify", "-q", b+"^{commit}"); err == nil {
+			return strings.TrimPrefix(strings.TrimPrefix(b, "refs/heads/"), "refs/remotes/"), nil
 		}
 	}
 	if out, err := git(ctx, root, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"); err == nil {
-		return strings.TrimSpace(string(out))
+		if b := strings.TrimSpace(string(out)); b != "" {
+			return b, nil
+		}
 	}
-	return ""
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	return "", ErrNoDefaultBranch
+}
+
+// base is DefaultBranch, "" when there is none: the diff then starts at
+// HEAD.
+func base(ctx context.Context, root string) string {
+	b, _ := DefaultBranch(ctx, root)
+	return b
 }
 
 func split(out []byte) []string {

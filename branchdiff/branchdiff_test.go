@@ -2,6 +2,7 @@ package branchdiff
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -70,4 +71,53 @@ func TestFilesWithoutCommitsListsEveryFile(t *testing.T) {
 	if err != nil || !slices.Equal(ch.Files, []string{"x/y.go"}) {
 		t.Errorf("Files = %v, %v", ch.Files, err)
 	}
+}
+
+// TestDefaultBranchFollowsOneRule builds each layout of refs that a clone
+// can have and checks the base DefaultBranch names: the rule review and
+// the context block share.
+func TestDefaultBranchFollowsOneRule(t *testing.T) {
+	tests := []struct {
+		name string
+		// refs are the refs to create at the first commit, besides the
+		// checked-out branch feature.
+		refs []string
+		head string // origin/HEAD's target, if any
+		want string
+	}{
+		{"origin/HEAD comes first", []string{"refs/heads/main", "refs/remotes/origin/trunk"}, "refs/remotes/origin/trunk", "origin/trunk"},
+		{"a local main before origin/main", []string{"refs/heads/main", "refs/remotes/origin/main"}, "", "main"},
+		{"a local master", []string{"refs/heads/master"}, "", "master"},
+		{"only origin/main, as in a CI checkout", []string{"refs/remotes/origin/main"}, "", "origin/main"},
+		{"only origin/master", []string{"refs/remotes/origin/master"}, "", "origin/master"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := testgit.Init(t)
+			write(t, dir, "a.go", "package a\n")
+			testgit.Run(t, dir, "add", ".")
+			testgit.Run(t, dir, "commit", "-qm", "base")
+			testgit.Run(t, dir, "branch", "-m", "feature")
+			for _, r := range tt.refs {
+				testgit.Run(t, dir, "update-ref", r, "HEAD")
+			}
+			if tt.head != "" {
+				testgit.Run(t, dir, "symbolic-ref", "refs/remotes/origin/HEAD", tt.head)
+			}
+			got, err := DefaultBranch(context.Background(), dir)
+			if err != nil || got != tt.want {
+				t.Errorf("DefaultBranch = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	t.Run("none of them is ErrNoDefaultBranch", func(t *testing.T) {
+		dir := testgit.Init(t)
+		write(t, dir, "a.go", "package a\n")
+		testgit.Run(t, dir, "add", ".")
+		testgit.Run(t, dir, "commit", "-qm", "base")
+		testgit.Run(t, dir, "branch", "-m", "feature")
+		if got, err := DefaultBranch(context.Background(), dir); !errors.Is(err, ErrNoDefaultBranch) {
+			t.Errorf("DefaultBranch = %q, %v; want ErrNoDefaultBranch", got, err)
+		}
+	})
 }

@@ -8,13 +8,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/aging"
-	"github.com/contextfs/contextfs/dedup"
 	"github.com/contextfs/contextfs/lineage"
 	"github.com/contextfs/contextfs/links"
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/scope"
-	"github.com/contextfs/contextfs/session"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // HygieneInput are save_memory's arguments for links and duplicates.
@@ -25,69 +23,47 @@ type HygieneInput struct {
 
 // HygieneOutput is what save_memory found and did about duplicates.
 type HygieneOutput struct {
-	Action       dedup.Action  `json:"action" jsonschema:"saved, skipped (an existing memory already holds this; its ID is returned) or updated"`
-	Similar      []dedup.Match `json:"similar" jsonschema:"existing memories of the same type that this one repeats"`
-	MaySupersede []dedup.Match `json:"may_supersede" jsonschema:"existing memories on the same subject that this one contradicts: save again with supersedes to retire them, after checking"`
-	Unchecked    string        `json:"unchecked,omitempty" jsonschema:"set when the embedding server was unavailable: the memory was compared for identical content only"`
+	Action       workflow.Action  `json:"action" jsonschema:"saved, skipped (an existing memory already holds this; its ID is returned) or updated"`
+	Similar      []workflow.Match `json:"similar" jsonschema:"existing memories of the same type that this one repeats"`
+	MaySupersede []workflow.Match `json:"may_supersede" jsonschema:"existing memories on the same subject that this one contradicts: save again with supersedes to retire them, after checking"`
+	Unchecked    string           `json:"unchecked,omitempty" jsonschema:"set when the embedding server was unavailable: the memory was compared for identical content only"`
+	// SupersededProgress is what the CLI's save --json reports too.
+	SupersededProgress []string `json:"superseded_progress,omitempty" jsonschema:"the progress memories this new progress replaced: one progress is current"`
 }
 
+// checkedSave saves in through the service (workflow.Service.Save), as the
+// CLI's save does, and says what it found.
 func (sv *server) checkedSave(ctx context.Context, in SaveInput) (SaveOutput, string, error) {
-	policy, err := dedup.ParsePolicy(in.Dedup)
-	if in.Dedup == "" {
-		policy, err = dedup.ParsePolicy(sv.store.Config.Hygiene.Dedup)
-	}
-	if err != nil {
-		return SaveOutput{}, "", err
-	}
 	sc, err := parseScope(in.Scope)
 	if err != nil {
 		return SaveOutput{}, "", err
 	}
-	req := contextfs.SaveRequest{Type: in.Type, Title: in.Title, Tags: in.Tags, Links: in.Links,
-		Supersedes: in.Supersedes, Data: in.Data, Body: in.Content, Paths: in.Paths}
+	req := workflow.SaveRequest{Scope: sc, Dedup: in.Dedup, SaveRequest: contextfs.SaveRequest{Type: in.Type, Title: in.Title,
+		Tags: in.Tags, Links: in.Links, Supersedes: in.Supersedes, Data: in.Data, Body: in.Content, Paths: in.Paths}}
 	if src := clientSource(ctx); src != "" {
 		req.Source = &memory.Source{Tool: src}
 	}
-	st, sc, err := sv.set.Target(ctx, sc, req)
+	res, err := sv.svc.Save(ctx, req)
 	if err != nil {
 		return SaveOutput{}, "", err
 	}
-	// The open session is the repository's, wherever the memory goes.
-	if err := session.Stamp(sv.store.Repo, &req); err != nil {
-		return SaveOutput{}, "", err
-	}
-	// The progress rule and the checks decide on the memories as they are:
-	// no other save may change them until this one is written.
-	ctx, unlock, err := st.LockWrites(ctx)
-	if err != nil {
-		return SaveOutput{}, "", err
-	}
-	defer unlock()
-	if _, err := aging.SupersedeProgress(ctx, st, &req, aging.RulesOf(st.Config.Hygiene)); err != nil {
-		return SaveOutput{}, "", err
-	}
-	res, err := dedup.Save(ctx, st, req, policy, dedup.DefaultThresholds)
-	if err != nil {
-		return SaveOutput{}, "", err
-	}
-	if sc == scope.User && res.Action != dedup.Skipped {
-		sv.set.CommitUser(ctx, st)
-	}
-	out := SaveOutput{MemoryRef: refOf(res.Memory, sc), HygieneOutput: HygieneOutput{Action: res.Action, Similar: res.Similar, MaySupersede: res.MaySupersede, Unchecked: res.Unchecked}}
+	out := SaveOutput{MemoryRef: refOf(res.Memory, res.Scope), HygieneOutput: HygieneOutput{Action: res.Action, Similar: res.Similar,
+		MaySupersede: res.MaySupersede, Unchecked: res.Unchecked, SupersededProgress: res.SupersededProgress}}
 	var text string
 	switch res.Action {
-	case dedup.Skipped:
+	case workflow.Skipped:
 		text = fmt.Sprintf("not saved: %s %s already holds this", out.ID, out.Path)
-	case dedup.Updated:
+	case workflow.Updated:
 		text = fmt.Sprintf("updated %s %s with the new content instead of saving a copy", out.ID, out.Path)
 	default:
 		text = fmt.Sprintf("saved %s %s (%s: %s)", out.ID, out.Path, out.Type, out.Title)
 	}
-	if res.Saved != nil {
-		for _, w := range res.Saved.Warnings {
-			out.Warnings = append(out.Warnings, w.String())
-			text += "\nwarning: possible secret: " + w.String()
-		}
+	for _, w := range res.Warnings {
+		out.Warnings = append(out.Warnings, w.String())
+		text += "\nwarning: possible secret: " + w.String()
+	}
+	if len(res.SupersededProgress) > 0 {
+		text += "\nsuperseding the progress " + strings.Join(res.SupersededProgress, ", ")
 	}
 	for _, m := range res.Similar {
 		text += fmt.Sprintf("\nsimilar: %s %q (similarity %.2f)", m.ID, m.Title, m.Similarity)

@@ -25,6 +25,7 @@ import (
 	"github.com/contextfs/contextfs/branchdiff"
 	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // Name is the server's name in the MCP handshake.
@@ -69,7 +70,8 @@ store, which follows them across repositories; searches cover both.`
 // server holds what the tool handlers share.
 type server struct {
 	store   *contextfs.Store
-	set     *scope.Set // store as the repository scope, the user store, registered repositories
+	set     *scope.Set        // store as the repository scope, the user store, registered repositories
+	svc     *workflow.Service // the workflows over set, as the CLI runs them
 	log     io.Writer
 	version string // of the program serving, compared by check_setup
 	// mu serializes tool calls: every call syncs and may write the cache
@@ -100,7 +102,7 @@ func New(s *contextfs.Store, opts Options) *mcp.Server {
 	if set == nil {
 		set = scope.FromStore(s, scope.Options{Warnings: log})
 	}
-	sv := &server{store: s, set: set, log: log, version: version,
+	sv := &server{store: s, set: set, svc: workflow.New(set), log: log, version: version,
 		diff: branchdiff.NewResolver(s.Repo.Root, s.Repo.GitDir, s.Repo.CommonDir)}
 	sv.register(srv)
 	return srv

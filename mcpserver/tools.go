@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // SaveInput is the argument of save_memory.
@@ -380,83 +380,24 @@ func (sv *server) list(ctx context.Context, in ListInput) (ListOutput, string, e
 	return ListOutput{Memories: es}, strings.TrimRight(b.String(), "\n"), nil
 }
 
-// errUnchanged stops an update that would change nothing.
-var errUnchanged = errors.New("nothing to change")
-
 func (sv *server) update(ctx context.Context, in UpdateInput) (UpdateOutput, string, error) {
 	sc, err := parseScope(in.Scope)
 	if err != nil {
 		return UpdateOutput{}, "", err
 	}
-	m, where, warnings, err := sv.set.Update(ctx, sc, in.ID, func(m *memory.Memory) error {
-		before := *m
-		before.Tags, before.Paths, before.Data = slices.Clone(m.Tags), slices.Clone(m.Paths), maps.Clone(m.Data)
-		if in.Title != nil {
-			m.Title = *in.Title
-		}
-		if in.Body != nil {
-			m.Body = strings.TrimRight(*in.Body, "\n") + "\n"
-		}
-		m.Tags = append(m.Tags, in.AddTags...)
-		for _, t := range in.RemoveTags {
-			m.Tags = slices.DeleteFunc(m.Tags, func(x string) bool { return strings.EqualFold(x, t) })
-		}
-		if len(in.Data) > 0 && m.Data == nil {
-			m.Data = map[string]any{}
-		}
-		for k, v := range in.Data {
-			if v == nil {
-				delete(m.Data, k)
-			} else {
-				m.Data[k] = v
-			}
-		}
-		m.Paths = append(m.Paths, in.AddPaths...)
-		m.Paths = slices.DeleteFunc(m.Paths, func(p string) bool { return slices.Contains(in.RemovePaths, p) })
-		if sameContent(&before, m) {
-			return errUnchanged
-		}
-		return nil
-	})
-	if errors.Is(err, errUnchanged) {
-		cur, where, _, err := sv.set.Resolve(ctx, sc, in.ID)
-		if err != nil {
-			return UpdateOutput{}, "", err
-		}
-		out := UpdateOutput{MemoryRef: refOf(cur, where)}
-		return out, fmt.Sprintf("nothing changed: %s %s already holds what was asked; the file was left alone", out.ID, out.Path), nil
-	}
+	res, err := sv.svc.Update(ctx, sc, in.ID, workflow.UpdatePatch{Title: in.Title, Body: in.Body, AddTags: in.AddTags,
+		RemoveTags: in.RemoveTags, Data: in.Data, AddPaths: in.AddPaths, RemovePaths: in.RemovePaths})
 	if err != nil {
 		return UpdateOutput{}, "", err
 	}
-	out := UpdateOutput{MemoryRef: refOf(m, where), Changed: true}
-	for _, w := range warnings {
+	out := UpdateOutput{MemoryRef: refOf(res.Memory, res.Scope), Changed: res.Changed}
+	if !res.Changed {
+		return out, fmt.Sprintf("nothing changed: %s %s already holds what was asked; the file was left alone", out.ID, out.Path), nil
+	}
+	for _, w := range res.Warnings {
 		out.Warnings = append(out.Warnings, w.String())
 	}
-	return out, fmt.Sprintf("updated %s %s (%s)", out.ID, out.Path, where), nil
-}
-
-// sameContent reports whether an edit left a memory as it was, once lists
-// lose their repeats as Update's cleaning does.
-func sameContent(a, b *memory.Memory) bool {
-	data := func(m *memory.Memory) map[string]any {
-		if len(m.Data) == 0 {
-			return nil
-		}
-		return memory.NormalizeData(m.Data)
-	}
-	return a.Title == b.Title && a.Body == b.Body && slices.Equal(uniq(a.Tags), uniq(b.Tags)) &&
-		slices.Equal(uniq(a.Paths), uniq(b.Paths)) && reflect.DeepEqual(data(a), data(b))
-}
-
-func uniq(xs []string) []string {
-	var out []string
-	for _, x := range xs {
-		if !slices.Contains(out, x) {
-			out = append(out, x)
-		}
-	}
-	return out
+	return out, fmt.Sprintf("updated %s %s (%s)", out.ID, out.Path, res.Scope), nil
 }
 
 // indexedMemory presents a code chunk or commit in recall_memory's shape:

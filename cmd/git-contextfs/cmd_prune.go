@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/aging"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 func (a *app) pruneCmd() *cobra.Command {
@@ -29,19 +29,11 @@ lists the steps and changes nothing.`,
   git contextfs prune && git add .contextfs && git commit -m "Prune memories"`,
 		Args: argsRange(0, 0),
 		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-			steps, err := aging.Plan(cmd.Context(), s, aging.RulesOf(s.Config.Hygiene), time.Now())
+			steps, err := workflow.Prune(cmd.Context(), s, dryRun, time.Now())
 			if err != nil {
 				return err
 			}
-			if !dryRun {
-				if err := aging.Apply(cmd.Context(), s, steps); err != nil {
-					return err
-				}
-			}
 			if asJSON {
-				if steps == nil {
-					steps = []aging.Step{}
-				}
 				return a.printJSON(steps)
 			}
 			acted := false

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/branchdiff"
 	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/gitstore"
@@ -44,7 +45,8 @@ The files the change adds or edits are validated and scanned for secrets.
 
 The range:
   (none)          the merge base of HEAD with the default branch (origin/HEAD,
-                  else main, else master) to HEAD: what a pull request shows
+                  else main, master, origin/main, origin/master, the
+                  upstream) to HEAD: what a pull request shows
   BASE            the merge base of BASE and HEAD to HEAD
   BASE...HEAD     the merge base of BASE and HEAD to HEAD (like git diff A...B)
   BASE..HEAD      the same: what HEAD changed, not what BASE gained since;
@@ -296,18 +298,15 @@ func configAt(ctx context.Context, repo *gitstore.Repo, commit string) (contextf
 	return cfg, nil
 }
 
-// defaultBranch names the branch pull requests usually target: the
-// remote's default (origin/HEAD), else a local main, else master.
+// defaultBranch names the branch pull requests usually target, by the
+// rule the context block uses too (branchdiff.DefaultBranch): origin/HEAD,
+// main, master, origin/main, origin/master, then the upstream.
 func defaultBranch(ctx context.Context, root string) (string, error) {
-	if ref, err := reviewGit(ctx, root, "symbolic-ref", "-q", "refs/remotes/origin/HEAD"); err == nil && ref != "" {
-		return strings.TrimPrefix(ref, "refs/remotes/"), nil
+	b, err := branchdiff.DefaultBranch(ctx, root)
+	if errors.Is(err, branchdiff.ErrNoDefaultBranch) {
+		return "", &usageError{fmt.Errorf("%w; name the base, as in: git contextfs review origin/develop", err)}
 	}
-	for _, b := range []string{"main", "master"} {
-		if _, err := reviewGit(ctx, root, "rev-parse", "-q", "--verify", "refs/heads/"+b+"^{commit}"); err == nil {
-			return b, nil
-		}
-	}
-	return "", &usageError{errors.New("cannot tell the default branch (no origin/HEAD, main or master); name the base, as in: git contextfs review origin/develop")}
+	return b, err
 }
 
 // resolveCommit returns the commit rev names; an unknown revision is a

@@ -10,7 +10,7 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // saveOptions are the flags and arguments of save.
@@ -130,30 +130,10 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 		return err
 	}
 	defer s.Close()
-	req := contextfs.SaveRequest{Type: o.typ, Title: o.title, Summary: o.summary, Tags: o.tags,
-		Links: o.links, Supersedes: o.supersedes, Data: d, Body: body}
-	st, sc, err := s.Target(ctx, sc, req)
-	if err != nil {
-		return err
-	}
-	// The open session is the repository's, wherever the memory goes.
-	stamp := st
-	if s.Repo != nil {
-		stamp = s.Repo
-	}
-	if err := o.attach.apply(stamp, &req); err != nil {
-		return err
-	}
-	err = a.checkedSave(ctx, st, req, o.dedup, o.json, func() (scope.Scope, string) { // hygiene
-		if !o.typeGiven {
-			// The default is a guess at what the user meant: say it.
-			fmt.Fprintf(a.io.ErrOut, "saved as type %s (the default); give --type to choose: git contextfs schema lists them\n", o.typ)
-		}
-		if sc == scope.User {
-			return sc, s.CommitUser(ctx, st)
-		}
-		return sc, ""
-	})
+	req := workflow.SaveRequest{Scope: sc, Dedup: o.dedup, SaveRequest: contextfs.SaveRequest{Type: o.typ, Title: o.title,
+		Summary: o.summary, Tags: o.tags, Links: o.links, Supersedes: o.supersedes, Data: d, Body: body}}
+	o.attach.apply(&req.SaveRequest)
+	err = a.checkedSave(ctx, workflow.New(s), req, !o.typeGiven, o.json)
 	if editFile != "" {
 		// What was typed stays in its file until it is saved: nothing lost.
 		if err == nil {

@@ -3,13 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // updateOptions are the flags and arguments of update.
@@ -33,7 +32,8 @@ func (a *app) updateCmd() *cobra.Command {
 		Use:   "update ID [flags] [CONTENT|-]",
 		Short: "Change a memory in place",
 		Long: `Edits the memory's fields; only the lines of changed fields change in the
-file, and updated is set to now. Give CONTENT (or "-" for stdin) to replace
+file, and updated is set to now. An update that changes nothing (a tag the
+memory has, data it holds) writes nothing and says so. Give CONTENT (or "-" for stdin) to replace
 the body; a title that was derived from the old body is derived again from
 the new one (one written by hand, or given with --title, stays). --data
 merges JSON fields into data (null deletes a field; --replace-data replaces
@@ -92,64 +92,46 @@ func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
 	if err != nil {
 		return err
 	}
+	p := workflow.UpdatePatch{AddTags: o.addTags, RemoveTags: o.rmTags, AddPaths: o.attach.add, RemovePaths: o.attach.remove}
+	set := func(flag string, v *string) *string {
+		if o.changed(flag) {
+			return v
+		}
+		return nil
+	}
+	setList := func(flag string, v *[]string) *[]string {
+		if o.changed(flag) {
+			return v
+		}
+		return nil
+	}
+	p.Type, p.Title, p.Summary = set("type", &o.typ), set("title", &o.title), set("summary", &o.summary)
+	p.Tags, p.Links, p.Supersedes = setList("tag", &o.tags), setList("link", &o.links), setList("supersedes", &o.supersedes)
+	if o.setBody {
+		p.Body = &body
+	}
+	if o.data != "" {
+		p.Data, p.ReplaceData = d, o.replaceData
+	}
 	s, err := a.openScopes(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	m, where, warnings, err := s.Update(ctx, sc, o.args[0], func(m *memory.Memory) error {
-		if o.changed("type") {
-			m.Type = o.typ
-		}
-		if o.changed("title") {
-			m.Title = o.title
-		}
-		if o.changed("summary") {
-			m.Summary = o.summary
-		}
-		if o.changed("tag") {
-			m.Tags = o.tags
-		}
-		m.Tags = append(m.Tags, o.addTags...)
-		for _, t := range o.rmTags {
-			m.Tags = slices.DeleteFunc(m.Tags, func(x string) bool { return strings.EqualFold(x, t) })
-		}
-		if o.changed("link") {
-			ls, err := memory.ParseLinks(o.links)
-			if err != nil {
-				return err
-			}
-			m.Links = ls
-		}
-		if o.changed("supersedes") {
-			m.Supersedes = o.supersedes
-		}
-		o.attach.apply(m)
-		if o.data != "" {
-			if o.replaceData || m.Data == nil {
-				m.Data = map[string]any{}
-			}
-			for k, v := range d {
-				if v == nil {
-					delete(m.Data, k)
-				} else {
-					m.Data[k] = v
-				}
-			}
-		}
-		if o.setBody {
-			m.Body = strings.TrimRight(body, "\n") + "\n"
-		}
-		return nil
-	})
+	res, err := workflow.New(s).Update(ctx, sc, o.args[0], p)
 	if err != nil {
 		return err
 	}
-	for _, w := range warnings {
+	m, where := res.Memory, res.Scope
+	for _, w := range res.Warnings {
 		fmt.Fprintf(a.io.ErrOut, "warning: possible secret: %s\n  The pre-commit hook will refuse this file. Remove it, or allow it (see docs/SECRETS.md).\n", w)
 	}
 	if o.json {
-		return a.printJSON(updatedJSON{Memory: m, Scope: where})
+		return a.printJSON(updatedJSON{Memory: m, Scope: where, Changed: res.Changed})
+	}
+	if !res.Changed {
+		fmt.Fprintf(a.io.Out, "nothing changed: %s %s%s already holds what was asked; the file was left alone\n", m.ID, m.Path, scopeNote(where))
+		return nil
 	}
 	fmt.Fprintf(a.io.Out, "updated %s %s%s\n", m.ID, m.Path, scopeNote(where))
 	return nil
@@ -160,4 +142,7 @@ func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
 type updatedJSON struct {
 	*memory.Memory
 	Scope scope.Scope `json:"scope"`
+	// Changed is false when the update asked for nothing new and the
+	// file was left alone.
+	Changed bool `json:"changed"`
 }

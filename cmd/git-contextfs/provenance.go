@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/session"
 )
 
 // Environment variables naming the tool (and model) that saves memories,
@@ -33,9 +31,10 @@ func (s *saveAttach) flags(f *pflag.FlagSet) {
 	f.StringVar(&s.source, "source", "", "the `TOOL` saving this memory (default: $"+envSourceTool+", else the open session's tool)")
 }
 
-// apply fills req's paths, source and session: the flags, then the
-// environment, then the open session.
-func (s *saveAttach) apply(st *contextfs.Store, req *contextfs.SaveRequest) error {
+// apply fills req's paths and source: the flags, then the environment.
+// The open session (and its tool, when none is given) is the service's
+// to stamp.
+func (s *saveAttach) apply(req *contextfs.SaveRequest) {
 	req.Paths = s.paths
 	tool, model := s.source, os.Getenv(envSourceModel)
 	if tool == "" {
@@ -44,7 +43,6 @@ func (s *saveAttach) apply(st *contextfs.Store, req *contextfs.SaveRequest) erro
 	if tool != "" || model != "" {
 		req.Source = &memory.Source{Tool: tool, Model: model}
 	}
-	return session.Stamp(st.Repo, req)
 }
 
 // updateAttach holds update's --add-path and --remove-path flags.
@@ -53,11 +51,6 @@ type updateAttach struct{ add, remove []string }
 func (u *updateAttach) flags(f *pflag.FlagSet) {
 	stringArrayVar(f, &u.add, "add-path", "", "attach to the code matching `GLOB` (repeatable)")
 	stringArrayVar(f, &u.remove, "remove-path", "", "detach from `GLOB` (repeatable)")
-}
-
-func (u *updateAttach) apply(m *memory.Memory) {
-	m.Paths = append(m.Paths, u.add...)
-	m.Paths = slices.DeleteFunc(m.Paths, func(p string) bool { return slices.Contains(u.remove, p) })
 }
 
 // filterAttach holds the --path and --source filters of list and search.
