@@ -162,8 +162,42 @@ type change struct {
 // pipeline that analyses the stale files in batches while the previous
 // batch is written (syncRun.write), and syncRun.finish, which removes the
 // files gone and records whether the next sync may take the fast path.
+//
+// A sync that finds the database replaced under it (Replace, by a reindex
+// in another process) starts over, up to syncAttempts times: what it read
+// of the old content must not be written into the new.
 func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entries []FileEntry, o SyncOptions) (SyncStats, error) {
+	for attempt := 1; ; attempt++ {
+		st, err := c.syncFilesOnce(ctx, kind, root, entries, o)
+		if !errors.Is(err, errReplacedNow) {
+			return st, err
+		}
+		if attempt == syncAttempts {
+			return st, fmt.Errorf("cache: %w (%d times); run the command again", ErrReplaced, attempt)
+		}
+	}
+}
+
+// syncAttempts bounds the times a sync starts over after a Replace.
+const syncAttempts = 8
+
+// errReplacedNow says the database ID changed since the sync read it.
+var errReplacedNow = errors.New("cache replaced during the sync")
+
+// checkID returns errReplacedNow unless the database ID, read through q
+// (a sync's transaction), is still id.
+func (c *Cache) checkID(ctx context.Context, q querier, id string) error {
+	if now := c.meta(ctx, q, "dbid"); now != id {
+		return errReplacedNow
+	}
+	return nil
+}
+
+func (c *Cache) syncFilesOnce(ctx context.Context, kind Kind, root string, entries []FileEntry, o SyncOptions) (SyncStats, error) {
 	st := SyncStats{Files: len(entries)}
+	// Everything this sync writes is checked against the ID read now,
+	// before anything else is read.
+	dbid := c.ID(ctx)
 	start := time.Now()
 	// Fast path: the stat of every file is exactly what the last clean sync
 	// recorded, so nothing can have changed and the paths table need not be
@@ -201,7 +235,10 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 	stale, removed := diffStat(entries, known, o.Only, o.Reported, o.MaxFileBytes)
 	if len(stale) == 0 && len(removed) == 0 {
 		if o.Only == nil {
-			_ = setMeta(ctx, c.db, statKey, sum)
+			// Only into the database known was read from: a replaced
+			// one may lack files this sum says it has.
+			_, _ = c.db.ExecContext(ctx, `INSERT INTO meta(key, value) SELECT ?, ? WHERE (SELECT value FROM meta WHERE key='dbid') = ?
+				ON CONFLICT(key) DO UPDATE SET value=excluded.value`, statKey, sum, dbid)
 		}
 		return st, nil
 	}
@@ -213,7 +250,7 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 			return st, fmt.Errorf("cache: %w", err)
 		}
 	}
-	run := &syncRun{c: c, kind: kind, known: known, logging: logging, racy: start.Add(-racyWindow).UnixNano(),
+	run := &syncRun{c: c, kind: kind, dbid: dbid, known: known, logging: logging, racy: start.Add(-racyWindow).UnixNano(),
 		clean: o.Only == nil, lookup: lookup, st: st}
 	if err := run.analyzeAndWrite(ctx, root, stale, o); err != nil {
 		return run.st, err
@@ -257,6 +294,7 @@ func diffStat(entries []FileEntry, known map[string]pathRow, only map[string]boo
 type syncRun struct {
 	c       *Cache
 	kind    Kind
+	dbid    string             // the database ID when the sync began
 	known   map[string]pathRow // what the cache recorded of the paths synced
 	logging bool               // log changes of the current set for the docSet files
 	racy    int64              // mtimes from this one on are racily clean
@@ -509,6 +547,9 @@ func (r *syncRun) write(ctx context.Context, w *syncWriter, b analyzedBatch) err
 	if _, err := tx.ExecContext(ctx, `PRAGMA wal_autocheckpoint=16384`); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
+	if err := r.c.checkID(ctx, tx, r.dbid); err != nil {
+		return err
+	}
 	if err := w.setHashSize(ctx, tx); err != nil {
 		return err
 	}
@@ -581,6 +622,9 @@ func (r *syncRun) finish(ctx context.Context, removed []string, statKey, sum str
 		return fmt.Errorf("cache: %w", err)
 	}
 	defer tx.Rollback()
+	if err := r.c.checkID(ctx, tx, r.dbid); err != nil {
+		return err
+	}
 	gone := map[string]bool{}
 	for _, p := range removed {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM paths WHERE kind=? AND path=?`, int(r.kind), p); err != nil {
