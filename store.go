@@ -332,6 +332,7 @@ func (s *Store) syncInto(ctx context.Context, c *cache.Cache, entries []gitstore
 		NewAnalyzer: func() (cache.Analyzer, func()) { return analyzeMemory, func() {} },
 		Only:        only,
 		Reported:    only != nil, // the watcher saw them written: an edit can keep size and time
+		Recheck:     s.Repo.StatPaths,
 		// A file over the limit is reported, never read.
 		MaxFileBytes: s.Repo.MaxFileBytes,
 		TooLarge: func(p string, n int64) {

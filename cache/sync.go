@@ -123,6 +123,11 @@ type SyncOptions struct {
 	// every search its size in memory.
 	MaxFileBytes int64
 	TooLarge     func(path string, size int64)
+	// Recheck, when set, returns those of the given paths (which the
+	// cache knows and entries lacks) that are there now, as stat sees
+	// them: entries may have been listed before another process wrote
+	// and indexed a file. A path it returns is not removed.
+	Recheck func(paths []string) []FileEntry
 	// Key, when set, is the key a file's analysis is stored and shared
 	// under, from its path and blob OID (the default key is the OID). An
 	// analyzer whose output depends on the path as well as the content
@@ -233,8 +238,15 @@ func (c *Cache) syncFilesOnce(ctx context.Context, kind Kind, root string, entri
 		}
 	}
 	stale, removed := diffStat(entries, known, o.Only, o.Reported, o.MaxFileBytes)
+	// A file listed as absent may have been created after the listing and
+	// indexed by another process before known was read: removing it would
+	// drop a memory that exists until the next sync.
+	rescued := false
+	if o.Recheck != nil && len(removed) > 0 {
+		removed, stale, rescued = recheck(removed, stale, known, o)
+	}
 	if len(stale) == 0 && len(removed) == 0 {
-		if o.Only == nil {
+		if o.Only == nil && !rescued {
 			// Only into the database known was read from: a replaced
 			// one may lack files this sum says it has.
 			_, _ = c.db.ExecContext(ctx, `INSERT INTO meta(key, value) SELECT ?, ? WHERE (SELECT value FROM meta WHERE key='dbid') = ?
@@ -255,8 +267,8 @@ func (c *Cache) syncFilesOnce(ctx context.Context, kind Kind, root string, entri
 	if err := run.analyzeAndWrite(ctx, root, stale, o); err != nil {
 		return run.st, err
 	}
-	if !run.clean {
-		sum = ""
+	if !run.clean || rescued {
+		sum = "" // the listing is not what the cache now holds
 	}
 	err = run.finish(ctx, append(removed, run.dropped...), statKey, sum)
 	return run.st, err
@@ -287,6 +299,28 @@ func diffStat(entries []FileEntry, known map[string]pathRow, only map[string]boo
 	}
 	slices.Sort(removed)
 	return stale, removed
+}
+
+// recheck asks o.Recheck which of the removed paths are there after all,
+// and returns the paths still removed and the stale files with those
+// found whose stat is not the recorded one; rescued says some were found.
+func recheck(removed []string, stale []FileEntry, known map[string]pathRow, o SyncOptions) ([]string, []FileEntry, bool) {
+	back := o.Recheck(removed)
+	if len(back) == 0 {
+		return removed, stale, false
+	}
+	there := map[string]bool{}
+	more, _ := diffStat(back, known, nil, o.Reported, o.MaxFileBytes)
+	for _, e := range back {
+		there[e.Path] = true
+	}
+	var kept []string
+	for _, p := range removed {
+		if !there[p] {
+			kept = append(kept, p)
+		}
+	}
+	return kept, append(stale, more...), true
 }
 
 // syncRun is one SyncFilesWith past its fast path: what it compares
