@@ -60,7 +60,7 @@ const (
 	stepCleaned   = "cleaned"   // the temporary index is removed
 )
 
-// Steps lists the steps in order (for tests and the documentation).
+// steps lists the steps in order (for tests and the documentation).
 var steps = []string{stepLocked, stepStaged, stepCommitted, stepIndexed, stepMoved, stepCleaned}
 
 func (o Options) step(name string) {
