@@ -442,16 +442,26 @@ func (s *Store) Resolve(ctx context.Context, id string) (*memory.Memory, error) 
 	if id == "" {
 		return nil, fmt.Errorf("%w: the ID is empty", ErrNotFound)
 	}
-	if _, err := s.Sync(ctx); err != nil {
-		return nil, err
-	}
-	rows, err := s.cache.ResolveID(ctx, cache.KindMemory, id)
-	again, err := s.rebuildIfCorrupt(ctx, err)
-	if again {
+	var rows []cache.Row
+	for attempt := 1; ; attempt++ {
+		db := s.cache.ID(ctx)
+		if _, err := s.Sync(ctx); err != nil {
+			return nil, err
+		}
+		var err error
 		rows, err = s.cache.ResolveID(ctx, cache.KindMemory, id)
-	}
-	if err != nil {
-		return nil, err
+		again, err := s.rebuildIfCorrupt(ctx, err)
+		if again {
+			rows, err = s.cache.ResolveID(ctx, cache.KindMemory, id)
+		}
+		if err != nil {
+			return nil, err
+		}
+		// A reindex that replaced the cache after the sync may have
+		// built it before the memory's file was written: sync again.
+		if len(rows) > 0 || attempt == replacedRetries || s.cache.ID(ctx) == db {
+			break
+		}
 	}
 	switch {
 	case len(rows) == 0:
@@ -619,7 +629,9 @@ func (s *Store) Edit(ctx context.Context, id string, edit func(*memory.Memory) e
 		return nil, false, err
 	}
 	if err := s.syncWritten(ctx, rel); err != nil {
-		return m, true, err
+		// Say it was written: an error that reads as a failed update
+		// would have the caller retry an edit already applied.
+		return m, true, fmt.Errorf("updated %s, but indexing failed: %w", rel, err)
 	}
 	return m, true, nil
 }
@@ -635,7 +647,7 @@ func (s *Store) Delete(ctx context.Context, id string) (*memory.Memory, error) {
 		return nil, err
 	}
 	if err := s.syncWritten(ctx, m.Path); err != nil {
-		return m, err
+		return m, fmt.Errorf("deleted %s, but indexing failed: %w", m.Path, err)
 	}
 	return m, nil
 }
@@ -673,11 +685,23 @@ type Entry struct {
 
 // List returns current memories, newest first.
 func (s *Store) List(ctx context.Context, o ListOptions) ([]Entry, error) {
-	if _, err := s.Sync(ctx); err != nil {
-		return nil, err
+	for attempt := 1; ; attempt++ {
+		db := s.cache.ID(ctx)
+		if _, err := s.Sync(ctx); err != nil {
+			return nil, err
+		}
+		es, err := s.ListIndexed(ctx, o)
+		// A reindex that replaced the cache after the sync may have built
+		// it before some files were written: sync and list again.
+		if err != nil || attempt == replacedRetries || s.cache.ID(ctx) == db {
+			return es, err
+		}
 	}
-	return s.ListIndexed(ctx, o)
 }
+
+// replacedRetries bounds how many times a read syncs again because a
+// reindex replaced the cache under it (see Reindex).
+const replacedRetries = 4
 
 // ListIndexed lists without syncing first: for callers that just synced
 // and list several times (the context block).

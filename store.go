@@ -357,28 +357,22 @@ func (s *Store) syncWritten(ctx context.Context, rels ...string) error {
 }
 
 func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
+	// The watcher's token is stored only into the database its answer was
+	// compared with: one replaced meanwhile by a reindex may lack changes
+	// the token says were seen.
+	id := s.cache.ID(ctx)
 	entries, only, token, err := s.memoryFiles(ctx)
 	if err != nil {
 		return cache.SyncStats{}, err
 	}
-	st, err := s.cache.SyncFilesWith(ctx, cache.KindMemory, s.Repo.Root, entries, cache.SyncOptions{
-		Workers:     runtime.NumCPU(),
-		NewAnalyzer: func() (cache.Analyzer, func()) { return analyzeMemory, func() {} },
-		Only:        only,
-		Reported:    only != nil, // the watcher saw them written: an edit can keep size and time
-		// A file over the limit is reported, never read.
-		MaxFileBytes: s.Repo.MaxFileBytes,
-		TooLarge: func(p string, n int64) {
-			fmt.Fprintf(s.notes, "contextfs: %s\n", &memory.TooLargeError{Path: p, Size: n, Limit: s.Repo.MaxFileBytes})
-		},
-	})
+	st, err := s.syncInto(ctx, s.cache, entries, only)
 	if err != nil {
 		return st, err
 	}
 	// The watcher's token goes with the state its answer built; a change
 	// since then is numbered after it and reported next time.
 	if token != "" {
-		if err := s.cache.SetMeta(ctx, watchTokenKey, token); err != nil {
+		if err := s.cache.SetMetaAt(ctx, id, watchTokenKey, token); err != nil {
 			return st, err
 		}
 	}
@@ -386,6 +380,23 @@ func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
 		return st, err
 	}
 	return st, nil
+}
+
+// syncInto syncs the memory files entries (only those in only, when not
+// nil) into c.
+func (s *Store) syncInto(ctx context.Context, c *cache.Cache, entries []gitstore.Entry, only map[string]bool) (cache.SyncStats, error) {
+	return c.SyncFilesWith(ctx, cache.KindMemory, s.Repo.Root, entries, cache.SyncOptions{
+		Workers:     runtime.NumCPU(),
+		NewAnalyzer: func() (cache.Analyzer, func()) { return analyzeMemory, func() {} },
+		Only:        only,
+		Reported:    only != nil, // the watcher saw them written: an edit can keep size and time
+		Recheck:     s.Repo.StatPaths,
+		// A file over the limit is reported, never read.
+		MaxFileBytes: s.Repo.MaxFileBytes,
+		TooLarge: func(p string, n int64) {
+			fmt.Fprintf(s.notes, "contextfs: %s\n", &memory.TooLargeError{Path: p, Size: n, Limit: s.Repo.MaxFileBytes})
+		},
+	})
 }
 
 func (s *Store) resetCache(ctx context.Context) error {
@@ -404,17 +415,68 @@ func (s *Store) resetCache(ctx context.Context) error {
 	return nil
 }
 
-// Reindex deletes the cache and builds it again from the files.
+// ReindexLockFile is the lock, in the git directory's contextfs folder,
+// that reindexes of a work tree take in turn.
+const ReindexLockFile = "reindex.lock"
+
+// Reindex builds the cache again from the files, beside the one in use,
+// and then puts the new content in place of the old in one SQLite write
+// transaction (cache.Replace): commands running meanwhile, in this
+// process or others, go on with the old content and then see the new,
+// never a missing or half-built cache (docs/RELIABILITY.md). A cache too
+// damaged to be replaced that way is deleted and built again in place.
 func (s *Store) Reindex(ctx context.Context) (cache.SyncStats, error) {
-	if err := s.resetCache(ctx); err != nil {
-		return cache.SyncStats{}, err
+	unlock, err := s.Repo.LockFile(ctx, ReindexLockFile)
+	if err != nil {
+		return cache.SyncStats{}, fmt.Errorf("reindex: %w", err)
 	}
-	st, err := s.Sync(ctx)
+	defer unlock()
+	st, err := s.rebuildBeside(ctx)
+	if err != nil && cache.IsCorrupt(err) {
+		if err := s.resetCache(ctx); err != nil {
+			return cache.SyncStats{}, err
+		}
+		st, err = s.Sync(ctx)
+	} else if err == nil {
+		// The files written while the new cache was built.
+		_, err = s.Sync(ctx)
+	}
 	if err != nil {
 		return st, err
 	}
 	// Build the rankers' files too, so that the first search does not.
 	return st, s.cache.Prepare(ctx, cache.KindMemory)
+}
+
+// rebuildBeside builds a new cache of the memory files in a folder of
+// its own inside the cache's, and replaces the content of the cache in
+// use with it. The caller holds ReindexLockFile, so what the folder holds
+// is a killed reindex's, removed first.
+func (s *Store) rebuildBeside(ctx context.Context) (cache.SyncStats, error) {
+	dir := filepath.Join(s.CacheDir(), "reindex")
+	if err := os.RemoveAll(dir); err != nil {
+		return cache.SyncStats{}, fmt.Errorf("reindex: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	c, err := cache.Open(ctx, dir, s.emb)
+	if err != nil {
+		return cache.SyncStats{}, fmt.Errorf("reindex: %w", err)
+	}
+	defer c.Close()
+	// Every file, listed now: a watcher's answer belongs to the cache in
+	// use, and the new one starts with no token (the next sync lists all).
+	entries, err := s.Repo.List()
+	if err != nil {
+		return cache.SyncStats{}, err
+	}
+	st, err := s.syncInto(ctx, c, entries, nil)
+	if err != nil {
+		return st, fmt.Errorf("reindex: %w", err)
+	}
+	if _, err := c.EnsureModel(ctx); err != nil {
+		return st, fmt.Errorf("reindex: %w", err)
+	}
+	return st, s.cache.Replace(ctx, c)
 }
 
 // analyzeMemory is the cache's view of a memory file.

@@ -92,6 +92,9 @@ type Cache struct {
 	// docsMu guards sets, each kind's docSet at its latest generation.
 	docsMu sync.Mutex
 	sets   map[Kind]*docSet
+	// seenID is the database ID (meta dbid) sets were loaded from, guarded
+	// by docsMu: another ID means the database was replaced (Replace).
+	seenID string
 	// Notice says why the cache was rebuilt on open ("" if it was not).
 	Notice string
 	// readOnly is set when the cache could not be written and was opened

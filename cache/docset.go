@@ -108,9 +108,27 @@ func (c *Cache) docSetPath(kind Kind, ext string) string {
 func (c *Cache) docs(ctx context.Context, kind Kind) (*docSet, error) {
 	c.docsMu.Lock()
 	defer c.docsMu.Unlock()
-	gen, err := strconv.ParseInt(cmp.Or(c.meta(ctx, c.db, "gen:"+strconv.Itoa(int(kind))), "0"), 10, 64)
+	// The database ID and the generation in one statement: a database
+	// replaced by a reindex (Replace, in another process) starts its
+	// generations again, so a generation alone could match a set of the
+	// old content.
+	var dbid, g string
+	if err := c.db.QueryRowContext(ctx, `SELECT COALESCE((SELECT value FROM meta WHERE key='dbid'), ''),
+		COALESCE((SELECT value FROM meta WHERE key=?), '0')`, "gen:"+strconv.Itoa(int(kind))).Scan(&dbid, &g); err != nil {
+		return nil, fmt.Errorf("cache: generation: %w", err)
+	}
+	gen, err := strconv.ParseInt(g, 10, 64)
 	if err != nil {
 		return nil, fmt.Errorf("cache: generation: %w", err)
+	}
+	if dbid != c.seenID {
+		if c.seenID != "" {
+			c.sets = map[Kind]*docSet{}
+			c.mu.Lock()
+			c.typeRows, c.slabbed = nil, nil
+			c.mu.Unlock()
+		}
+		c.seenID = dbid
 	}
 	model := c.emb.Model()
 	// A set loaded without vectors (the embedder had given none: its

@@ -378,7 +378,7 @@ func (c *Cache) typeRowsAt(ctx context.Context, t *typeRows, types []string, gen
 // retired returns the rows of current memories hidden by default. The
 // set changes only with the memories, so it is kept per generation.
 func (c *Cache) retired(ctx context.Context) (map[int64]bool, error) {
-	gen := c.meta(ctx, c.db, "gen:1")
+	gen := c.Generation(ctx, KindMemory) // with the database ID: see Replace
 	c.mu.Lock()
 	if c.retiredGen == gen && c.retiredSet != nil {
 		defer c.mu.Unlock()
@@ -695,6 +695,18 @@ func (c *Cache) Meta(ctx context.Context, key string) string { return c.meta(ctx
 func (c *Cache) SetMeta(ctx context.Context, key, value string) error {
 	defer c.noteOwnWrite(c.identity())
 	return setMeta(ctx, c.db, "x:"+key, value)
+}
+
+// SetMetaAt is SetMeta, done only while the database ID is id (see ID):
+// a value that describes what was read from one database must not land
+// in another that replaced it.
+func (c *Cache) SetMetaAt(ctx context.Context, id, key, value string) error {
+	_, err := c.db.ExecContext(ctx, `INSERT INTO meta(key, value) SELECT ?, ? WHERE (SELECT value FROM meta WHERE key='dbid') = ?
+		ON CONFLICT(key) DO UPDATE SET value=excluded.value`, "x:"+key, value, id)
+	if err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	return nil
 }
 
 // ClearKinds forgets which files of the given kinds are current, so the

@@ -124,6 +124,11 @@ type SyncOptions struct {
 	// every search its size in memory.
 	MaxFileBytes int64
 	TooLarge     func(path string, size int64)
+	// Recheck, when set, returns those of the given paths (which the
+	// cache knows and entries lacks) that are there now, as stat sees
+	// them: entries may have been listed before another process wrote
+	// and indexed a file. A path it returns is not removed.
+	Recheck func(paths []string) []FileEntry
 	// Key, when set, is the key a file's analysis is stored and shared
 	// under, from its path and blob OID (the default key is the OID). An
 	// analyzer whose output depends on the path as well as the content
@@ -166,17 +171,45 @@ type change struct {
 //
 // It first runs Guard: a database changed since this program last left
 // it is checked in full, and damage is returned as an error IsCorrupt
-// reports, so that the caller rebuilds.
+// reports, so that the caller rebuilds. A sync that finds the database
+// replaced under it (Replace, by a reindex in another process) starts
+// over, up to syncAttempts times: what it read of the old content must
+// not be written into the new.
 func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entries []FileEntry, o SyncOptions) (SyncStats, error) {
 	if err := c.Guard(ctx); err != nil {
 		return SyncStats{Files: len(entries)}, err
 	}
 	defer c.noteOwnWrite(c.identity())
-	return c.syncFilesWith(ctx, kind, root, entries, o)
+	for attempt := 1; ; attempt++ {
+		st, err := c.syncFilesOnce(ctx, kind, root, entries, o)
+		if !errors.Is(err, errReplacedNow) {
+			return st, err
+		}
+		if attempt == syncAttempts {
+			return st, fmt.Errorf("cache: %w (%d times); run the command again", ErrReplaced, attempt)
+		}
+	}
+}
+// syncAttempts bounds the times a sync starts over after a Replace.
+const syncAttempts = 8
+
+// errReplacedNow says the database ID changed since the sync read it.
+var errReplacedNow = errors.New("cache replaced during the sync")
+
+// checkID returns errReplacedNow unless the database ID, read through q
+// (a sync's transaction), is still id.
+func (c *Cache) checkID(ctx context.Context, q querier, id string) error {
+	if now := c.meta(ctx, q, "dbid"); now != id {
+		return errReplacedNow
+	}
+	return nil
 }
 
-func (c *Cache) syncFilesWith(ctx context.Context, kind Kind, root string, entries []FileEntry, o SyncOptions) (SyncStats, error) {
+func (c *Cache) syncFilesOnce(ctx context.Context, kind Kind, root string, entries []FileEntry, o SyncOptions) (SyncStats, error) {
 	st := SyncStats{Files: len(entries)}
+	// Everything this sync writes is checked against the ID read now,
+	// before anything else is read.
+	dbid := c.ID(ctx)
 	start := time.Now()
 	// Fast path: the stat of every file is exactly what the last clean sync
 	// recorded, so nothing can have changed and the paths table need not be
@@ -212,9 +245,19 @@ func (c *Cache) syncFilesWith(ctx context.Context, kind Kind, root string, entri
 		}
 	}
 	stale, removed := diffStat(entries, known, o.Only, o.Reported, o.MaxFileBytes)
+	// A file listed as absent may have been created after the listing and
+	// indexed by another process before known was read: removing it would
+	// drop a memory that exists until the next sync.
+	rescued := false
+	if o.Recheck != nil && len(removed) > 0 {
+		removed, stale, rescued = recheck(removed, stale, known, o)
+	}
 	if len(stale) == 0 && len(removed) == 0 {
-		if o.Only == nil {
-			_ = setMeta(ctx, c.db, statKey, sum)
+		if o.Only == nil && !rescued {
+			// Only into the database known was read from: a replaced
+			// one may lack files this sum says it has.
+			_, _ = c.db.ExecContext(ctx, `INSERT INTO meta(key, value) SELECT ?, ? WHERE (SELECT value FROM meta WHERE key='dbid') = ?
+				ON CONFLICT(key) DO UPDATE SET value=excluded.value`, statKey, sum, dbid)
 		}
 		return st, nil
 	}
@@ -226,13 +269,13 @@ func (c *Cache) syncFilesWith(ctx context.Context, kind Kind, root string, entri
 			return st, fmt.Errorf("cache: %w", err)
 		}
 	}
-	run := &syncRun{c: c, kind: kind, known: known, logging: logging, racy: start.Add(-racyWindow).UnixNano(),
+	run := &syncRun{c: c, kind: kind, dbid: dbid, known: known, logging: logging, racy: start.Add(-racyWindow).UnixNano(),
 		clean: o.Only == nil, lookup: lookup, st: st}
 	if err := run.analyzeAndWrite(ctx, root, stale, o); err != nil {
 		return run.st, err
 	}
-	if !run.clean {
-		sum = ""
+	if !run.clean || rescued {
+		sum = "" // the listing is not what the cache now holds
 	}
 	err = run.finish(ctx, append(removed, run.dropped...), statKey, sum)
 	return run.st, err
@@ -265,11 +308,34 @@ func diffStat(entries []FileEntry, known map[string]pathRow, only map[string]boo
 	return stale, removed
 }
 
+// recheck asks o.Recheck which of the removed paths are there after all,
+// and returns the paths still removed and the stale files with those
+// found whose stat is not the recorded one; rescued says some were found.
+func recheck(removed []string, stale []FileEntry, known map[string]pathRow, o SyncOptions) ([]string, []FileEntry, bool) {
+	back := o.Recheck(removed)
+	if len(back) == 0 {
+		return removed, stale, false
+	}
+	there := map[string]bool{}
+	more, _ := diffStat(back, known, nil, o.Reported, o.MaxFileBytes)
+	for _, e := range back {
+		there[e.Path] = true
+	}
+	var kept []string
+	for _, p := range removed {
+		if !there[p] {
+			kept = append(kept, p)
+		}
+	}
+	return kept, append(stale, more...), true
+}
+
 // syncRun is one SyncFilesWith past its fast path: what it compares
 // against and what it has done so far.
 type syncRun struct {
 	c       *Cache
 	kind    Kind
+	dbid    string             // the database ID when the sync began
 	known   map[string]pathRow // what the cache recorded of the paths synced
 	logging bool               // log changes of the current set for the docSet files
 	racy    int64              // mtimes from this one on are racily clean
@@ -522,6 +588,9 @@ func (r *syncRun) write(ctx context.Context, w *syncWriter, b analyzedBatch) err
 	if _, err := tx.ExecContext(ctx, `PRAGMA wal_autocheckpoint=16384`); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
+	if err := r.c.checkID(ctx, tx, r.dbid); err != nil {
+		return err
+	}
 	if err := w.setHashSize(ctx, tx); err != nil {
 		return err
 	}
@@ -594,6 +663,9 @@ func (r *syncRun) finish(ctx context.Context, removed []string, statKey, sum str
 		return fmt.Errorf("cache: %w", err)
 	}
 	defer tx.Rollback()
+	if err := r.c.checkID(ctx, tx, r.dbid); err != nil {
+		return err
+	}
 	gone := map[string]bool{}
 	for _, p := range removed {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM paths WHERE kind=? AND path=?`, int(r.kind), p); err != nil {

@@ -276,3 +276,46 @@ func TestFullTextIndexGrowsBySegmentsPerBatch(t *testing.T) {
 		t.Errorf("full-text integrity check: %v", err)
 	}
 }
+
+// A sync whose listing predates a file that another process wrote and
+// indexed before this sync read the paths table sees the file as
+// removed; recheck keeps it (reading it again when its stat changed) and
+// says so, so that the listing's stat sum is not recorded.
+func TestRecheckKeepsFilesTheListingMissed(t *testing.T) {
+	known := map[string]pathRow{
+		"same.md":    {size: 10, mtime: 100, ino: 1, oid: "a"},
+		"changed.md": {size: 10, mtime: 100, ino: 2, oid: "b"},
+		"gone.md":    {size: 10, mtime: 100, ino: 3, oid: "c"},
+	}
+	removed := []string{"changed.md", "gone.md", "same.md"}
+	tests := []struct {
+		name        string
+		there       []FileEntry
+		wantRemoved []string
+		wantStale   []string
+		wantRescued bool
+	}{
+		{"files there after all are kept, a changed one is read", []FileEntry{
+			{Path: "same.md", Size: 10, Changed: 100, Ino: 1},
+			{Path: "changed.md", Size: 12, Changed: 200, Ino: 20},
+		}, []string{"gone.md"}, []string{"changed.md"}, true},
+		{"files gone stay removed", nil, removed, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var asked []string
+			o := SyncOptions{Recheck: func(ps []string) []FileEntry { asked = ps; return tt.there }}
+			gotRemoved, stale, rescued := recheck(slices.Clone(removed), nil, known, o)
+			var gotStale []string
+			for _, e := range stale {
+				gotStale = append(gotStale, e.Path)
+			}
+			if !slices.Equal(asked, removed) {
+				t.Errorf("asked about %q, want %q", asked, removed)
+			}
+			if !slices.Equal(gotRemoved, tt.wantRemoved) || !slices.Equal(gotStale, tt.wantStale) || rescued != tt.wantRescued {
+				t.Errorf("removed %q, stale %q, rescued %v; want %q, %q, %v", gotRemoved, gotStale, rescued, tt.wantRemoved, tt.wantStale, tt.wantRescued)
+			}
+		})
+	}
+}

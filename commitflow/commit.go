@@ -8,13 +8,16 @@ package commitflow
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/config"
@@ -39,7 +42,40 @@ type Options struct {
 	// committing nothing. The user store commits this way: one file held
 	// back for a secret must not keep every later change uncommitted.
 	LeaveRefused bool
+
+	// afterStep, when set (by tests), is called after each step of the
+	// commit that changes something (the step constants), so that a test
+	// can kill the process there.
+	afterStep func(step string)
 }
+
+// The steps of a commit that change something, in order; see
+// docs/RELIABILITY.md for why a kill after any of them is harmless.
+const (
+	stepLocked    = "locked"    // the commit lock is held and leftovers are gone
+	stepStaged    = "staged"    // the temporary index holds the commit's tree
+	stepCommitted = "committed" // the commit object is written, unreferenced
+	stepIndexed   = "indexed"   // the real index holds the committed paths
+	stepMoved     = "moved"     // HEAD is the new commit
+	stepCleaned   = "cleaned"   // the temporary index is removed
+)
+
+// steps lists the steps in order (for tests and the documentation).
+var steps = []string{stepLocked, stepStaged, stepCommitted, stepIndexed, stepMoved, stepCleaned}
+
+func (o Options) step(name string) {
+	if o.afterStep != nil {
+		o.afterStep(name)
+	}
+}
+
+// LockFile is the lock, in the git directory's contextfs folder, that
+// memory commits of a work tree take in turn: the temporary index has
+// one name, and whatever a killed commit left is removed by the next.
+const LockFile = "commit.lock"
+
+// indexFile is the temporary index's name in the same folder.
+const indexFile = "commit-index"
 
 // File statuses.
 const (
@@ -112,11 +148,16 @@ func commitPath(p string) bool {
 // user has staged stays staged and uncommitted.
 //
 // It builds the commit in a temporary index seeded from HEAD, so the real
-// index is never half-written, and moves HEAD with `git update-ref` given
-// the old value, so a commit made meanwhile by someone else is never lost.
-// Then the real index entries of the committed paths are reset to the new
-// HEAD, so `git status` shows them as committed. A user's own staged
-// version of a memory file is replaced by the committed work-tree version.
+// index is never half-written. Then it sets the real index entries of the
+// committed paths to the new commit, and only then moves HEAD with `git
+// update-ref` given the old value, so a commit made meanwhile by someone
+// else is never lost. Each of those is one atomic git step (a lock file
+// renamed into place), and in this order a kill between any two leaves
+// either nothing changed or the memories staged, never an index behind
+// HEAD that a plain `git commit` would commit back (docs/RELIABILITY.md).
+// A user's own staged version of a memory file is replaced by the
+// committed work-tree version. Memory commits of one work tree run in
+// turn (LockFile); the next one removes what a killed one left.
 //
 // `git commit-tree` runs no hooks, so Commit runs the pre-commit checks
 // itself, with allow as the secret allow lists: the memories to commit
@@ -128,17 +169,23 @@ func Commit(ctx context.Context, repo *gitstore.Repo, allow config.SecretsConfig
 	if op := operationInProgress(repo.GitDir); op != "" {
 		return nil, fmt.Errorf("commit memories: a %s is in progress; finish or abort it first", op)
 	}
+	unlock, err := repo.LockFile(ctx, LockFile)
+	if err != nil {
+		return nil, fmt.Errorf("commit memories: %w", err)
+	}
+	defer unlock()
+	index, err := tempIndex(repo.GitDir)
+	if err != nil {
+		return nil, err
+	}
+	// Removed before the lock is released (deferred calls run last first).
+	defer removeIndex(index)
+	o.step(stepLocked)
 	work := git.Cmd{Dir: repo.Root, Env: append(os.Environ(), "GIT_LITERAL_PATHSPECS=1")}
 	parent, err := headCommit(ctx, work)
 	if err != nil {
 		return nil, err
 	}
-	index, err := tempIndex(repo.GitDir)
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(index)
-	defer os.Remove(index + ".lock")
 	tmp := git.Cmd{Dir: repo.Root, Env: append(slices.Clone(work.Env), "GIT_INDEX_FILE="+index)}
 
 	res := &Result{Parent: parent, Files: []File{}}
@@ -193,30 +240,53 @@ func Commit(ctx context.Context, repo *gitstore.Repo, allow config.SecretsConfig
 	if res.Message == "" {
 		res.Message = Message(res.Files)
 	}
+	o.step(stepStaged)
 	if o.DryRun {
 		return res, nil
 	}
-	if err := write(ctx, work, tmp, changes, res); err != nil {
-		if res.SHA == "" {
-			return nil, err
-		}
-		return res, err // committed, but the index is stale
+	if err := write(ctx, work, tmp, changes, res, o); err != nil {
+		return nil, err
 	}
+	if err := removeIndex(index); err != nil {
+		return res, err // committed; the next commit removes it
+	}
+	o.step(stepCleaned)
 	return res, nil
 }
 
-// tempIndex names a fresh path in gitDir for a temporary index. The file
-// does not exist: git refuses an empty file as an index and creates its
-// own.
+// tempIndex returns the temporary index's path in gitDir's contextfs
+// folder, with whatever a killed commit left there removed: the caller
+// holds LockFile, so no other commit is using it. The file does not
+// exist: git refuses an empty file as an index and creates its own. The
+// temporary index files of earlier versions (contextfs-index-* in gitDir,
+// one per commit) are removed once an hour old, since a commit of such a
+// version takes no lock.
 func tempIndex(gitDir string) (string, error) {
-	f, err := os.CreateTemp(gitDir, "contextfs-index-")
-	if err != nil {
+	index := filepath.Join(gitDir, "contextfs", indexFile)
+	if err := os.MkdirAll(filepath.Dir(index), 0o755); err != nil {
 		return "", fmt.Errorf("commit memories: temporary index: %w", err)
 	}
-	index := f.Name()
-	f.Close()
-	os.Remove(index)
+	if err := removeIndex(index); err != nil {
+		return "", err
+	}
+	old, _ := filepath.Glob(filepath.Join(gitDir, "contextfs-index-*"))
+	for _, p := range old {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > time.Hour {
+			os.Remove(p)
+		}
+	}
 	return index, nil
+}
+
+// removeIndex removes the temporary index and the lock git takes beside
+// it.
+func removeIndex(index string) error {
+	for _, p := range []string{index, index + ".lock"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("commit memories: temporary index: %w", err)
+		}
+	}
+	return nil
 }
 
 // stage fills the temporary index tmp with parent's tree (or none) plus
@@ -367,9 +437,11 @@ func renameSources(ctx context.Context, tmp git.Cmd, parent string, changes []ra
 }
 
 // write commits the tree of tmp with res.Message on top of res.Parent,
-// moves HEAD there unless it moved meanwhile, and resets the real index
-// entries of the committed paths to the new commit.
-func write(ctx context.Context, work, tmp git.Cmd, changes []rawChange, res *Result) error {
+// sets the real index entries of the committed paths to the new commit,
+// and then moves HEAD there unless it moved meanwhile (the index entries
+// are then put back). The order is what makes a kill harmless; see
+// Commit.
+func write(ctx context.Context, work, tmp git.Cmd, changes []rawChange, res *Result, o Options) error {
 	tree, err := tmp.Output(ctx, "write-tree")
 	if err != nil {
 		return err
@@ -384,27 +456,72 @@ func write(ctx context.Context, work, tmp git.Cmd, changes []rawChange, res *Res
 	if err != nil {
 		return err
 	}
+	o.step(stepCommitted)
+
+	var committed []string
+	for _, c := range changes {
+		committed = append(committed, c.path)
+	}
+	// The entries as they are, to put back if HEAD cannot move (every
+	// committed path is under these two).
+	before, err := work.Run(ctx, "ls-files", "--stage", "-z", "--", gitstore.Dir, ".gitattributes")
+	if err != nil {
+		return err
+	}
+	// The index first: until HEAD moves, the memories are merely staged,
+	// which any later commit keeps. The other way round, a kill between
+	// the two left an index behind HEAD, and the user's next `git commit`
+	// deleted or reverted the memories.
+	reset := work
+	reset.Stdin = nulList(committed)
+	if _, err := reset.Run(ctx, "reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul", sha); err != nil {
+		return fmt.Errorf("commit memories: staging the memory files in the index, nothing was committed: %w", err)
+	}
+	o.step(stepIndexed)
+
 	old := res.Parent
 	if old == "" {
 		old = strings.Repeat("0", len(sha)) // HEAD must still be unborn
 	}
 	subject, _, _ := strings.Cut(res.Message, "\n")
 	if _, err := work.Run(ctx, "update-ref", "-m", "commit (contextfs): "+subject, "HEAD", sha, old); err != nil {
+		if rerr := restoreIndex(ctx, work, committed, before, strings.Repeat("0", len(sha))); rerr != nil {
+			return fmt.Errorf("commit memories: HEAD moved while committing, nothing was committed (%w); the memory files stay staged: %v", err, rerr)
+		}
 		return fmt.Errorf("commit memories: HEAD moved while committing, nothing was committed: %w", err)
 	}
 	res.SHA = sha
-
-	var committed []string
-	for _, c := range changes {
-		committed = append(committed, c.path)
-	}
-	reset := work
-	reset.Stdin = nulList(committed)
-	if _, err := reset.Run(ctx, "reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul", sha); err != nil {
-		return fmt.Errorf("committed %s, but the index still shows the old memory files (run `git reset -q -- %s`): %w",
-			sha, gitstore.Dir, err)
-	}
+	o.step(stepMoved)
 	return nil
+}
+
+// restoreIndex puts back the index entries of paths as `git ls-files
+// --stage -z` listed them (before, which may list more paths, left as
+// they are): paths it did not list are removed
+// (zero is the null object ID of the repository's hash).
+func restoreIndex(ctx context.Context, work git.Cmd, paths []string, before []byte, zero string) error {
+	var b strings.Builder
+	want := map[string]bool{}
+	for _, p := range paths {
+		want[p] = true
+	}
+	listed := map[string]bool{}
+	for _, rec := range strings.Split(strings.TrimSuffix(string(before), "\x00"), "\x00") {
+		if _, p, ok := strings.Cut(rec, "\t"); ok && want[p] {
+			listed[p] = true
+			b.WriteString(rec + "\x00")
+		}
+	}
+	for _, p := range paths {
+		if !listed[p] {
+			// Mode 0 removes the path from the index.
+			b.WriteString("0 " + zero + "\t" + p + "\x00")
+		}
+	}
+	info := work
+	info.Stdin = strings.NewReader(b.String())
+	_, err := info.Run(ctx, "update-index", "-z", "--index-info")
+	return err
 }
 
 // operationInProgress names the multi-step git operation under way in a

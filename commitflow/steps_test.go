@@ -124,7 +124,7 @@ func TestWriteCommitsTheTemporaryIndexAndMovesHEAD(t *testing.T) {
 	dir, tmp, parent, changes := stagedRepo(t, memoryFile("new0000001", "New.\n"))
 	ctx := context.Background()
 	res := &Result{Parent: parent, Message: "contextfs: test"}
-	if err := write(ctx, git.Cmd{Dir: dir}, tmp, changes, res); err != nil {
+	if err := write(ctx, git.Cmd{Dir: dir}, tmp, changes, res, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if head := testgit.Run(t, dir, "rev-parse", "HEAD"); head != res.SHA || res.SHA == "" {
@@ -140,7 +140,7 @@ func TestWriteCommitsTheTemporaryIndexAndMovesHEAD(t *testing.T) {
 
 	// A second write from the same parent finds HEAD moved and refuses.
 	again := &Result{Parent: parent, Message: "again"}
-	if err := write(ctx, git.Cmd{Dir: dir}, tmp, changes, again); err == nil || again.SHA != "" {
+	if err := write(ctx, git.Cmd{Dir: dir}, tmp, changes, again, Options{}); err == nil || again.SHA != "" {
 		t.Errorf("write over a moved HEAD = %v (sha %q), want a refusal", err, again.SHA)
 	}
 }
@@ -162,5 +162,31 @@ func TestParseRawDiff(t *testing.T) {
 	}
 	if cs, err := parseRawDiff(nil); cs != nil || err != nil {
 		t.Errorf("parseRawDiff(nil) = %v, %v", cs, err)
+	}
+}
+
+// A write that finds HEAD moved commits nothing and puts back the index
+// entries it had set: the user's own staged version of a memory, and no
+// entry for a memory the user had not staged.
+func TestWriteOverAMovedHEADPutsTheIndexBack(t *testing.T) {
+	dir, tmp, parent, changes := stagedRepo(t, memoryFile("new0000001", "New.\n"))
+	ctx := context.Background()
+	writeFile(t, dir, ".contextfs/old.md", memoryFile("old0000001", "Staged by hand.\n"))
+	testgit.Run(t, dir, "add", ".contextfs/old.md")
+	writeFile(t, dir, ".contextfs/old.md", memoryFile("old0000001", "Changed.\n"))
+	before := testgit.Run(t, dir, "ls-files", "--stage")
+	// Someone else commits meanwhile, without touching the index.
+	other := testgit.Run(t, dir, "commit-tree", "-p", parent, "-m", "other", parent+"^{tree}")
+	testgit.Run(t, dir, "update-ref", "HEAD", other)
+
+	res := &Result{Parent: parent, Message: "contextfs: test"}
+	if err := write(ctx, git.Cmd{Dir: dir}, tmp, changes, res, Options{}); err == nil || res.SHA != "" {
+		t.Fatalf("write over a moved HEAD = %v (sha %q), want a refusal", err, res.SHA)
+	}
+	if after := testgit.Run(t, dir, "ls-files", "--stage"); after != before {
+		t.Errorf("index after the refused write:\n%s\nwant it as before:\n%s", after, before)
+	}
+	if head := testgit.Run(t, dir, "rev-parse", "HEAD"); head != other {
+		t.Errorf("HEAD %s, want the other commit %s", head, other)
 	}
 }

@@ -20,10 +20,12 @@ func (a *app) reindexCmd() *cobra.Command {
 	o := &reindexOptions{}
 	cmd := &cobra.Command{
 		Use:   "reindex",
-		Short: "Delete the cache and rebuild it from the files",
-		Long: `Deletes the cache (it holds nothing that is not derived from the files and
-git) and rebuilds the memory index. Commands rebuild a missing, corrupt or
-old-schema cache on their own; this is for doing it on demand.`,
+		Short: "Rebuild the cache from the files",
+		Long: `Rebuilds the memory index from the files (the cache holds nothing that is not
+derived from the files and git), beside the cache in use, and then puts it
+in place at once: commands running meanwhile go on, with the old content
+and then the new. Commands rebuild a missing, corrupt or old-schema cache
+on their own; this is for doing it on demand.`,
 		Example: "  git contextfs reindex",
 		Args:    argsRange(0, 0),
 		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
