@@ -249,6 +249,7 @@ func ruleCases() map[string][]ruleCase {
 		},
 	}
 	maps.Copy(cases, newRuleCases())
+	maps.Copy(cases, evalRuleCases(cases))
 	return cases
 }
 
