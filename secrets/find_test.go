@@ -24,13 +24,13 @@ func TestEveryRuleFinderRuns(t *testing.T) {
 // checks) rather than the time it takes, which a busy machine stretches.
 // A scanner that went back over the text for each anchor or candidate
 // would do 16 times the work for 4 times the text; a linear one does 4
-// times, and a little more where the windows given to checks are cut at
-// the start and end of the smaller text.
+// times, and up to half as much again where the windows given to checks
+// (up to 72 KiB) are cut at the start and end of the smaller text.
 func TestScanDoesLinearWork(t *testing.T) {
 	if testing.Short() {
-		t.Skip("scans 1.25 MiB per input")
+		t.Skip("scans 640 KiB per input")
 	}
-	const small, large = 256 << 10, 1 << 20
+	const small, large = 128 << 10, 512 << 10
 	fill := func(unit string, size int) []byte {
 		return []byte(strings.Repeat(unit, size/len(unit)))
 	}
@@ -56,8 +56,8 @@ func TestScanDoesLinearWork(t *testing.T) {
 				scanCounting(fill(unit+sep, large), &wl)
 				ratio := float64(wl) / float64(ws)
 				t.Logf("work %d for %d bytes, %d for %d: ratio %.2f", ws, small, wl, large, ratio)
-				if ratio > 5 {
-					t.Errorf("4 times the text took %.1f times the work, want at most 5", ratio)
+				if ratio > 6 {
+					t.Errorf("4 times the text took %.1f times the work, want at most 6", ratio)
 				}
 			})
 		}
