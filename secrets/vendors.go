@@ -248,7 +248,9 @@ func vendorRules() []rule {
 }
 
 // vendorToken returns a check for a vendor token whose random part follows
-// one of prefixes: a placeholder such as npm_xxxx… is not a token.
+// one of prefixes: a placeholder such as npm_xxxx… is not a token. For a
+// weak prefix (see weakPrefix), the random part must also hold a digit and,
+// unless it is hex, not read as words.
 func vendorToken(prefixes []string, weak bool) func(candidate) (string, bool) {
 	return func(c candidate) (string, bool) {
 		body := c.secret
@@ -327,13 +329,6 @@ func basicAuth(c candidate) (string, bool) {
 		return c.secret, false
 	}
 	return c.secret, len(pw) >= 4 && pw != user && !placeholder(pw)
-}
-
-// randomHex accepts 32 hex characters that look random: with digits and
-// letters, not a run or a placeholder.
-func randomHex(c candidate) (string, bool) {
-	s := c.secret
-	return s, hasDigit(s) && strings.ContainsAny(s, "abcdef") && !placeholder(s) && entropy(s) >= 3.2
 }
 
 // prosePasswordRE is compiled on first use, as findRegexp does.
