@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/contextfs/contextfs/internal/testproc"
 )
 
 // repoLayout makes a work tree laid out as git-contextfs uses it: the
@@ -186,6 +188,9 @@ func TestHungDaemonIsNamedAndStopped(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
+	// kill returns before the signal stops the process: on a loaded
+	// machine the daemon could still answer the call ("answers no calls").
+	testproc.WaitStopped(t, pid)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	start := time.Now()
