@@ -115,9 +115,11 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 		return nil, err
 	}
 	// The file name is committed too: a title holding a secret must not
-	// become its slug.
+	// become its slug. A rule may miss a token for want of context (no
+	// vendor prefix, no name such as API_KEY in the title), so a slug
+	// with a word that merely looks random is not used either.
 	slug := memory.Slug(m.Title)
-	if len(scanner.Scan("", []byte(m.Title))) > 0 {
+	if len(scanner.Scan("", []byte(m.Title))) > 0 || secrets.MayHoldSecret(slug) {
 		slug = memory.Slug(m.Type)
 	}
 	rel := path.Join(gitstore.Dir, MemoryFolder, slug+"-"+m.ID+".md")

@@ -82,8 +82,10 @@ func TestStatusNamesAWatcherThatDoesNotAnswer(t *testing.T) {
 	if w := s.WatcherStatus(ctx); w != want {
 		t.Errorf("watcher status of a stopped watcher: %+v, want %+v", w, want)
 	}
-	if took := time.Since(start); took > time.Second {
-		t.Errorf("watcher status of a stopped watcher took %v", took)
+	// The status request's deadline is 0.2 s (watch's queryTimeout); the
+	// bound is 10 times that, for a loaded machine.
+	if took, bound := time.Since(start), 10*200*time.Millisecond; took > bound {
+		t.Errorf("watcher status of a stopped watcher took %v, want at most %v", took, bound)
 	}
 	st, err := s.Status(ctx)
 	if err != nil {
@@ -96,7 +98,16 @@ func TestStatusNamesAWatcherThatDoesNotAnswer(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
-	if w := s.WatcherStatus(ctx); !w.Running || w.NotAnswering || w.PID != pid {
+	// Just woken, on a loaded machine, it may miss the 0.2 s deadline of
+	// one request: it gets 20 tries to answer for itself.
+	var w contextfs.WatcherStatus
+	for range 20 {
+		if w = s.WatcherStatus(ctx); w.Running && !w.NotAnswering && w.PID == pid {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !w.Running || w.NotAnswering || w.PID != pid {
 		t.Errorf("watcher status of the watcher awake again: %+v", w)
 	}
 }

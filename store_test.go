@@ -490,6 +490,43 @@ func TestASecretNeverReachesAFileName(t *testing.T) {
 	}
 }
 
+// TestATokenInATitleNeverReachesAFileName saves memories whose titles hold
+// tokens the rules find only by their prefix, only by a name beside them,
+// or not at all: none reaches the file name, which falls back to the type
+// and the ID, while an ordinary title still names its file.
+func TestATokenInATitleNeverReachesAFileName(t *testing.T) {
+	dir := testgit.Init(t)
+	s := open(t, dir)
+	// Built at run time, so that no scanner flags this file.
+	tests := []struct{ name, title, token string }{
+		{"vendor prefix in prose", "Deploy with dckr_" + "pat_Vq3xT9mK2pLw8RzN4bYcD7fGh2K", "dckr_pat_vq3xt9mk2plw8rzn4bycd7fgh2k"},
+		{"found by the name beside it", "Set api_key=Q7wErT9yUiOp3AsDfGhJkL2z", "q7wert9yuiop3asdfghjkl2z"},
+		{"missed by every rule", "Staging login uses 7fk2p9qx3m4n8b1vz5c6", "7fk2p9qx3m4n8b1vz5c6"},
+		{"a hex secret", "Webhook signing secret 9f2c4e6a8b0d1f3e5a7c9b1d", "9f2c4e6a8b0d1f3e5a7c9b1d"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := s.Save(context.Background(), contextfs.SaveRequest{Type: "fact", Title: tt.title, Body: "See the title."})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p := strings.ToLower(res.Memory.Path); strings.Contains(p, tt.token) || strings.Contains(p, tt.token[:12]) {
+				t.Errorf("token in the file name: %s", res.Memory.Path)
+			}
+			if base := filepath.Base(res.Memory.Path); !strings.HasPrefix(base, "fact-") {
+				t.Errorf("file name %s, want fact-<id>.md", base)
+			}
+		})
+	}
+	res, err := s.Save(context.Background(), contextfs.SaveRequest{Type: "fact", Title: "Deploy notes for 2026 Q3", Body: "Nothing secret."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base := filepath.Base(res.Memory.Path); !strings.HasPrefix(base, "deploy-notes-for-2026-q3-") {
+		t.Errorf("an ordinary title gave the file name %s", base)
+	}
+}
+
 func TestABlankIDNamesNoMemory(t *testing.T) {
 	dir := testgit.Init(t)
 	s := open(t, dir)

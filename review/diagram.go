@@ -16,11 +16,13 @@ const maxDiagramNodes = 60
 // diagram draws, in Mermaid, the memories head adds, changes or
 // supersedes and the memories they link to or are linked from, each
 // marked with what happened to it. It is "" when no such memory has
-// links, or when there are too many to draw.
-func diagram(head []gitstore.RefFile, changes []Change) string {
+// links, or when there are too many to draw. Each title is passed through
+// mask before the diagram shortens it.
+func diagram(head []gitstore.RefFile, changes []Change, mask func(string) string) string {
 	var ms []*memory.Memory
 	for _, f := range head {
 		if m, _, err := gitstore.Decode(f.Path, f.Content); err == nil {
+			m.Title = mask(m.Title)
 			ms = append(ms, m)
 		}
 	}

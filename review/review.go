@@ -409,11 +409,27 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 	})
 	values := secretValues(touched, r.Secrets)
 	redactReport(&r, values)
-	r.Diagram = diagram(head, r.Changes) // hygiene
+	r.Diagram = diagram(head, r.Changes, titleMasker(scanner, values)) // hygiene
 	if len(values) > 0 {
 		r.Diagram = secrets.Masker(values).Replace(r.Diagram)
 	}
 	return r
+}
+
+// titleMasker returns what masks a title before the diagram draws it, and
+// cuts it to fit a box: masking the cut title would miss a secret whose
+// end the cut took away, and show the rest of it. It masks the values
+// found in the files the change touched, and whatever the scanner finds in
+// the title itself, for the memories drawn because they are linked.
+func titleMasker(scanner *secrets.Scanner, values map[string]string) func(string) string {
+	known := secrets.Masker(values)
+	return func(title string) string {
+		title = known.Replace(title)
+		if found := scanner.Scan("", []byte(title)); len(found) > 0 {
+			title = secrets.Masker(secrets.Values(nil, []byte(title), found)).Replace(title)
+		}
+		return title
+	}
 }
 
 // secretValues maps each suspected secret found in files to its redacted

@@ -370,3 +370,31 @@ func TestCapturedMemoriesHaveTheirOwnGroup(t *testing.T) {
 		t.Errorf("want Captured (1) with capt000001, then Added (1) with askd000001:\n%s", md)
 	}
 }
+
+// TestTheDiagramMasksATitleBeforeCuttingIt: the diagram cuts a title to 47
+// characters. Cut first, a token at the end of a long title lost its tail,
+// no longer matched the secret found in the file, and its first characters
+// reached the pull request comment.
+func TestTheDiagramMasksATitleBeforeCuttingIt(t *testing.T) {
+	tok := "ghp_" + "Q7wErT9yUiOp3AsDfGhJkL2zXcVbNm4P5o6I" // built at run time
+	title := "Rotate the release bot credential now " + tok
+	leaky := mem("leak000001", "fact", title, "links:\n  - {id: pool000001, rel: depends_on}\n", "x\n")
+	// The linked memory's own title holds a token too, and it is not
+	// touched by the change, so only the title scan finds it.
+	tok2 := "glpat-" + "Vq3xT9mK2pLw8RzN4bYc"
+	other := mem("pool000001", "fact", "Pool connections via "+tok2, "", "We pool.\n")
+	base := []gitstore.RefFile{file(dir+"pool.md", other)}
+	head := []gitstore.RefFile{file(dir+"leak.md", leaky), file(dir+"pool.md", other)}
+	r := Compare(base, head, nil)
+	if r.Diagram == "" {
+		t.Fatal("no diagram: the test shows nothing")
+	}
+	for _, secret := range []string{tok[:8], tok2[:10]} {
+		if strings.Contains(r.Diagram, secret) {
+			t.Errorf("the diagram shows %q of a token:\n%s", secret, r.Diagram)
+		}
+	}
+	if !strings.Contains(r.Diagram, "ghp_****") {
+		t.Errorf("the diagram does not show the masked token:\n%s", r.Diagram)
+	}
+}

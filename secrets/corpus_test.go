@@ -1,6 +1,7 @@
 package secrets_test
 
 import (
+	"encoding/base64"
 	"os"
 	"strings"
 	"testing"
@@ -181,5 +182,8 @@ func newRuleCases() map[string][]ruleCase {
 		"twilio-auth-token":     {pos("twilio-auth-token", "Twilio auth token "+hex(32)), neg("a hex ID without Twilio", "request "+hex(32)+" failed")},
 		"password-in-prose":     {pos("password-in-prose", "The admin password is Tr0ub4dor&3x."), neg("a sentence about a password", "The password is stored in Vault and rotated monthly.")},
 		"high-entropy-string":   {pos("high-entropy-string", "Use "+g.s(alnum, 40)+" when asked."), neg("a commit ID", "Fixed in "+hex(40)+".")},
+		"bearer-token":          {pos("bearer-token", "curl -H 'Authorization: Bearer "+g.s(alnum, 20)+"-"+g.s(alnum, 12)+"' https://api.internal/v1"), neg("a variable", "Authorization: Bearer $API_TOKEN")},
+		"basic-auth-header":     {pos("basic-auth-header", "Authorization: Basic "+base64.StdEncoding.EncodeToString([]byte("ci:"+g.s(alnum, 12)))), neg("words", "Basic authentication is off.")},
+		"secret-in-prose":       {pos("secret-in-prose", "The new webhook signing key is "+g.s(alnum, 12)+"-"+g.s(alnum, 12)+"."), neg("a sentence about a token", "The token is stored in Vault and renewed hourly.")},
 	}
 }

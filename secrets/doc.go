@@ -8,9 +8,14 @@
 // # Rules
 //
 // Every rule has a stable ID, listed with a description by [Rules]. Most
-// rules match the fixed shape of one kind of credential: AWS, GitHub, GitLab,
-// Slack, Stripe, Google, OpenAI and Anthropic keys, private keys, JWTs and
-// passwords in URLs. The generic-secret-assignment rule catches the rest: a
+// rules match the fixed shape of one vendor's credential (GitHub, GitLab,
+// AWS, Docker Hub, Sentry and about a hundred more), reported wherever it
+// stands, in a sentence as well as after a name such as API_KEY. Others find
+// credentials without a prefix where their vendor is named close before
+// them (Datadog, Cloudflare), private keys, JWTs, passwords in URLs, HTTP
+// Bearer and Basic credentials, secrets stated in a sentence, and long
+// random strings standing alone. The generic-secret-assignment rule catches
+// the rest: a
 // random-looking value of at least 16 characters, with a Shannon entropy of
 // at least 3.5 bits per character (3 for hex), assigned to a name such as
 // apiKey, DB_PASSWORD or client-secret.

@@ -74,3 +74,20 @@ func Masker(values map[string]string) *strings.Replacer {
 	}
 	return strings.NewReplacer(pairs...)
 }
+
+// MayHoldSecret reports whether a word of s (split at every character
+// other than an ASCII letter or digit) looks random: 16 characters or more,
+// mixing letters and digits, that do not read as words. It catches what
+// the rules miss for want of context, such as a token without a vendor
+// prefix in a title, and is meant for text that is made into a name, such
+// as the file name of a memory: "deploy-notes" passes, "deploy-7fk2p9qx3m4n8b1v"
+// does not. Commit IDs and digests count as random.
+func MayHoldSecret(s string) bool {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r > 0x7f || !isAlnum(byte(r)) }) {
+		if len(w) >= 16 && hasDigit(w) && strings.ContainsFunc(w, isLetter) && !isDigits(w) &&
+			(isHex(w) || !wordy(w)) && entropy(w) >= 3 {
+			return true
+		}
+	}
+	return false
+}

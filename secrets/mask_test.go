@@ -57,3 +57,23 @@ func TestValuesHideAPrivateKeysMaterial(t *testing.T) {
 		}
 	}
 }
+
+func TestMayHoldSecret(t *testing.T) {
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{"deploy-notes-for-2026-q3", false},
+		{"the-cache-uses-lru-eviction-with-4096-entries", false},
+		{"internationalization-guidelines", false},
+		{"ticket-1234567890123456", false},
+		{"staging-login-uses-7fk2p9qx3m4n8b1vz5c6", true},
+		{"revert-3f2a1b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a", true},
+		{"rotate-q7wert9yuiop3asdfghjkl2z", true},
+	}
+	for _, tt := range tests {
+		if got := MayHoldSecret(tt.s); got != tt.want {
+			t.Errorf("MayHoldSecret(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}

@@ -231,25 +231,6 @@ func anchors(s ...string) []anchor {
 	return as
 }
 
-// index returns the index of the first instance of a in b, or -1. Looking
-// for the rarest byte first with bytes.IndexByte skips most of ordinary text
-// in vector instructions, where bytes.Index would stop at every 'a' of
-// "aws" or 'e' of "eyJ".
-func (a anchor) index(b []byte) int {
-	for off := a.pivot; off < len(b); {
-		i := bytes.IndexByte(b[off:], a.lit[a.pivot])
-		if i < 0 {
-			return -1
-		}
-		start := off + i - a.pivot
-		if start+len(a.lit) <= len(b) && bytes.Equal(b[start:start+len(a.lit)], a.lit) {
-			return start
-		}
-		off += i + 1
-	}
-	return -1
-}
-
 // tokenBody returns a check for a token made of a fixed prefix of n bytes
 // followed by random characters, which rejects placeholders such as
 // "ghp_xxxx…" in the random part.
@@ -273,12 +254,16 @@ func awsSecret(c candidate) (string, bool) {
 // numeric IDs, and not prose such as "xoxb-your-bot-token".
 func slackToken(c candidate) (string, bool) {
 	s := c.secret
+	if bytes.HasSuffix(c.before, []byte("xoxe.")) {
+		return s, false // a configuration token: the slack-config-token rule's
+	}
 	return s, len(s) >= 24 && hasDigit(s[5:]) && !placeholder(s[5:])
 }
 
 // openAIKey accepts an OpenAI key: one carrying the marker every generated
 // key has ("T3BlbkFJ", base64 for "OpenAI"), or else a long string of mixed
-// letters and digits that cannot be a kebab-case word list. Anthropic keys,
+// letters and digits that cannot be a kebab-case word list, or 32 hex
+// digits (the keys of OpenAI-compatible APIs such as DeepSeek). Anthropic keys,
 // which share the sk- prefix, are left to their own rule.
 func openAIKey(c candidate) (string, bool) {
 	s := c.secret
@@ -294,6 +279,9 @@ func openAIKey(c candidate) (string, bool) {
 	}
 	if strings.Contains(body, "T3BlbkFJ") {
 		return s, true
+	}
+	if len(body) == 32 && isHex(body) && hasDigit(body) && strings.ContainsAny(body, "abcdef") {
+		return s, entropy(body) >= 3 // the keys of OpenAI-compatible APIs such as DeepSeek's
 	}
 	return s, len(body) >= 32 && hasDigit(body) && hasUpper(body) && hasLower(body) && entropy(body) >= 4
 }

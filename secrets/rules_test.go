@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -249,6 +250,7 @@ func ruleCases() map[string][]ruleCase {
 		},
 	}
 	maps.Copy(cases, newRuleCases())
+	maps.Copy(cases, evalRuleCases(cases))
 	return cases
 }
 
@@ -391,5 +393,19 @@ func TestPrivateKeyFingerprintCoversTheKey(t *testing.T) {
 	d := s.Scan("d.md", []byte("# Notes\n\n"+strings.ReplaceAll(key, "\n", "\r\n")))
 	if len(c) != 1 || len(d) != 1 || c[0].Fingerprint != d[0].Fingerprint {
 		t.Errorf("the same key moved and with CRLF line endings has fingerprints %v and %v, want equal", c, d)
+	}
+}
+
+// TestRulesAreDocumented checks that docs/SECRETS-RULES.md lists every
+// rule with its description, so that the reference stays current.
+func TestRulesAreDocumented(t *testing.T) {
+	b, err := os.ReadFile("../docs/SECRETS-RULES.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range secrets.Rules() {
+		if row := "| `" + r.ID + "` | " + r.Description + " |"; !strings.Contains(string(b), row) {
+			t.Errorf("docs/SECRETS-RULES.md lacks the row %s", row)
+		}
 	}
 }

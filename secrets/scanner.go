@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/contextfs/contextfs/internal/printable"
 )
@@ -193,60 +194,111 @@ type match struct {
 // scan runs every rule over content and returns what they find, sorted, with
 // findings of a less specific rule dropped where a more specific one covers
 // the same text.
-//
-// The rules run line by line, and only on lines that contain one of the
-// rule's anchors, found with bytes.IndexByte over the whole content. Most text
-// holds no anchor of most rules, so most of the regular expressions never
-// run, and those that do run on a line rather than on the file.
-func scan(content []byte) []match {
-	var (
-		starts []int // byte offset at which each line starts
-		found  []match
-		cand   []int // candidate line numbers of one rule, reused
-	)
-	rs := rules()
-	for i := range rs {
-		r := &rs[i]
-		cand = cand[:0]
+func scan(content []byte) []match { return scanCounting(content, nil) }
+
+// anchorRef is one anchor of one rule, filed under its pivot byte.
+type anchorRef struct {
+	rule int // index in rules()
+	lit  []byte
+	off  int // index of the pivot byte in lit
+}
+
+// anchorTable files every rule's anchors under their pivot bytes, so that
+// one pass over a file finds the anchors of all rules.
+var anchorTable = sync.OnceValue(func() *[256][]anchorRef {
+	var t [256][]anchorRef
+	for i, r := range rules() {
 		for _, a := range r.anchors {
-			for off := 0; ; {
-				j := a.index(content[off:])
-				if j < 0 {
-					break
-				}
-				if starts == nil {
-					starts = lineStarts(content)
-				}
-				li := lineOf(starts, off+j)
-				cand = append(cand, li)
-				off = lineEnd(content, starts, li)
-			}
+			p := a.lit[a.pivot]
+			t[p] = append(t[p], anchorRef{rule: i, lit: a.lit, off: a.pivot})
 		}
-		if len(cand) == 0 {
+	}
+	return &t
+})
+
+// maxRest bounds the text after a candidate that a check may read: more
+// than any armored key, and small enough that a file of many candidates
+// stays linear to scan.
+const maxRest = 64 << 10
+
+// scanCounting is scan, adding to *work (when not nil) the number of bytes
+// it handed to each step: the pass over the file, every line given to a
+// rule's finder, every window given to a check. A test compares the work at
+// two sizes to show that scanning is linear without timing it.
+//
+// One pass over content finds the anchors of every rule, looking up each
+// byte in a table of the anchors' rarest bytes. A rule runs only on the
+// lines holding one of its anchors: most text holds no anchor of most
+// rules, so most of the regular expressions never run, and those that do
+// run on a line rather than on the file.
+func scanCounting(content []byte, work *int) []match {
+	rs := rules()
+	tab := anchorTable()
+	count := func(n int) {
+		if work != nil {
+			*work += n
+		}
+	}
+	count(len(content))
+	type hit struct{ rule, line int }
+	var (
+		hits []hit
+		last = make([]int, len(rs)) // per rule, the line of its last hit
+	)
+	for i := range last {
+		last[i] = -1
+	}
+	line := 0
+	for i, b := range content {
+		if b == '\n' {
+			line++
 			continue
 		}
-		slices.Sort(cand)
-		cand = slices.Compact(cand)
-		for _, li := range cand {
-			lo, hi := starts[li], lineEnd(content, starts, li)
-			line := content[lo:hi]
-			if bytes.Contains(line, allowMarker) {
+		for _, ref := range tab[b] {
+			if last[ref.rule] == line {
 				continue
 			}
-			for _, sp := range r.find(line) {
-				c := candidate{
-					prefix: line[sp.start:sp.secretStart],
-					secret: string(line[sp.secretStart:sp.secretEnd]),
-					rest:   content[lo+sp.secretEnd:],
-					before: content[max(0, lo+sp.secretStart-8<<10) : lo+sp.secretStart],
-				}
-				ident, ok := c.secret, true
-				if r.check != nil {
-					ident, ok = r.check(c)
-				}
-				if ok {
-					found = append(found, match{rule: r, line: li, start: sp.secretStart, end: sp.secretEnd, secret: c.secret, ident: ident})
-				}
+			st := i - ref.off
+			end := st + len(ref.lit)
+			// Comparing the first and last bytes first rules out most
+			// anchors sharing a pivot without a call.
+			if st >= 0 && end <= len(content) && content[st] == ref.lit[0] && content[end-1] == ref.lit[len(ref.lit)-1] &&
+				bytes.Equal(content[st:end], ref.lit) {
+				last[ref.rule] = line
+				hits = append(hits, hit{ref.rule, line})
+			}
+		}
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	starts := lineStarts(content)
+	// Rule by rule, in the rules' order; lines ascend within a rule.
+	slices.SortStableFunc(hits, func(a, b hit) int { return cmp.Compare(a.rule, b.rule) })
+	var found []match
+	for _, h := range hits {
+		r := &rs[h.rule]
+		li := h.line
+		lo, hi := starts[li], lineEnd(content, starts, li)
+		line := content[lo:hi]
+		if bytes.Contains(line, allowMarker) {
+			continue
+		}
+		count(len(line))
+		for _, sp := range r.find(line) {
+			c := candidate{
+				prefix: line[sp.start:sp.secretStart],
+				secret: string(line[sp.secretStart:sp.secretEnd]),
+				rest:   content[lo+sp.secretEnd : min(len(content), lo+sp.secretEnd+maxRest)],
+				before: content[max(0, lo+sp.secretStart-8<<10) : lo+sp.secretStart],
+			}
+			count(len(c.rest) + len(c.before))
+			ident, ok := c.secret, true
+			if r.check != nil {
+				ident, ok = r.check(c)
+			}
+			if ok {
+				found = append(found, match{rule: r, line: li, start: sp.secretStart, end: sp.secretEnd, secret: c.secret, ident: ident})
 			}
 		}
 	}
@@ -295,15 +347,6 @@ func lineStarts(b []byte) []int {
 		off += i + 1
 		starts = append(starts, off)
 	}
-}
-
-// lineOf returns the number of the line holding offset off.
-func lineOf(starts []int, off int) int {
-	i, found := slices.BinarySearch(starts, off)
-	if found {
-		return i
-	}
-	return i - 1
 }
 
 // lineEnd returns the offset of the newline ending line li, or len(b) for an

@@ -691,8 +691,10 @@ func TestClientGivesUpOnSilentDaemon(t *testing.T) {
 	if err == nil || errors.Is(err, ErrNotRunning) {
 		t.Errorf("Query: %v, want a timeout", err)
 	}
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("Query took %v", took)
+	// Query's deadline is queryTimeout; 15 times it leaves room for a
+	// loaded machine.
+	if took := time.Since(start); took > 15*queryTimeout {
+		t.Errorf("Query took %v, want it to give up within %v", took, 15*queryTimeout)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
