@@ -140,12 +140,12 @@ func whereScope(sc scope.Scope) string {
 // the order the CLI gives them.
 type searchData struct {
 	Q, Tag, Kind, Scope, Type string
-	All                        bool
-	TypeOptions, KindOptions   []string
-	ScopeOptions               []string
-	Searched, Relaxed          bool
-	Results                    []resultView
-	Repos                      []string
+	All                       bool
+	TypeOptions, KindOptions  []string
+	ScopeOptions              []string
+	Searched, Relaxed         bool
+	Results                   []resultView
+	Repos                     []string
 }
 
 // PageTitle names the page after the query.
@@ -343,9 +343,9 @@ func (v *viewer) memoryPage(ctx context.Context, r *http.Request) (any, error) {
 	}
 	m := f.m
 	d := memoryData{M: m, Store: f.store, Where: f.where, Body: v.renderMarkdown(m.Body), Fields: fields(m, f.store)}
-	d.HistoryHref = strings.Replace(memoryURL(m.ID, f.where), "?", "/history?", 1)
-	if !strings.Contains(d.HistoryHref, "/history") {
-		d.HistoryHref += "/history"
+	d.HistoryHref = "/memory/" + url.PathEscape(m.ID) + "/history"
+	if f.where != "" {
+		d.HistoryHref += "?" + f.where
 	}
 	if f.where == "" {
 		d.GraphHref = "/graph?id=" + url.QueryEscape(m.ID)
