@@ -32,6 +32,8 @@ type graphData struct {
 	Edges        []edgeView
 	Broken       []string
 	Store, Where string
+	// Types are the types drawn, for the legend.
+	Types []string
 }
 
 // PageTitle names the page.
@@ -61,7 +63,7 @@ type svgGraph struct {
 type svgNode struct {
 	ID, Label, Title, Type, Href string
 	X, Y, LX, LY                 string // centre and label position, formatted
-	Missing, Focus               bool
+	Missing, Focus, Old          bool
 }
 
 // svgEdge is a line from one node's rim to another's; Supersedes edges
@@ -124,7 +126,13 @@ func (v *viewer) graph(ctx context.Context, r *http.Request) (any, error) {
 		gr = trim(gr, d.Focus)
 	}
 	d.Shown = len(gr.Nodes)
-	d.SVG = layout(gr, d.Focus, where)
+	d.SVG = layout(gr, d.Focus, where, func(id string) bool { return len(g.SupersededBy(id)) > 0 })
+	for _, n := range gr.Nodes {
+		if !slices.Contains(d.Types, n.Type) && n.Type != "" {
+			d.Types = append(d.Types, n.Type)
+		}
+	}
+	slices.Sort(d.Types)
 	byID := map[string]graph.Node{}
 	for _, n := range gr.Nodes {
 		byID[n.ID] = n
@@ -185,8 +193,8 @@ const nodeRadius = 9
 // and Reingold: edges pull, every pair pushes, a weak pull to the centre
 // keeps separate groups in view), from a circle in node order, so that a
 // graph is always drawn the same way. It runs in the server: the page
-// needs no script.
-func layout(gr graph.Graph, focus, where string) svgGraph {
+// needs no script. old says which memories are superseded (drawn faded).
+func layout(gr graph.Graph, focus, where string, old func(id string) bool) svgGraph {
 	n := len(gr.Nodes)
 	w := 960.0
 	h := math.Round(math.Max(480, math.Min(1400, 120*math.Sqrt(float64(n)))))
@@ -270,7 +278,7 @@ func layout(gr graph.Graph, focus, where string) svgGraph {
 		}
 		out.Nodes = append(out.Nodes, svgNode{ID: node.ID, Title: title, Type: cmp.Or(node.Type, "missing"), Label: cut(title, 28),
 			Href: memoryURL(node.ID, where), X: f(xs[i]), Y: f(ys[i]), LX: f(xs[i]), LY: f(ys[i] + nodeRadius + 12),
-			Missing: node.Missing, Focus: node.ID == focus})
+			Missing: node.Missing, Focus: node.ID == focus, Old: old(node.ID)})
 	}
 	for _, e := range gr.Edges {
 		a, okA := idx[e.From]
