@@ -51,7 +51,7 @@ var layers = map[string]int{
 	"lineage": 8, "aging": 8, "graph": 8, "contextblock": 8,
 	"review": 9,
 	// 10 adapters over the front door; 11 programs.
-	"mcpserver": 10, "cmd/git-contextfs": 11, "cmd/git-contextfs-mcp": 11, "cmd/git-contextfs-embed": 11,
+	"mcpserver": 10, "cmd/git-contextfs": 11, "cmd/git-contextfs-mcp": 11, "cmd/git-contextfs-embed": 11, "cmd/git-contextfs-serve": 11,
 	"cmd/contextfs-bench": 11,
 }
 
