@@ -14,6 +14,9 @@ MCPBIN  := bin/git-contextfs-mcp
 # So is the HTTP client of the embedding provider openai, which both start
 # when a repository uses it: git-contextfs links no net/http (Start-up).
 EMBEDBIN := bin/git-contextfs-embed
+# And the memory viewer (git contextfs serve), so that git-contextfs links
+# no HTTP server (docs/VIEWER.md).
+SERVEBIN := bin/git-contextfs-serve
 # Versions are git tags vX.Y.Z (docs/INSTALL.md, "Cutting a release"): a
 # tagged commit is vX.Y.Z, a later one vX.Y.Z-N-gHASH, a modified tree adds
 # -dirty; before the first tag, v0.0.0-dev. All three programs read them
@@ -42,18 +45,20 @@ all: build
 # with cgo (see README, "Building"); -v prints each package as it is built,
 # so a long first build shows progress.
 build:
-	@echo "building $(BIN), $(MCPBIN) and $(EMBEDBIN) (the first build compiles SQLite and the tree-sitter grammars: minutes; later builds take seconds)"
+	@echo "building $(BIN), $(MCPBIN), $(EMBEDBIN) and $(SERVEBIN) (the first build compiles SQLite and the tree-sitter grammars: minutes; later builds take seconds)"
 	$(GO) build -v -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/git-contextfs
 	$(GO) build -v -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(MCPBIN) ./cmd/git-contextfs-mcp
 	$(GO) build -v -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(EMBEDBIN) ./cmd/git-contextfs-embed
-	@echo "built $(BIN), $(MCPBIN) and $(EMBEDBIN)"
+	$(GO) build -v -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(SERVEBIN) ./cmd/git-contextfs-serve
+	@echo "built $(BIN), $(MCPBIN), $(EMBEDBIN) and $(SERVEBIN)"
 
 install: build
 	mkdir -p $(BINDIR) $(MANDIR)/man1
 	install -m 0755 $(BIN) $(BINDIR)/git-contextfs
 	install -m 0755 $(MCPBIN) $(BINDIR)/git-contextfs-mcp
 	install -m 0755 $(EMBEDBIN) $(BINDIR)/git-contextfs-embed
-	@echo "installed $(BINDIR)/git-contextfs, $(BINDIR)/git-contextfs-mcp and $(BINDIR)/git-contextfs-embed"
+	install -m 0755 $(SERVEBIN) $(BINDIR)/git-contextfs-serve
+	@echo "installed $(BINDIR)/git-contextfs, $(BINDIR)/git-contextfs-mcp, $(BINDIR)/git-contextfs-embed and $(BINDIR)/git-contextfs-serve"
 	$(BIN) man $(MANDIR)/man1
 	@echo "installed the manual pages in $(MANDIR)/man1 (git contextfs --help shows them)"
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: add $(BINDIR) to PATH to use 'git contextfs', or set MANPATH=\"$(MANDIR):\" for the manual";; esac
@@ -74,9 +79,10 @@ demo: install
 # test: the whole suite, with the race detector (CI runs exactly this).
 # The MCP client test needs the TypeScript SDK pinned in tests/mcp-client.
 # The Node parts of the suite (the official MCP TypeScript SDK as a real
-# client, the Mermaid parser for review diagrams) are installed from their
-# lockfiles with npm ci, once, and again when a lockfile changes.
-NODE_TESTS := tests/mcp-client tests/mermaid tests/tokenizer
+# client, the Mermaid parser for review diagrams, Playwright driving
+# Debian's chromium through the viewer) are installed from their lockfiles
+# with npm ci, once, and again when a lockfile changes.
+NODE_TESTS := tests/mcp-client tests/mermaid tests/tokenizer tests/viewer
 
 test: $(NODE_TESTS:%=%/node_modules/.package-lock.json)
 	$(GO) vet -tags $(TAGS) ./...

@@ -55,7 +55,7 @@ var layers = map[string]int{
 	// with checks, update as a patch, prune; docs/ARCHITECTURE.md).
 	"workflow": 10,
 	// 11 adapters over the service and the front door; 12 programs.
-	"mcpserver": 11, "cmd/git-contextfs": 12, "cmd/git-contextfs-mcp": 12, "cmd/git-contextfs-embed": 12,
+	"mcpserver": 11, "cmd/git-contextfs": 12, "cmd/git-contextfs-mcp": 12, "cmd/git-contextfs-embed": 12, "cmd/git-contextfs-serve": 12,
 	"cmd/contextfs-bench": 12,
 }
 

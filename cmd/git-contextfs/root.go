@@ -130,6 +130,7 @@ func (a *app) commands() []*cobra.Command {
 		a.commitCmd(),
 		// Serving.
 		a.mcpCmd(),
+		a.serveCmd(),
 		a.watchCmd(),
 		// Your toolbox.
 		a.installCmd(),
