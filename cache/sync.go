@@ -190,6 +190,7 @@ func (c *Cache) SyncFilesWith(ctx context.Context, kind Kind, root string, entri
 		}
 	}
 }
+
 // syncAttempts bounds the times a sync starts over after a Replace.
 const syncAttempts = 8
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,6 +83,6 @@ func TestEstimateNeverUndercountsRealTokenizers(t *testing.T) {
 				t.Errorf("text %d: estimate %d > 1.5 × %s's %d tokens", i, est, name, n)
 			}
 		}
-		t.Log(fmt.Sprintf("text %d: estimate %d, tokenizers %v", i, est, counts[i]))
+		t.Logf("text %d: estimate %d, tokenizers %v", i, est, counts[i])
 	}
 }
