@@ -77,7 +77,11 @@ func (r Report) Markdown() string {
 	if len(r.Relevant) > 0 {
 		fmt.Fprintf(&b, "\n#### Memories on the changed code (%d)\n\n", len(r.Relevant))
 		for _, m := range r.Relevant {
-			fmt.Fprintf(&b, "- %s %s %s\n", code(m.ID), escape(m.Type), escape(m.Title))
+			fmt.Fprintf(&b, "- %s %s %s", code(m.ID), escape(m.Type), escape(m.Title))
+			if m.MayBeStale {
+				b.WriteString(" — **may be stale**: its code changes here and it does not")
+			}
+			b.WriteString("\n")
 		}
 	}
 	if r.Diagram != "" {

@@ -121,6 +121,10 @@ type Relevant struct {
 	Type  string `json:"type"`
 	Title string `json:"title"`
 	Path  string `json:"path"`
+	// MayBeStale says the range changes the code the memory is attached
+	// to and leaves the memory as it was: a reviewer should check that it
+	// still holds.
+	MayBeStale bool `json:"may_be_stale,omitempty"`
 }
 
 // Count returns how many changes are of the given kind.

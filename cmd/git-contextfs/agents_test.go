@@ -158,3 +158,54 @@ func TestReviewListsMemoriesOnTheChangedCode(t *testing.T) {
 		})
 	}
 }
+
+// TestReviewFlagsAMemoryWhoseCodeChangedWithoutIt: a range that changes
+// the code a memory is attached to, and not the memory, marks it "may be
+// stale"; one that updates the memory too does not.
+func TestReviewFlagsAMemoryWhoseCodeChangedWithoutIt(t *testing.T) {
+	dir := testgit.Init(t)
+	if err := os.MkdirAll(filepath.Join(dir, "auth"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "auth", "token.go"), []byte("v1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dec := strings.TrimSpace(ok(t, dir, "save", "--type", "decision", "--path", "auth/**", "--data", `{"decision":"1h","status":"accepted"}`, "Tokens expire after one hour"))
+	testgit.Run(t, dir, "add", ".")
+	testgit.Run(t, dir, "commit", "-qm", "base")
+	for _, tt := range []struct {
+		name, branch string
+		updateMemory bool
+		stale        bool
+	}{
+		{"the code alone changes", "code-only", false, true},
+		{"the memory is updated with it", "both", true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			testgit.Run(t, dir, "checkout", "-q", "main")
+			testgit.Run(t, dir, "checkout", "-qb", tt.branch)
+			if err := os.WriteFile(filepath.Join(dir, "auth", "token.go"), []byte("v2 "+tt.branch+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if tt.updateMemory {
+				ok(t, dir, "update", dec, "Tokens expire after two hours")
+			}
+			testgit.Run(t, dir, "add", ".")
+			testgit.Run(t, dir, "commit", "-qm", "change")
+			var rep struct {
+				Relevant []struct {
+					ID         string `json:"id"`
+					MayBeStale bool   `json:"may_be_stale"`
+				} `json:"relevant"`
+			}
+			decodeJSON(t, ok(t, dir, "review", "main...HEAD", "--format", "json"), &rep)
+			if len(rep.Relevant) != 1 || rep.Relevant[0].ID != dec || rep.Relevant[0].MayBeStale != tt.stale {
+				t.Errorf("relevant = %+v, want %s with may_be_stale %v", rep.Relevant, dec, tt.stale)
+			}
+			md := ok(t, dir, "review", "main...HEAD")
+			if got := strings.Contains(md, "may be stale"); got != tt.stale {
+				t.Errorf("the report says may be stale = %v, want %v:\n%s", got, tt.stale, md)
+			}
+		})
+	}
+}

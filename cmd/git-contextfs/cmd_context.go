@@ -147,6 +147,12 @@ func relevantToRange(ctx context.Context, s *contextfs.Store, base, head string)
 	if err != nil {
 		return nil, err
 	}
+	memFiles := map[string]bool{}
+	for _, f := range files {
+		if gitstore.IsMemoryPath(f) {
+			memFiles[f] = true
+		}
+	}
 	files = slices.DeleteFunc(files, gitstore.IsMemoryPath)
 	if len(files) == 0 {
 		return nil, nil
@@ -157,7 +163,8 @@ func relevantToRange(ctx context.Context, s *contextfs.Store, base, head string)
 	}
 	var out []review.Relevant
 	for _, e := range es {
-		out = append(out, review.Relevant{ID: e.ID, Type: e.Type, Title: e.Title, Path: e.Path})
+		// The code moved on and the memory about it did not.
+		out = append(out, review.Relevant{ID: e.ID, Type: e.Type, Title: e.Title, Path: e.Path, MayBeStale: !memFiles[e.Path]})
 	}
 	return out, nil
 }
