@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -38,13 +40,20 @@ the body; a title that was derived from the old body is derived again from
 the new one (one written by hand, or given with --title, stays). --data
 merges JSON fields into data (null deletes a field; --replace-data replaces
 it whole). A memory of your user store is found there too (or only there,
-with --scope user) and the change is committed in the user store at once.`,
+with --scope user) and the change is committed in the user store at once.
+
+With the ID alone on a terminal, the editor git would use opens on the
+memory's title, data and body, as git commit --amend opens the message;
+an empty body aborts.`,
 		Example: `  git contextfs update k3x9 --add-tag postgres
   git contextfs update k3x9 --data '{"status":"deprecated"}'
   git contextfs update k3x9 - < new-body.md`,
 		Args: idArgs(1, -1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.args, o.changed = args, cmd.Flags().Changed
+			if len(args) == 1 && cmd.Flags().NFlag() == 0 && a.io.StdinIsTerminal() {
+				return a.editUpdate(cmd.Context(), args[0])
+			}
 			return a.runUpdate(cmd.Context(), o)
 		},
 	}
@@ -134,6 +143,52 @@ func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
 		return nil
 	}
 	fmt.Fprintf(a.io.Out, "updated %s %s%s\n", m.ID, m.Path, scopeNote(where))
+	return nil
+}
+
+// editUpdate opens the memory id in the editor and applies what comes
+// back as one patch: title, data (whole) and body.
+func (a *app) editUpdate(ctx context.Context, id string) error {
+	s, err := a.openScopes(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	m, _, _, err := s.Resolve(ctx, scope.All, id)
+	if err != nil {
+		return err
+	}
+	file, done, err := a.editFile()
+	if err != nil {
+		return err
+	}
+	e, err := a.editMemoryText(ctx, file, existingTemplate(m))
+	if errors.Is(err, errEmptyEdit) {
+		os.Remove(file)
+		done()
+	}
+	if err != nil {
+		return err
+	}
+	p := workflow.UpdatePatch{Body: &e.body, Data: e.data, ReplaceData: true}
+	if e.title != "" {
+		p.Title = &e.title
+	}
+	if e.data == nil {
+		p.Data = map[string]any{}
+	}
+	res, err := workflow.New(s).Update(ctx, scope.All, m.ID, p)
+	if err != nil {
+		fmt.Fprintf(a.io.ErrOut, "contextfs: your text is kept in %s\n", file)
+		return err
+	}
+	os.Remove(file)
+	done()
+	if !res.Changed {
+		fmt.Fprintf(a.io.Out, "nothing changed: %s %s\n", res.Memory.ID, res.Memory.Path)
+		return nil
+	}
+	fmt.Fprintf(a.io.Out, "updated %s %s%s\n", res.Memory.ID, res.Memory.Path, scopeNote(res.Scope))
 	return nil
 }
 

@@ -37,7 +37,13 @@ type edited struct {
 // GIT_EDITOR, core.editor, VISUAL, EDITOR, then vi) on a template for a
 // memory of type typ, in file, and reads back what was written.
 func (a *app) editMemory(ctx context.Context, typ, title, file string) (edited, error) {
-	if err := os.WriteFile(file, editTemplate(typ, title), 0o600); err != nil {
+	return a.editMemoryText(ctx, file, editTemplate(typ, title))
+}
+
+// editMemoryText opens the editor on text, written to file, and reads back
+// what was written there.
+func (a *app) editMemoryText(ctx context.Context, file string, text []byte) (edited, error) {
+	if err := os.WriteFile(file, text, 0o600); err != nil {
 		return edited{}, err
 	}
 	editor, err := git.Cmd{Dir: a.workDir()}.Output(ctx, "var", "GIT_EDITOR")
@@ -97,6 +103,27 @@ func editTemplate(typ, title string) []byte {
 	b.WriteString("# frontmatter, a title and data fields in it (empty fields are dropped;\n")
 	b.WriteString("# a blank title is derived from the text). Everything from the line\n")
 	b.WriteString("# above down is removed. An empty text aborts the save.\n")
+	return []byte(b.String())
+}
+
+// existingTemplate is the text the editor opens for an update: the
+// memory's title, data and body, and the help below the scissors line.
+func existingTemplate(m *memory.Memory) []byte {
+	var b strings.Builder
+	b.WriteString("---\n")
+	fmt.Fprintf(&b, "title: %s\n", yamlScalar(m.Title))
+	if len(m.Data) > 0 {
+		out, err := yaml.Marshal(map[string]any{"data": m.Data})
+		if err == nil {
+			b.Write(out)
+		}
+	}
+	b.WriteString("---\n\n")
+	b.WriteString(strings.TrimSpace(m.Body) + "\n\n")
+	b.WriteString(scissors + "\n")
+	fmt.Fprintf(&b, "# Edit %s (%s) above the line: the title and data fields in the\n", m.ID, m.Type)
+	b.WriteString("# frontmatter, the text below it. Everything from the line above down is\n")
+	b.WriteString("# removed. An empty text aborts the update.\n")
 	return []byte(b.String())
 }
 

@@ -114,3 +114,34 @@ func TestAnEmptyEditAbortsTheSave(t *testing.T) {
 		t.Errorf("an empty edit saved %v", files)
 	}
 }
+
+// TestUpdateWithTheIDAloneOnATerminalOpensTheMemory: as git commit --amend
+// opens the message, update ID opens the memory's title, data and body;
+// what the editor leaves is the memory.
+func TestUpdateWithTheIDAloneOnATerminalOpensTheMemory(t *testing.T) {
+	dir := testgit.Init(t)
+	id := strings.TrimSpace(ok(t, dir, "save", "--type", "decision", "--title", "Token lifetime",
+		"--data", `{"decision":"1h tokens","status":"accepted"}`, "Tokens expire after one hour."))
+	editor := filepath.Join(t.TempDir(), "editor.sh")
+	seen := filepath.Join(t.TempDir(), "seen")
+	script := "#!/bin/sh\ncp \"$1\" '" + seen + "'\nsed -i 's/one hour/two hours/; s/1h tokens/2h tokens/' \"$1\"\n"
+	if err := os.WriteFile(editor, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, code := onTerminal(t, dir, editor, "update", id)
+	if code != 0 || !strings.Contains(out, "updated "+id) {
+		t.Fatalf("update: exit %d\n%s", code, out)
+	}
+	tmpl, _ := os.ReadFile(seen)
+	for _, want := range []string{"title: Token lifetime", "decision: 1h tokens", "Tokens expire after one hour."} {
+		if !strings.Contains(string(tmpl), want) {
+			t.Errorf("the editor was not given %q:\n%s", want, tmpl)
+		}
+	}
+	got := ok(t, dir, "recall", id)
+	for _, want := range []string{"Tokens expire after two hours.", "decision: 2h tokens", "status: accepted", "title: Token lifetime"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the memory lacks %q:\n%s", want, got)
+		}
+	}
+}
