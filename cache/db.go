@@ -618,8 +618,13 @@ var ErrInconsistent = errors.New("cache tables are inconsistent")
 // whose problem the blobs table records) has none to miss. One query over
 // the paths table, the blobs' keys and the documents' src index.
 func (c *Cache) CheckConsistency(ctx context.Context, kind Kind) error {
+	return c.checkConsistency(ctx, c.db, kind)
+}
+
+// checkConsistency is CheckConsistency read through q.
+func (c *Cache) checkConsistency(ctx context.Context, q querier, kind Kind) error {
 	var missing int
-	err := c.db.QueryRowContext(ctx, `SELECT count(*) FROM paths p INDEXED BY sqlite_autoindex_paths_1
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM paths p INDEXED BY sqlite_autoindex_paths_1
 		WHERE p.kind=? AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.oid=p.oid AND b.docs=0)
 		AND NOT EXISTS (SELECT 1 FROM docs d INDEXED BY docs_src WHERE d.src=p.oid)`, int(kind)).Scan(&missing)
 	if err != nil {

@@ -98,16 +98,38 @@ func schemaHash(ctx context.Context, q querier) (string, error) {
 //   - the checksum of every documents row and every vector;
 //   - the meta values the rankers rely on, and that every current file
 //     has its documents (CheckConsistency).
+//
+// All of it reads one snapshot, under the write lock (BEGIN IMMEDIATE; a
+// read-only cache reads one snapshot without it): checks that ran as
+// separate queries, while other processes wrote, compared one state's
+// meta with another's change log and took the difference for damage.
 func (c *Cache) Verify(ctx context.Context) error {
-	want := c.meta(ctx, c.db, "schemahash")
-	got, err := schemaHash(ctx, c.db)
+	conn, err := c.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("cache: verify: %w", err)
+	}
+	defer conn.Close()
+	begin := "BEGIN IMMEDIATE"
+	if c.readOnly {
+		begin = "BEGIN"
+	}
+	if _, err := conn.ExecContext(ctx, begin); err != nil {
+		return fmt.Errorf("cache: verify: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+	return c.verify(ctx, conn)
+}
+
+func (c *Cache) verify(ctx context.Context, q querier) error {
+	want := c.meta(ctx, q, "schemahash")
+	got, err := schemaHash(ctx, q)
 	if err != nil {
 		return fmt.Errorf("cache: verify schema: %w", err)
 	}
 	if want != got {
 		return damaged("the schema differs from the one created (hash %s, want %s)", got, want)
 	}
-	rows, err := c.db.QueryContext(ctx, `PRAGMA integrity_check(20)`)
+	rows, err := q.QueryContext(ctx, `PRAGMA integrity_check(20)`)
 	if err != nil {
 		return fmt.Errorf("cache: integrity check: %w", err)
 	}
@@ -134,24 +156,24 @@ func (c *Cache) Verify(ctx context.Context) error {
 		fts := FTSTable(k)
 		// rank 1: compare the index with the documents (the kind's view),
 		// not only with itself.
-		if _, err := c.db.ExecContext(ctx, `INSERT INTO `+fts+`(`+fts+`, rank) VALUES ('integrity-check', 1)`); err != nil {
+		if _, err := q.ExecContext(ctx, `INSERT INTO `+fts+`(`+fts+`, rank) VALUES ('integrity-check', 1)`); err != nil {
 			if isCorrupt(err) || strings.Contains(err.Error(), "checksum mismatch") {
 				return damaged("full-text index of %s: %v", k, err)
 			}
 			return fmt.Errorf("cache: full-text check of %s: %w", k, err)
 		}
 	}
-	if err := c.verifyRows(ctx); err != nil {
+	if err := c.verifyRows(ctx, q); err != nil {
 		return err
 	}
-	if err := c.verifyMeta(ctx); err != nil {
+	if err := c.verifyMeta(ctx, q); err != nil {
 		return err
 	}
 	// Every current document has its vector: nothing is written to the
 	// cache without one (docs/RELIABILITY.md).
-	if model := c.meta(ctx, c.db, "model"); model != "" {
+	if model := c.meta(ctx, q, "model"); model != "" {
 		var missing int
-		if err := c.db.QueryRowContext(ctx, `SELECT count(*) FROM docs d
+		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM docs d
 			WHERE EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind)
 			AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model=? AND v.hash=d.vhash)`, model).Scan(&missing); err != nil {
 			return fmt.Errorf("cache: verify vectors: %w", err)
@@ -161,7 +183,7 @@ func (c *Cache) Verify(ctx context.Context) error {
 		}
 	}
 	for _, k := range []Kind{KindMemory, KindCode, KindCommit} {
-		if err := c.CheckConsistency(ctx, k); err != nil {
+		if err := c.checkConsistency(ctx, q, k); err != nil {
 			return err
 		}
 	}
@@ -170,8 +192,8 @@ func (c *Cache) Verify(ctx context.Context) error {
 
 // verifyRows compares the checksum of every documents row and vector with
 // the one written beside it.
-func (c *Cache) verifyRows(ctx context.Context) error {
-	rows, err := c.db.QueryContext(ctx, `SELECT rowid, src, kind, mid, type, title, tags, body, summary, created, updated,
+func (c *Cache) verifyRows(ctx context.Context, q querier) error {
+	rows, err := q.QueryContext(ctx, `SELECT rowid, src, kind, mid, type, title, tags, body, summary, created, updated,
 		author, status, symbol, lang, start_line, end_line, vhash, sum FROM docs`)
 	if err != nil {
 		return fmt.Errorf("cache: verify documents: %w", err)
@@ -194,7 +216,7 @@ func (c *Cache) verifyRows(ctx context.Context) error {
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("cache: verify documents: %w", err)
 	}
-	vrows, err := c.db.QueryContext(ctx, `SELECT rowid, model, hash, vec, sum FROM vectors`)
+	vrows, err := q.QueryContext(ctx, `SELECT rowid, model, hash, vec, sum FROM vectors`)
 	if err != nil {
 		return fmt.Errorf("cache: verify vectors: %w", err)
 	}
@@ -227,18 +249,18 @@ func vecSum(model, hash string, vec []byte) int64 { return rowSum(model, hash, v
 // verifyMeta checks the meta values the rankers rely on: the schema
 // version, the database's identity and each kind's generation, which
 // must be a number no older than the change log's.
-func (c *Cache) verifyMeta(ctx context.Context) error {
-	if v := c.meta(ctx, c.db, "schema"); v != SchemaVersion {
+func (c *Cache) verifyMeta(ctx context.Context, q querier) error {
+	if v := c.meta(ctx, q, "schema"); v != SchemaVersion {
 		return damaged("schema version %q, want %s", v, SchemaVersion)
 	}
-	if id := c.meta(ctx, c.db, "dbid"); len(id) != 16 || strings.Trim(id, "0123456789abcdef") != "" {
+	if id := c.meta(ctx, q, "dbid"); len(id) != 16 || strings.Trim(id, "0123456789abcdef") != "" {
 		return damaged("database id %q is not 16 hex digits", id)
 	}
 	for _, k := range []Kind{KindMemory, KindCode, KindCommit} {
 		ks := strconv.Itoa(int(k))
 		var gen, from int64
 		for key, dst := range map[string]*int64{"gen:" + ks: &gen, "logfrom:" + ks: &from} {
-			if v := c.meta(ctx, c.db, key); v != "" {
+			if v := c.meta(ctx, q, key); v != "" {
 				n, err := strconv.ParseInt(v, 10, 64)
 				if err != nil || n < 0 {
 					return damaged("meta %s is %q, not a generation", key, v)
@@ -247,7 +269,7 @@ func (c *Cache) verifyMeta(ctx context.Context) error {
 			}
 		}
 		var top sql.NullInt64
-		if err := c.db.QueryRowContext(ctx, `SELECT max(gen) FROM doclog WHERE kind=?`, int(k)).Scan(&top); err != nil {
+		if err := q.QueryRowContext(ctx, `SELECT max(gen) FROM doclog WHERE kind=?`, int(k)).Scan(&top); err != nil {
 			return fmt.Errorf("cache: verify change log: %w", err)
 		}
 		if from > gen || (top.Valid && top.Int64 > gen) {

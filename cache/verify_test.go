@@ -91,7 +91,7 @@ func BenchmarkVerifyParts(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("checksums/%d", n), func(b *testing.B) {
 			for b.Loop() {
-				if err := f.c.verifyRows(ctx); err != nil {
+				if err := f.c.verifyRows(ctx, f.c.db); err != nil {
 					b.Fatal(err)
 				}
 			}
