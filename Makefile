@@ -17,6 +17,10 @@ EMBEDBIN := bin/git-contextfs-embed
 # And the memory viewer (git contextfs serve), so that git-contextfs links
 # no HTTP server (docs/VIEWER.md).
 SERVEBIN := bin/git-contextfs-serve
+# The manual-page generator: git-contextfs built with -tags manpages, whose
+# hidden `man DIR` writes the pages with cobra/doc. It is never installed,
+# so the shipped git-contextfs links no Markdown renderer (docs/DESIGN.md).
+MANGEN   := bin/git-contextfs-man
 # Versions are git tags vX.Y.Z (docs/INSTALL.md, "Cutting a release"): a
 # tagged commit is vX.Y.Z, a later one vX.Y.Z-N-gHASH, a modified tree adds
 # -dirty; before the first tag, v0.0.0-dev. All three programs read them
@@ -59,7 +63,8 @@ install: build
 	install -m 0755 $(EMBEDBIN) $(BINDIR)/git-contextfs-embed
 	install -m 0755 $(SERVEBIN) $(BINDIR)/git-contextfs-serve
 	@echo "installed $(BINDIR)/git-contextfs, $(BINDIR)/git-contextfs-mcp, $(BINDIR)/git-contextfs-embed and $(BINDIR)/git-contextfs-serve"
-	$(BIN) man $(MANDIR)/man1
+	$(GO) build -tags '$(TAGS) manpages' -trimpath -ldflags '$(LDFLAGS)' -o $(MANGEN) ./cmd/git-contextfs
+	$(MANGEN) man $(MANDIR)/man1
 	@echo "installed the manual pages in $(MANDIR)/man1 (git contextfs --help shows them)"
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: add $(BINDIR) to PATH to use 'git contextfs', or set MANPATH=\"$(MANDIR):\" for the manual";; esac
 

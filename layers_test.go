@@ -29,7 +29,7 @@ var layers = map[string]int{
 	// 0 leaves: the model and self-contained mechanisms.
 	"memory": 0, "internal/mdtext": 0, "secrets": 0, "watch": 0, "git": 0, "internal/porter": 0,
 	"pathglob": 0, "query": 0, "internal/testproc": 0, "internal/sibling": 0, "gitindex": 0,
-	"cmd/git-contextfs/iostreams": 0, "cmd/git-contextfs/manpage": 0, "internal/buildinfo": 0,
+	"cmd/git-contextfs/iostreams": 0, "internal/buildinfo": 0,
 	// 1 readers of Markdown files, over goldmark (internal/mdtext).
 	"frontmatter": 1, "chunker": 1,
 	// 2 storage and building blocks over the leaves.
@@ -67,7 +67,7 @@ var layers = map[string]int{
 // while a list names a package the adapter no longer imports.
 var adapterImports = map[string][]string{
 	"cmd/git-contextfs": {"", "agentsetup", "branchdiff", "cache", "capture", "check", "cmd/git-contextfs/iostreams",
-		"cmd/git-contextfs/manpage", "config", "contextblock", "exporter", "frontmatter", "git", "gitstore", "graph", "hooks",
+		"config", "contextblock", "exporter", "frontmatter", "git", "gitstore", "graph", "hooks",
 		"importer", "internal/buildinfo", "internal/printable", "internal/sibling", "lineage", "links", "memmerge", "memory", "review",
 		"scope", "secrets", "session", "watch", "workflow"},
 	"mcpserver": {"", "branchdiff", "contextblock", "gitstore", "lineage", "links", "memory", "scope",

@@ -590,6 +590,9 @@ func TestCodexSetupFindsTheUsersEntryInEveryTOMLForm(t *testing.T) {
 		{"a sub-table of the entry", "[mcp_servers.contextfs.env]\nX = \"1\"\n", "config.toml:1 already has its own"},
 		{"an inline mcp_servers table a table may not extend", "mcp_servers = { other = { command = \"x\" } }\n", "config.toml:1 defines mcp_servers as an inline table"},
 		{"a string that does not end", "model = \"o3\n[mcp_servers.other]\n", "config.toml:1: setup cannot read this TOML"},
+		{"a key defined twice", "model = \"o3\"\n\nmodel = \"gpt-5\"\n", "config.toml:3: setup cannot read this TOML"},
+		{"a table defined twice", "[tui]\na = 1\n[tui]\nb = 2\n", "config.toml:3: setup cannot read this TOML"},
+		{"mcp_servers a string our table cannot extend", "mcp_servers = \"none\"\n", "setup's [mcp_servers.contextfs] table would not fit this TOML"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -616,6 +619,7 @@ func TestCodexSetupAppendsToTOMLThatOnlyMentionsOurName(t *testing.T) {
 		{"contextfs in a profile, not at the top level", "[profiles.work]\nmcp_servers.contextfs.command = \"x\"\n"},
 		{"a typical Codex config", "model = \"gpt-5\"\n[projects.\"/home/me/app\"]\ntrust_level = \"trusted\"\n\n[mcp_servers.github]\ncommand = \"npx\"\nargs = [\"-y\", \"@modelcontextprotocol/server-github\"]\nenv = { \"GITHUB_TOKEN\" = \"x\" }\nstartup_timeout_sec = 20.5\n[tui]\nnotifications = [\"agent-turn-complete\"]\n"},
 		{"CRLF line endings", "model = \"o3\"\r\n[mcp_servers.other] # theirs\r\ncommand = \"x\"\r\n"},
+		{"a byte-order mark", "\ufeffmodel = \"o3\"\n"},
 		{"an array spanning lines", "[tools]\nlist = [\n  [1, 2], # c\n  { a = \"contextfs\" },\n]\nwhen = 1979-05-27 07:32:00\n"},
 	}
 	for _, tt := range tests {

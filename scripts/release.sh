@@ -54,10 +54,11 @@ ccFor() {
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 
-# build PLATFORM PROGRAM DIR builds PROGRAM for PLATFORM into DIR.
+# build PLATFORM PROGRAM DIR [TAG] builds PROGRAM for PLATFORM into DIR,
+# with build tag TAG besides TAGS.
 build() {
 	CC="$(ccFor "$1")" GOOS="${1%/*}" GOARCH="${1#*/}" \
-		$GO build -tags "$TAGS" -trimpath -buildvcs=false -ldflags "$LDFLAGS -buildid=" \
+		$GO build -tags "$TAGS${4:+ $4}" -trimpath -buildvcs=false -ldflags "$LDFLAGS -buildid=" \
 		-o "$3/$2" "./cmd/$2"
 }
 
@@ -65,7 +66,10 @@ build() {
 # this machine's git-contextfs writes them.
 shared="$stage/shared"
 build "$host" git-contextfs "$stage/host"
-"$stage/host/git-contextfs" man "$shared/share/man/man1" 2>/dev/null
+# The manual pages come from the generator build (-tags manpages: cobra/doc),
+# which no archive holds.
+build "$host" git-contextfs "$stage/gen" manpages
+"$stage/gen/git-contextfs" man "$shared/share/man/man1" 2>/dev/null
 mkdir -p "$shared/share/bash-completion/completions" "$shared/share/zsh/site-functions" \
 	"$shared/share/fish/vendor_completions.d"
 "$stage/host/git-contextfs" completion bash >"$shared/share/bash-completion/completions/git-contextfs"

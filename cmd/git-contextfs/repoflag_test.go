@@ -100,15 +100,6 @@ func TestRepoFlagTakesRelativePathsFromItsFolder(t *testing.T) {
 			stdout: "registered here"},
 		{name: "repos remove a relative folder", args: []string{"-C", "r", "repos", "remove", "."},
 			stdout: "removed here"},
-		{name: "man writes into a relative folder", args: []string{"-C", "r", "man", "man1"},
-			check: func(t *testing.T, _ string) {
-				if _, err := os.Stat(filepath.Join(repo, "man1", "git-contextfs.1")); err != nil {
-					t.Errorf("man -C r man1 wrote no r/man1/git-contextfs.1: %v", err)
-				}
-				if _, err := os.Stat(filepath.Join(top, "man1")); err == nil {
-					t.Errorf("man -C r man1 wrote into the current folder's man1")
-				}
-			}},
 		{name: "merge-driver reads and writes relative files", args: []string{"-C", "r", "merge-driver", "m/base.md", "m/ours.md", "m/theirs.md", mem + "merge001.md"},
 			check: func(t *testing.T, _ string) {
 				if got := readFile(t, repo, "m/ours.md"); got != theirs {
