@@ -51,6 +51,12 @@ const (
 // the order it adds them.
 var claudeEvents = []string{"SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd"}
 
+// codexEvents are the events setup hooks in Codex's hooks.json (Claude
+// Code's format): the recall on every prompt and the reminder to save.
+// Codex has the MCP server's instructions for the block and the session,
+// and documents no PreCompact or SessionEnd.
+var codexEvents = []string{"UserPromptSubmit", "Stop"}
+
 var mcpArgs = []string{"contextfs", "mcp"}
 
 // cursorWorkspace is Cursor's variable for the open project's folder,
@@ -86,6 +92,9 @@ type Change struct {
 	// Notes say why setup left something out (a hook the user already
 	// has), for the user to read.
 	Notes []string `json:"notes,omitempty"`
+	// createdDir is the folder setup created for a file --remove
+	// deleted, removed once empty.
+	createdDir string
 }
 
 // ConflictError is a file that already holds an entry of the user's own
@@ -140,6 +149,14 @@ func Run(o Options) ([]Change, error) {
 		}
 		out = append(out, ch)
 	}
+	// A folder setup created for one file (.codex/ for config.toml) may
+	// hold another it wrote there (hooks.json), deleted after it: the
+	// folder goes once the last is gone, if nothing else is in it.
+	for _, ch := range out {
+		if ch.createdDir != "" {
+			_ = os.Remove(ch.createdDir) // only if empty
+		}
+	}
 	return out, nil
 }
 
@@ -183,7 +200,21 @@ func filesFor(o Options) ([]file, error) {
 		if o.User && o.CodexHome != "" {
 			dir = o.CodexHome
 		}
-		return []file{codexFile(filepath.Join(dir, "config.toml"))}, nil
+		// Codex loads the user's hooks.json and the project's together, as
+		// Claude Code does its settings: a project's hook must not repeat
+		// one the user's file already has.
+		var others []string
+		if !o.User {
+			home := o.CodexHome
+			if home == "" && o.Home != "" {
+				home = filepath.Join(o.Home, ".codex")
+			}
+			if home != "" {
+				others = append(others, filepath.Join(home, "hooks.json"))
+			}
+		}
+		return []file{codexFile(filepath.Join(dir, "config.toml")),
+			hooksFile(filepath.Join(dir, "hooks.json"), "Codex", codexEvents, others)}, nil
 	}
 	return nil, fmt.Errorf("unknown client %q (want %s)", o.Client, strings.Join(Clients, ", "))
 }
@@ -286,7 +317,13 @@ var equivalentHook = sync.OnceValue(func() map[string]*regexp.Regexp {
 // settings Claude Code reads along with it), already has a hook that does
 // the same: then it says so in a note.
 func claudeHooksFile(path string, others []string) file {
-	events := claudeEvents
+	return hooksFile(path, "Claude Code", claudeEvents, others)
+}
+
+// hooksFile adds our groups for events to a file of hooks in Claude
+// Code's format ({"hooks": {EVENT: [groups]}}), which Codex's hooks.json
+// shares; client names the program that runs them, for the notes.
+func hooksFile(path, client string, events []string, others []string) file {
 	return file{path: path,
 		add: func(old []byte) ([]byte, []string, error) {
 			doc, err := jsonObject(path, old)
@@ -313,7 +350,7 @@ func claudeHooksFile(path string, others []string) file {
 					if where != path {
 						note += " to " + path
 					}
-					notes = append(notes, note+" (Claude Code would run both)")
+					notes = append(notes, note+" ("+client+" would run both)")
 					continue
 				}
 				hooks.set(ev, append(groups, want))
@@ -743,6 +780,7 @@ func removeFile(o Options, f file, real string) (Change, error) {
 		}
 		if bk.CreatedDir != "" {
 			_ = os.Remove(bk.CreatedDir) // only if empty
+			ch.createdDir = bk.CreatedDir
 		}
 	case "restore", "update":
 		if err := gitstore.WriteFileAtomic(real, ch.After, 0o644); err != nil {

@@ -714,3 +714,143 @@ func TestClaudeHooksAreNotAddedBesideAnEquivalentHook(t *testing.T) {
 		})
 	}
 }
+
+// codexHookCommands returns the commands of the hooks.json at path by
+// event ("" when the file does not exist).
+func codexHookCommands(t *testing.T, path string) map[string][]string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Type, Command string }
+		}
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("%s: %v\n%s", path, err, raw)
+	}
+	out := map[string][]string{}
+	for ev, groups := range doc.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				if h.Type != "command" {
+					t.Errorf("%s: a %s hook of type %q", path, ev, h.Type)
+				}
+				out[ev] = append(out[ev], h.Command)
+			}
+		}
+	}
+	return out
+}
+
+func TestCodexSetupWritesItsHooksBesideTheUsersOwn(t *testing.T) {
+	const theirs = `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done", "timeout": 5}]}]}, "x": 1}` + "\n"
+	tests := []struct {
+		name     string
+		user     bool
+		existing string // the hooks.json before setup ("" : none)
+		want     map[string][]string
+		// actions of config.toml and hooks.json: setup, then --remove
+		setup, remove string
+	}{
+		{name: "a project without hooks.json gets one, which --remove deletes",
+			want:  map[string][]string{"UserPromptSubmit": {promptCommand}, "Stop": {stopCommand}},
+			setup: "config.toml:create hooks.json:create", remove: "config.toml:delete hooks.json:delete"},
+		{name: "the project's own Stop hook stays, ours runs after it, --remove restores the file byte for byte",
+			existing: theirs,
+			want:     map[string][]string{"UserPromptSubmit": {promptCommand}, "Stop": {"notify-send done", stopCommand}},
+			setup:    "config.toml:create hooks.json:update", remove: "config.toml:delete hooks.json:restore"},
+		{name: "the user's hooks.json in CODEX_HOME", user: true, existing: theirs,
+			want:  map[string][]string{"UserPromptSubmit": {promptCommand}, "Stop": {"notify-send done", stopCommand}},
+			setup: "config.toml:create hooks.json:update", remove: "config.toml:delete hooks.json:restore"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := options(t, "codex")
+			o.User = tt.user
+			dir := filepath.Join(o.Root, ".codex")
+			if tt.user {
+				o.CodexHome = filepath.Join(t.TempDir(), "codex-home")
+				dir = o.CodexHome
+			}
+			path := filepath.Join(dir, "hooks.json")
+			if tt.existing != "" {
+				write(t, path, tt.existing)
+			}
+			chs, err := Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := actions(chs); got != tt.setup {
+				t.Errorf("setup: %s, want %s", got, tt.setup)
+			}
+			got := codexHookCommands(t, path)
+			if len(got) != len(tt.want) {
+				t.Errorf("hooks.json has events %v, want %v", got, tt.want)
+			}
+			for ev, cmds := range tt.want {
+				if strings.Join(got[ev], " | ") != strings.Join(cmds, " | ") {
+					t.Errorf("hooks.%s runs %q, want %q", ev, got[ev], cmds)
+				}
+			}
+			written := read(t, path)
+			if tt.existing != "" && !strings.Contains(written, `"x": 1`) || tt.existing != "" && !strings.Contains(written, `"timeout": 5`) {
+				t.Errorf("setup lost the user's keys:\n%s", written)
+			}
+
+			again, err := Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := actions(again); got != "config.toml:unchanged hooks.json:unchanged" || read(t, path) != written {
+				t.Errorf("a second run: %s, or a byte changed", got)
+			}
+
+			o.Remove = true
+			rm, err := Run(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := actions(rm); got != tt.remove {
+				t.Errorf("remove: %s, want %s", got, tt.remove)
+			}
+			if tt.existing == "" {
+				if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("%s left behind: %v", dir, err)
+				}
+			} else if got := read(t, path); got != tt.existing {
+				t.Errorf("remove did not restore hooks.json byte for byte:\n%s", got)
+			}
+		})
+	}
+}
+
+// Codex runs the user's hooks.json and the project's together: a
+// project's setup adds none the user's file already has, and says so.
+func TestCodexProjectHooksAreNotAddedBesideTheUsersOwn(t *testing.T) {
+	o := options(t, "codex")
+	u := o
+	u.User = true
+	if _, err := Run(u); err != nil {
+		t.Fatal(err)
+	}
+	chs, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(chs); got != "config.toml:create hooks.json:unchanged" {
+		t.Errorf("project setup after user setup: %s", got)
+	}
+	if notes := strings.Join(chs[1].Notes, "\n"); !strings.Contains(notes, "hooks.UserPromptSubmit") || !strings.Contains(notes, "hooks.Stop") ||
+		!strings.Contains(notes, "Codex would run both") {
+		t.Errorf("notes: %q", notes)
+	}
+	if _, err := os.Stat(filepath.Join(o.Root, ".codex", "hooks.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("setup wrote a project hooks.json with no hook in it: %v", err)
+	}
+}

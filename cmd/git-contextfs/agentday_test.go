@@ -31,6 +31,15 @@
 // files and failed ("CHANGELOG.md:1: no frontmatter", exit 1; isError from
 // get_context), which no test of the block had seen.
 //
+// Between the two, a Claude Code session runs through the hooks `setup
+// claude` installs (dayHooks): each command read from the
+// .claude/settings.json setup wrote, run by sh with the event's JSON on
+// stdin: SessionStart prints the block, UserPromptSubmit recalls the
+// morning's decision for a prompt about the database and nothing for an
+// unrelated one, Stop blocks once on a transcript that settles something
+// without saving it (and not when stop_hook_active), SessionEnd closes the
+// session without a summary.
+//
 // It lives in this package to use the programs TestMain builds: a package
 // of its own built them again, and its race build of SQLite and the
 // tree-sitter grammars took over ten minutes on a busy 2-core machine.
@@ -51,6 +60,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/internal/testgit"
 )
 
@@ -172,6 +182,10 @@ func playDay(t *testing.T, node, client, dir string, tasks []dayTask) {
 		}
 		dayCheckBlock(t, "context --task "+tk.text, r.stdout, tk, ids, ids["decision"])
 	}
+
+	// Midday: a Claude Code session through the hooks `setup claude`
+	// installs, run as Claude Code runs them.
+	dayHooks(t, env, dir, ids)
 
 	// Afternoon: a new MCP server process, through the TypeScript SDK.
 	steps := []dayStep{{Tool: "session_start", Args: map[string]any{"label": "pool size"}}}
@@ -507,4 +521,109 @@ func dayCopy(t *testing.T, src, dst string) {
 	if err != nil {
 		t.Fatalf("copy %s: %v", src, err)
 	}
+}
+
+// The midday transcript: the person and the agent settle how the pool is
+// sized, and nobody saves it.
+const dayTranscript = `{"type":"user","sessionId":"agentday-claude","message":{"role":"user","content":"Should the pool size be a constant or configurable?"}}
+{"type":"assistant","sessionId":"agentday-claude","message":{"role":"assistant","content":[{"type":"text","text":"Operators tune it per instance. Let's use an environment variable, PG_POOL_MAX, with 20 as the default."}]}}
+{"type":"user","sessionId":"agentday-claude","message":{"role":"user","content":"Good, do that."}}
+{"type":"assistant","sessionId":"agentday-claude","message":{"role":"assistant","content":[{"type":"text","text":"Done: the pool reads PG_POOL_MAX."}]}}
+`
+
+// dayHooks plays a Claude Code session through its hooks in dir: `setup
+// claude --project` writes .claude/settings.json, and each event's
+// command from it runs with sh in dir, the event's JSON on stdin, as
+// Claude Code runs it. ids are the morning's memories.
+func dayHooks(t *testing.T, env []string, dir string, ids map[string]string) {
+	t.Helper()
+	started := time.Now()
+	// A home of the test's own: setup reads the user's Claude settings,
+	// and a developer's own hooks there would leave the project's out.
+	env = append(slices.Clip(env), "HOME="+t.TempDir())
+	dayOK(t, env, dir, "setup", "claude", "--project")
+	raw, err := os.ReadFile(filepath.Join(dir, ".claude", "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settings struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Type, Command string }
+		}
+	}
+	if err := json.Unmarshal(raw, &settings); err != nil {
+		t.Fatalf(".claude/settings.json: %v\n%s", err, raw)
+	}
+	const sid = "agentday-claude"
+	tpath := filepath.Join(t.TempDir(), sid+".jsonl")
+	if err := os.WriteFile(tpath, []byte(dayTranscript), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// hook runs the event's one command hook with fields added to the
+	// input every event has, and returns its stdout.
+	hook := func(event string, fields map[string]any) string {
+		t.Helper()
+		groups := settings.Hooks[event]
+		if len(groups) != 1 || len(groups[0].Hooks) != 1 || groups[0].Hooks[0].Type != "command" {
+			t.Fatalf("setup claude wrote %s hooks %+v: want one command", event, groups)
+		}
+		in := map[string]any{"session_id": sid, "transcript_path": tpath, "cwd": dir, "hook_event_name": event}
+		for k, v := range fields {
+			in[k] = v
+		}
+		b, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "sh", "-c", groups[0].Hooks[0].Command)
+		cmd.Dir, cmd.Env, cmd.Stdin = dir, env, bytes.NewReader(b)
+		r := runProcess(t, cmd)
+		if r.code != 0 {
+			t.Fatalf("%s hook %q: exit %d\nstdout: %s\nstderr: %s", event, groups[0].Hooks[0].Command, r.code, r.stdout, r.stderr)
+		}
+		return r.stdout
+	}
+
+	block := hook("SessionStart", map[string]any{"source": "startup"})
+	dayCheckBlock(t, "the SessionStart hook", block, dayTask{}, ids, ids["decision"])
+
+	recalled := func(out string) string {
+		t.Helper()
+		if out == "" {
+			return ""
+		}
+		var got struct {
+			HookSpecificOutput struct{ HookEventName, AdditionalContext string }
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil || got.HookSpecificOutput.HookEventName != "UserPromptSubmit" {
+			t.Fatalf("the UserPromptSubmit hook printed %q (%v): want Claude Code's hookSpecificOutput", out, err)
+		}
+		return got.HookSpecificOutput.AdditionalContext
+	}
+	const dbPrompt = "which database do we use?"
+	ctx := recalled(hook("UserPromptSubmit", map[string]any{"prompt": dbPrompt}))
+	if !strings.Contains(ctx, ids["decision"]) {
+		t.Errorf("the UserPromptSubmit hook on %q does not name the decision %s:\n%s", dbPrompt, ids["decision"], ctx)
+	}
+	if n := contextblock.EstimateTokens(ctx); n > 300 {
+		t.Errorf("the UserPromptSubmit hook gave %d tokens, over the default prompt budget of 300:\n%s", n, ctx)
+	}
+	if got := hook("UserPromptSubmit", map[string]any{"prompt": "what is the weather like in Paris today"}); got != "" {
+		t.Errorf("the UserPromptSubmit hook on an unrelated prompt printed %s", got)
+	}
+
+	var stop struct{ Decision, Reason string }
+	out := hook("Stop", map[string]any{"stop_hook_active": false})
+	if err := json.Unmarshal([]byte(out), &stop); err != nil || stop.Decision != "block" || !strings.Contains(stop.Reason, "PG_POOL_MAX") {
+		t.Errorf("the Stop hook on a transcript that settled PG_POOL_MAX unsaved printed %q (%v): want a block quoting it", out, err)
+	}
+	if out := hook("Stop", map[string]any{"stop_hook_active": true}); out != "" {
+		t.Errorf("the Stop hook with stop_hook_active printed %s: it must never block twice", out)
+	}
+	// The session saved nothing: it ends without a summary, and the
+	// morning's stays the last session for the afternoon.
+	hook("SessionEnd", map[string]any{"reason": "exit"})
+	t.Logf("midday (Claude Code hooks): %v", time.Since(started).Round(time.Millisecond))
 }

@@ -17,17 +17,20 @@ func (a *app) setupCmd() *cobra.Command {
 	var project, user, dryRun, remove, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "setup claude|cursor|codex [--project|--user] [--dry-run] [--remove]",
-		Short: "Connect an agent client to contextfs (MCP server, and Claude Code's session hooks)",
+		Short: "Connect an agent client to contextfs (MCP server, and Claude Code's and Codex's hooks)",
 		Long: `Writes the client's MCP configuration so that it starts "git contextfs mcp",
 and for Claude Code its hooks: SessionStart opens a session and prints the
-context block (which Claude Code adds to the session), SessionEnd ends the
-session. --project (the default) writes the repository's files, to commit
-and share; --user writes your own.
+context block (which Claude Code adds to the session), UserPromptSubmit
+recalls the memories relevant to each prompt, Stop reminds the agent to
+save what the session settled, SessionEnd ends the session. Codex gets the
+UserPromptSubmit and Stop hooks. --project (the default) writes the
+repository's files, to commit and share; --user writes your own.
 
   claude  --project: .mcp.json, .claude/settings.json
           --user:    ~/.claude.json, ~/.claude/settings.json
   cursor  --project: .cursor/mcp.json      --user: ~/.cursor/mcp.json
-  codex   --project: .codex/config.toml    --user: $CODEX_HOME/config.toml (~/.codex)
+  codex   --project: .codex/config.toml, .codex/hooks.json
+          --user:    $CODEX_HOME/config.toml, $CODEX_HOME/hooks.json (~/.codex)
 
 Entries are merged into existing files; an entry of your own named
 contextfs is never replaced, and a hook of yours that already runs

@@ -61,6 +61,7 @@ func TestRealMCPClient(t *testing.T) {
 		Tools, Prompts, Resources, Templates  []string
 		Session, SessionTool, Saved           string
 		ContextText, PromptText, ResourceText string
+		SessionLog                            string
 		Summary                               struct {
 			ID, Path string
 			Saved    []string
@@ -84,6 +85,9 @@ func TestRealMCPClient(t *testing.T) {
 	}
 	if !strings.Contains(got.ContextText, "## Relevant to your changes") || !strings.Contains(got.ContextText, "["+got.Saved+"]") {
 		t.Errorf("get_context does not list the saved decision under the branch's changes:\n%s", got.ContextText)
+	}
+	if !strings.Contains(got.SessionLog, "user: how long should tokens live?") {
+		t.Errorf("session_log does not read back the line appended to the open session's log: %q", got.SessionLog)
 	}
 	if !strings.Contains(got.PromptText, "# Project memory") || !strings.Contains(got.ResourceText, "id: "+got.Saved) {
 		t.Errorf("prompt or resource: %q / %q", got.PromptText, got.ResourceText)

@@ -1,8 +1,9 @@
 // Drives the real git-contextfs MCP server over stdio with the official
 // TypeScript SDK, as an agent client would: list the tools, prompts and
 // resources, then run session_start → save_memory → get_context →
-// session_end. Prints one JSON object on stdout for the Go test
-// (cmd/git-contextfs/mcpclient_test.go) to check against the files.
+// session_log (append, read) → session_end. Prints one JSON object on
+// stdout for the Go test (cmd/git-contextfs/mcpclient_test.go) to check
+// against the files.
 //
 //   node client.mjs /path/to/git-contextfs /path/to/repo
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -40,6 +41,10 @@ try {
     data: { decision: "1h tokens", status: "accepted" },
   });
   const context = await call("get_context", { task: "token lifetime", budget: 1500 });
+  // The session's raw log, which the hooks' summaries read beside the
+  // prompts: an append, then a read of the open session's log.
+  await call("session_log", { message: "user: how long should tokens live?" });
+  const log = await call("session_log", {});
   const ended = await call("session_end", { summary: "Decided the token lifetime.", outcome: "success" });
   const prompt = await client.getPrompt({ name: "context", arguments: { task: "tokens" } });
   const resource = await client.readResource({ uri: "contextfs://memory/" + saved.structuredContent.id });
@@ -50,6 +55,7 @@ try {
     sessionTool: started.structuredContent.session.tool,
     saved: saved.structuredContent.id,
     contextText: context.content[0].text,
+    sessionLog: log.structuredContent.log,
     summary: ended.structuredContent,
     promptText: prompt.messages[0].content.text,
     resourceText: resource.contents[0].text,
