@@ -1,7 +1,9 @@
-// Package git is the one place contextfs runs the git CLI. go-git reads
-// the repository where it can (gitstore); the plumbing it lacks or does
-// slowly (the staged index, commit-tree with a temporary index, merge-file,
-// config with includes, log over a long history) goes through Cmd.
+// Package git is the one place contextfs runs the git CLI. No program links
+// go-git: git's index file is read by package gitindex and its
+// configuration files by gitstore (gitconfig.go), without a process; the
+// rest (trees and blobs at a ref, the staged index, commit-tree with a
+// temporary index, merge-file, config with includes, log over a long
+// history) goes through Cmd.
 //
 // Every failure is a *Error carrying the arguments, the exit code and
 // git's standard error, so callers branch on ExitCode (git config exits 1

@@ -12,7 +12,7 @@
 // It replaced go-git's index decoder, which brought go-git's plumbing
 // packages and a SHA-1 collision detector whose initialisers (a CPU probe
 // among them) ran at the start of every git-contextfs process
-// (docs/DESIGN.md, "Start-up").
+// (docs/DESIGN.md, "Hand-written pieces and why").
 package gitindex
 
 import (

@@ -1,7 +1,10 @@
 // Package gitstore keeps memory files: it finds the repository, lists, reads
 // and atomically writes the Markdown files under .contextfs/ in the work
-// tree, and reads them at any git ref through go-git. The files are the only
-// source of truth; nothing here caches.
+// tree, and reads them at any git ref with git ls-tree and git cat-file
+// --batch (ReadRef). It reads git's configuration files itself
+// (gitconfig.go) for the author and remote URLs, handing anything it cannot
+// read exactly as git does to git config. The files are the only source of
+// truth; nothing here caches.
 package gitstore
 
 import (
