@@ -21,16 +21,26 @@ const colorUsage = "colour the output `WHEN`: auto (on a terminal), always or ne
 // and --format json. It runs before each command, after its flags are
 // parsed.
 func (a *app) setColor(c *cobra.Command) error {
-	if f := c.Flags().Lookup("color"); f != nil && f.Changed {
-		m, err := iostreams.ParseColorMode(f.Value.String())
-		if err != nil {
-			return &usageError{fmt.Errorf("--color: %w", err)}
-		}
-		a.io.SetColorMode(m)
+	if err := a.colorFlag(c); err != nil {
+		return err
 	}
 	if forPrograms(c) {
 		a.io.DisableColor()
 	}
+	return nil
+}
+
+// colorFlag applies --color as c's flags have it, if given.
+func (a *app) colorFlag(c *cobra.Command) error {
+	f := c.Flags().Lookup("color")
+	if f == nil || !f.Changed {
+		return nil
+	}
+	m, err := iostreams.ParseColorMode(f.Value.String())
+	if err != nil {
+		return &usageError{fmt.Errorf("--color: %w", err)}
+	}
+	a.io.SetColorMode(m)
 	return nil
 }
 
@@ -154,4 +164,42 @@ func writeTable(w *strings.Builder, rows [][]cell, tails []cell, width int) {
 		w.WriteString(tail.painted())
 		w.WriteByte('\n')
 	}
+}
+
+// paintHeadings colours the headings of a Markdown report, and nothing
+// else, so that what is pasted from a terminal is still the Markdown: a
+// section's heading in the colour of what it holds (Added green, Deleted
+// red, ...), others bold. Lines inside fenced blocks (a diff, a diagram)
+// are left alone.
+func paintHeadings(cs *iostreams.ColorScheme, md string) string {
+	if !cs.Enabled() {
+		return md
+	}
+	var b strings.Builder
+	fenced := false
+	for line := range strings.Lines(md) {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+		}
+		text := strings.TrimRight(line, "\n")
+		if fenced || !strings.HasPrefix(text, "#") {
+			b.WriteString(line)
+			continue
+		}
+		title := strings.TrimLeft(text, "# ")
+		paint := cs.Bold
+		switch strings.SplitN(title, " ", 2)[0] {
+		case "Added":
+			paint = cs.Green
+		case "Changed", "Captured":
+			paint = cs.Yellow
+		case "Superseded":
+			paint = cs.Magenta
+		case "Deleted", "Problems", "Possible":
+			paint = cs.Red
+		}
+		b.WriteString(paint(text))
+		b.WriteString(line[len(text):])
+	}
+	return b.String()
 }
