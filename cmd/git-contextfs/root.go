@@ -39,8 +39,8 @@ On a terminal, as git and gh do, output is in colour (memory types, IDs,
 scores, review headings, errors and warnings) and long lines of list and
 search are cut to its width. --color=never, NO_COLOR=1 or git config
 color.ui never (or color.contextfs) turn colour off; --color=always or
-CLICOLOR_FORCE=1 colour a pipe too. Hooks, --json and pipes are never
-coloured or cut.`,
+CLICOLOR_FORCE=1 colour a pipe too. Hooks and --json are never coloured,
+and nothing is cut in a pipe.`,
 		Example: `  git contextfs init
   git contextfs save --type decision --tag db "Use pgx with a pool of 20 connections"
   git contextfs search "how do we pool db connections"
