@@ -45,7 +45,9 @@ type app struct {
 // newApp returns the CLI over ios, starting watchers as this program
 // (`git-contextfs watch run`).
 func newApp(ios *iostreams.IOStreams) *app {
-	return &app{io: ios, startWatcher: spawnWatcher, askWarm: true}
+	a := &app{io: ios, startWatcher: spawnWatcher, askWarm: true}
+	ios.SetColorConfig(a.gitColorConfig)
+	return a
 }
 
 // open opens the store for the repository around --repo or the current

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -14,8 +13,8 @@ import (
 	"iter"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -156,24 +155,27 @@ func (a *app) listText(ctx context.Context, s *scope.Set, all bool, entries iter
 	if s.Repo != nil {
 		mark = a.supersededMarks(ctx, s.Repo, all) // hygiene
 	}
-	var table bytes.Buffer
-	tw := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
+	cs := a.io.ColorScheme()
+	paintType := func(t string) string { return typeColor(cs, t) }
+	var rows [][]cell
+	var tails []cell
 	for e, err := range entries {
 		if err != nil {
 			return err
 		}
-		title := e.Title
+		tail := mark(e)
 		if e.Scope == scope.User {
-			title += "  (user)"
+			tail = "  (user)" + tail
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\n", e.ID, e.Type, e.Updated.Format("2006-01-02"), title, mark(e))
+		rows = append(rows, []cell{{e.ID, cs.Yellow}, {e.Type, paintType},
+			{e.Updated.Format("2006-01-02"), cs.Gray}, {e.Title, nil}})
+		tails = append(tails, cell{tail, cs.Gray})
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
+	var table strings.Builder
+	writeTable(&table, rows, tails, a.io.TerminalWidth())
 	out, done := a.pager()
 	defer done()
-	if _, err := out.Write(table.Bytes()); err != nil && !errors.Is(err, syscall.EPIPE) {
+	if _, err := io.WriteString(out, table.String()); err != nil && !errors.Is(err, syscall.EPIPE) {
 		return err // a pager quit before the end is no failure, as with git
 	}
 	return nil

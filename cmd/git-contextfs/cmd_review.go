@@ -137,7 +137,7 @@ func (a *app) runReview(ctx context.Context, o *reviewOptions) error {
 	if o.format == "json" {
 		err = a.printJSON(rep)
 	} else {
-		_, err = fmt.Fprint(a.io.Out, rep.Markdown())
+		_, err = fmt.Fprint(a.io.Out, paintHeadings(a.io.ColorScheme(), rep.Markdown()))
 	}
 	if err != nil {
 		return err

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/scope"
 )
@@ -197,6 +199,7 @@ func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
 	if slices.ContainsFunc(res, func(r scope.Result) bool { return r.Relaxed }) {
 		fmt.Fprintln(a.io.ErrOut, "note: nothing matches the quoted phrases, OR and -word parts as written; these results match the words")
 	}
+	cs, width := a.io.ColorScheme(), a.io.TerminalWidth()
 	for i, r := range res {
 		loc := r.Path
 		if r.StartLine > 0 {
@@ -212,12 +215,19 @@ func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
 		case r.Scope == scope.User:
 			loc = "user: " + loc
 		}
-		fmt.Fprintf(a.io.Out, "%2d. %.3f  %-10s %s  [%s]\n    %s\n", i+1, r.Score, r.Type, name, shortID(r.Result), loc)
+		id := shortID(r.Result)
+		if width > 0 {
+			// "NN. S.SSS  TYPE______ " before the name, "  [ID]" after.
+			lead := 4 + 5 + 2 + max(10, utf8.RuneCountInString(r.Type)) + 1
+			name = iostreams.Truncate(name, max(8, width-lead-len(id)-4))
+		}
+		fmt.Fprintf(a.io.Out, "%2d. %s  %s %s  [%s]\n    %s\n", i+1, cs.Green(fmt.Sprintf("%.3f", r.Score)),
+			typeColor(cs, fmt.Sprintf("%-10s", r.Type)), cs.Bold(name), cs.Yellow(id), cs.Gray(loc))
 		if r.Snippet != "" {
-			fmt.Fprintf(a.io.Out, "    %s\n", r.Snippet)
+			fmt.Fprintf(a.io.Out, "    %s\n", iostreams.Truncate(r.Snippet, width-4))
 		}
 		for _, c := range r.Chunks {
-			fmt.Fprintf(a.io.Out, "      %.3f  %s %s\n", c.Score, c.ID, c.Symbol)
+			fmt.Fprintf(a.io.Out, "      %s  %s %s\n", cs.Green(fmt.Sprintf("%.3f", c.Score)), cs.Yellow(c.ID), c.Symbol)
 		}
 	}
 	return nil

@@ -14,6 +14,15 @@ import (
 // script), with EDITOR set to editor, in dir.
 func onTerminal(t *testing.T, dir, editor string, args ...string) (string, int) {
 	t.Helper()
+	return onTerminalEnv(t, dir, []string{"EDITOR=" + editor}, args...)
+}
+
+// onTerminalEnv runs the CLI with args on a pseudo-terminal (util-linux's
+// script) in dir, with the tests' environment (testgit.Env, so NO_COLOR=1)
+// and env after it. Its standard input is no terminal, so the pseudo-
+// terminal has no size unless COLUMNS gives one.
+func onTerminalEnv(t *testing.T, dir string, env []string, args ...string) (string, int) {
+	t.Helper()
 	if _, err := exec.LookPath("script"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("script (util-linux) is needed: %v", err)
@@ -26,14 +35,14 @@ func onTerminal(t *testing.T, dir, editor string, args ...string) (string, int) 
 	}
 	cmd := exec.Command("script", "-qec", line, "/dev/null")
 	cmd.Dir = dir
-	var env []string
+	var base []string
 	for _, kv := range testgit.Env() {
 		// git takes a set but empty GIT_EDITOR or VISUAL as the editor.
 		if !strings.HasPrefix(kv, "GIT_EDITOR=") && !strings.HasPrefix(kv, "VISUAL=") {
-			env = append(env, kv)
+			base = append(base, kv)
 		}
 	}
-	cmd.Env = append(env, "EDITOR="+editor, "TERM=xterm")
+	cmd.Env = append(append(base, "TERM=xterm"), env...)
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); ok {
 		return string(out), ee.ExitCode()

@@ -98,6 +98,9 @@ func (a *app) execute(ctx context.Context, root *cobra.Command, args []string) i
 	if errors.As(err, &ee) {
 		return ee.code
 	}
+	// An error found before the command ran (an unknown command, bad
+	// arguments) comes before setColor: --color, if it was read, applies.
+	_ = a.colorFlag(root)
 	fmt.Fprintln(a.io.ErrOut, "git-contextfs: "+err.Error())
 	if ctx.Err() != nil {
 		return exitInterrupted // whatever the error says, the interrupt caused it

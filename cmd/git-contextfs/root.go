@@ -33,7 +33,14 @@ the git directory makes them searchable by keyword and by meaning.
 
 Run it as "git contextfs COMMAND" or as "git-contextfs COMMAND". git turns
 "git contextfs --help" into "git help contextfs", which shows the manual
-page that make install puts where man finds it; -h works everywhere.`,
+page that make install puts where man finds it; -h works everywhere.
+
+On a terminal, as git and gh do, output is in colour (memory types, IDs,
+scores, review headings, errors and warnings) and long lines of list and
+search are cut to its width. --color=never, NO_COLOR=1 or git config
+color.ui never (or color.contextfs) turn colour off; --color=always or
+CLICOLOR_FORCE=1 colour a pipe too. Hooks and --json are never coloured,
+and nothing is cut in a pipe.`,
 		Example: `  git contextfs init
   git contextfs save --type decision --tag db "Use pgx with a pool of 20 connections"
   git contextfs search "how do we pool db connections"
@@ -47,6 +54,8 @@ page that make install puts where man finds it; -h works everywhere.`,
 	root.SetIn(a.io.In)
 	root.SetErr(a.io.ErrOut)
 	root.PersistentFlags().StringVarP(&a.dir, "repo", "C", "", "run as if started in `DIR` (relative paths are taken from it)")
+	root.PersistentFlags().String("color", "auto", colorUsage)
+	root.RegisterFlagCompletionFunc("color", fixed("auto\ton a terminal (the default)", "always\tin a pipe too", "never"))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{fmt.Errorf("%w\nSee '%s -h'.", err, c.CommandPath())}
 	})
@@ -71,6 +80,9 @@ page that make install puts where man finds it; -h works everywhere.`,
 			if fi, err := os.Stat(a.dir); err != nil || !fi.IsDir() {
 				return fmt.Errorf("%s: no such folder", a.dir)
 			}
+		}
+		if err := a.setColor(c); err != nil {
+			return err
 		}
 		if code, ok := a.tryWarm(c, args); ok {
 			return &exitError{code} // the watcher ran it; its output is written

@@ -61,6 +61,12 @@ type warmRequest struct {
 	Env []string `json:"env"`
 	// Args is the command line to run, starting with -C ROOT.
 	Args []string `json:"args"`
+	// Color and Width are the sender's standard output: whether it is
+	// coloured and the terminal width to fit lines to (0: none), which
+	// the watcher, writing to a buffer, cannot know. Standard error is
+	// coloured by the sender as it writes it.
+	Color bool `json:"color,omitempty"`
+	Width int  `json:"width,omitempty"`
 }
 
 // warmAnswer is what the command would have written and its exit code.
@@ -195,7 +201,8 @@ func (a *app) askWatcher(c *cobra.Command, args []string) (warmAnswer, error) {
 	if err != nil {
 		return ans, err
 	}
-	req := warmRequest{Build: build, Env: os.Environ(), Args: warmArgs(repo.Root, c, args)}
+	req := warmRequest{Build: build, Env: os.Environ(), Args: warmArgs(repo.Root, c, args),
+		Color: a.io.ColorEnabled(), Width: a.io.TerminalWidth()}
 	payload, err := json.Marshal(req)
 	if err != nil {
 		return ans, err
@@ -425,6 +432,8 @@ func (w *warmServer) call(ctx context.Context, name string, payload []byte) (out
 		return nil, fmt.Errorf("%w: watch.mode is off", errWarmDeclined)
 	}
 	ios, _, stdout, stderr := iostreams.Test()
+	ios.SetColor(req.Color, false)
+	ios.SetTerminalWidth(req.Width)
 	w.notes.set(stderr)
 	defer w.notes.set(io.Discard)
 	// What a cold command says once when it opens the store (unknown

@@ -53,6 +53,8 @@ func TestWarmAnswersAreTheColdAnswers(t *testing.T) {
 		{"search", "postgres", "pool"},
 		{"search", "--type", "decision", "--tag", "db", "--mode", "keyword", "connections"},
 		{"search", "--limit", "1", "--scope", "repo", "release"},
+		{"search", "--color=always", "postgres", "pool"}, // the sender's colour goes with the request
+		{"search", "--color=always", "--type", "bogus", "deploy"},
 		{"search", "okapi"},                     // no matches: a line on stderr
 		{"search", "--type", "bogus", "deploy"}, // a usage error, exit 2
 		{"search", "--limit=-1", "deploy"},      // another

@@ -3,6 +3,10 @@
 // os.Stdin, os.Stdout or os.Stderr; they get an IOStreams, the process's
 // own from System, or buffers from Test, so the CLI runs in-process in
 // tests and its output can be compared byte for byte.
+//
+// Like GitHub CLI's package of the same name, it also decides whether
+// each output stream is coloured (ColorScheme) and how wide the terminal
+// is: a command asks, and never looks at the environment itself.
 package iostreams
 
 import (
@@ -18,20 +22,42 @@ type IOStreams struct {
 	ErrOut io.Writer
 
 	stdinTTY, stdoutTTY, stderrTTY bool
+
+	// outFile is standard output as a file, to ask a terminal its size.
+	outFile *os.File
+	// width is what TerminalWidth reports when 0 or more.
+	width int
+	// outMode and errMode are --color, per stream; noColor turns colour
+	// off whatever they say (DisableColor).
+	outMode, errMode ColorMode
+	noColor          bool
+	// env is what the environment says about colour.
+	env colorEnv
+	// readConfig reads git's colour setting into config, once.
+	readConfig func() string
+	config     string
+	configRead bool
 }
 
 // System returns the process's own streams.
+// Standard error is written through a writer that colours the prefixes
+// of errors and warnings where standard error is coloured.
 func System() *IOStreams {
-	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+	s := &IOStreams{In: os.Stdin, Out: os.Stdout, outFile: os.Stdout, width: -1, env: readColorEnv(),
 		stdinTTY: isTerminal(os.Stdin), stdoutTTY: isTerminal(os.Stdout), stderrTTY: isTerminal(os.Stderr)}
+	s.ErrOut = &errWriter{w: os.Stderr, s: s}
+	return s
 }
 
 // Test returns streams over buffers, none of them a terminal, and the
 // buffers: what to feed standard input, and what was written to standard
-// output and error.
+// output and error. The environment is not read: they are coloured only
+// when --color=always (SetColorMode) or SetColor asks.
 func Test() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
 	in, out, errOut = &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
-	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
+	ios = &IOStreams{In: in, Out: out}
+	ios.ErrOut = &errWriter{w: errOut, s: ios}
+	return ios, in, out, errOut
 }
 
 // StdinIsTerminal reports whether standard input is a terminal, where
