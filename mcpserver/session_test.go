@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +41,9 @@ func TestSessionStartJoinsTheSessionAHookStarted(t *testing.T) {
 				Resumed bool
 				Closed  string
 			}
-			txt := call(t, cs, "session_start", tt.args, &out)
+			args := map[string]any{"action": "start"}
+			maps.Copy(args, tt.args)
+			txt := call(t, cs, "session", args, &out)
 			summaries, _ := filepath.Glob(filepath.Join(dir, ".contextfs", "memories", "session-*.md"))
 			if tt.resumed {
 				if !out.Resumed || out.Session.ID != hook.Session.ID || out.Closed != "" || len(summaries) != 0 {
@@ -60,7 +63,7 @@ func TestSessionStartJoinsTheSessionAHookStarted(t *testing.T) {
 
 func TestSessionStartRefusesALabelWithAControlCharacter(t *testing.T) {
 	cs, s, _ := connect(t)
-	res := callRaw(t, cs, "session_start", map[string]any{"label": "ctrl \x1b[31m red"})
+	res := callRaw(t, cs, "session", map[string]any{"action": "start", "label": "ctrl \x1b[31m red"})
 	if !res.IsError || !strings.Contains(text(res), "control characters") {
 		t.Fatalf("session_start with an escape in the label: error=%v %q", res.IsError, text(res))
 	}
@@ -71,9 +74,9 @@ func TestSessionStartRefusesALabelWithAControlCharacter(t *testing.T) {
 
 func TestSessionEndWithNoneOpenNamesTheTool(t *testing.T) {
 	cs, _, _ := connect(t)
-	res := callRaw(t, cs, "session_end", map[string]any{"summary": "x"})
-	if !res.IsError || !strings.Contains(text(res), "session_start") || strings.Contains(text(res), "git contextfs") {
-		t.Errorf("session_end with none open: error=%v %q; want it to name session_start", res.IsError, text(res))
+	res := callRaw(t, cs, "session", map[string]any{"action": "end", "summary": "x"})
+	if !res.IsError || !strings.Contains(text(res), `"start"`) || strings.Contains(text(res), "git contextfs") {
+		t.Errorf("session_end with none open: error=%v %q; want it to name the start action", res.IsError, text(res))
 	}
 }
 
@@ -82,7 +85,7 @@ func TestSessionEndWithNoneOpenNamesTheTool(t *testing.T) {
 func TestSessionEndListsTheUserStoresSaves(t *testing.T) {
 	isolateHome(t)
 	cs, _, _ := connect(t)
-	call(t, cs, "session_start", map[string]any{}, nil)
+	call(t, cs, "session", map[string]any{"action": "start"}, nil)
 	var pref, fact struct{ ID, Scope string }
 	call(t, cs, "save_memory", map[string]any{"type": "user", "content": "Never run the integration tests locally."}, &pref)
 	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "The repo fact of the session."}, &fact)
@@ -90,7 +93,7 @@ func TestSessionEndListsTheUserStoresSaves(t *testing.T) {
 		t.Fatalf("the preference went to scope %q", pref.Scope)
 	}
 	var ended struct{ Saved []string }
-	call(t, cs, "session_end", map[string]any{"summary": "done"}, &ended)
+	call(t, cs, "session", map[string]any{"action": "end", "summary": "done"}, &ended)
 	if strings.Join(ended.Saved, " ") != strings.Join(sorted(pref.ID, fact.ID), " ") {
 		t.Errorf("session_end saved %v, want %s and %s", ended.Saved, pref.ID, fact.ID)
 	}
@@ -145,14 +148,14 @@ func TestSessionToolsOpenTheUserStoreOnlyForASummary(t *testing.T) {
 	}
 	opened := func() bool { _, err := os.Stat(userCache); return err == nil }
 	cs, _, _ := connect(t)
-	if res := callRaw(t, cs, "session_end", map[string]any{"summary": "x"}); !res.IsError || opened() {
+	if res := callRaw(t, cs, "session", map[string]any{"action": "end", "summary": "x"}); !res.IsError || opened() {
 		t.Errorf("session_end with none open: error=%v, the user store opened=%v; want an error, and it closed", res.IsError, opened())
 	}
-	call(t, cs, "session_start", map[string]any{"resume": false}, nil)
+	call(t, cs, "session", map[string]any{"action": "start", "resume": false}, nil)
 	if opened() {
 		t.Error("session_start with none open opened the user store")
 	}
-	call(t, cs, "session_end", map[string]any{"summary": "done"}, nil)
+	call(t, cs, "session", map[string]any{"action": "end", "summary": "done"}, nil)
 	if !opened() {
 		t.Error("session_end saving a summary did not list the user store's saves")
 	}
