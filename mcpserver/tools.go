@@ -17,7 +17,6 @@ import (
 	"github.com/contextfs/contextfs/links"
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/scope"
-	"github.com/contextfs/contextfs/search"
 	"github.com/contextfs/contextfs/workflow"
 )
 
@@ -335,7 +334,7 @@ func (sv *server) search(ctx context.Context, in SearchInput) (SearchOutput, str
 	out := SearchOutput{Results: make([]SearchHit, len(res))}
 	if len(res) == 0 {
 		text := "no matches"
-		if slices.Equal(q.Kinds, []string{search.KindMemory}) {
+		if slices.Equal(q.Kinds, []string{kindMemory}) {
 			text = "no memories match (kind code, doc, commit or all searches the indexed code, docs and history)"
 		}
 		return out, text, nil
@@ -369,6 +368,9 @@ func (sv *server) search(ctx context.Context, in SearchInput) (SearchOutput, str
 	return out, strings.TrimRight(b.String(), "\n"), nil
 }
 
+// kindMemory is the result kind of a memory (contextfs.Query.Kinds).
+const kindMemory = "memory"
+
 // searchKinds is the kinds a search asks for: the memories alone unless
 // the arguments ask for code, docs or commits (kind, a type of theirs,
 // tests, group), so that what the team wrote down is not buried under
@@ -381,7 +383,7 @@ func searchKinds(in SearchInput) []string {
 	if len(in.Kind) > 0 || in.Type != "" || in.Tests != "" || in.Group != "" {
 		return in.Kind
 	}
-	return []string{search.KindMemory}
+	return []string{kindMemory}
 }
 
 // wantsIndex says whether a search may return code or commits, whose
@@ -390,7 +392,7 @@ func wantsIndex(q contextfs.Query) bool {
 	if len(q.Kinds) == 0 {
 		return true
 	}
-	return slices.ContainsFunc(q.Kinds, func(k string) bool { return k != search.KindMemory })
+	return slices.ContainsFunc(q.Kinds, func(k string) bool { return k != kindMemory })
 }
 
 // maxHitTitle is how much of a title a default search result shows: a
@@ -411,7 +413,7 @@ func clip(s string, n int) string {
 // title and the score, each once; detail adds the rest.
 func hitOf(r scope.Result, detail bool) SearchHit {
 	h := SearchHit{ID: r.ID, Type: r.Type, Title: r.Title, Repo: r.Repo, Relaxed: r.Relaxed}
-	if r.Kind != search.KindMemory {
+	if r.Kind != kindMemory {
 		h.Kind = r.Kind
 		if r.Type == r.Kind {
 			h.Type = ""

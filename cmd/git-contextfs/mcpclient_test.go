@@ -69,7 +69,7 @@ func TestRealMCPClient(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatalf("client output: %v\n%s", err, stdout.String())
 	}
-	for _, tool := range []string{"get_context", "session_start", "session_end", "session_list", "session_log", "get_type_schema", "index", "index_status",
+	for _, tool := range []string{"get_context", "session", "get_type_schema", "index",
 		"save_memory", "search_memory", "recall_memory", "list_memories", "update_memory", "delete_memory", "memory_status"} {
 		if !slices.Contains(got.Tools, tool) {
 			t.Errorf("tools/list lacks %s: %v", tool, got.Tools)
@@ -107,6 +107,6 @@ func TestRealMCPClient(t *testing.T) {
 		}
 	}
 	if !slices.Equal(got.Summary.Saved, []string{got.Saved}) {
-		t.Errorf("session_end saved %v, want [%s]", got.Summary.Saved, got.Saved)
+		t.Errorf("session end saved %v, want [%s]", got.Summary.Saved, got.Saved)
 	}
 }

@@ -1,7 +1,7 @@
 // Drives the real git-contextfs MCP server over stdio with the official
 // TypeScript SDK, as an agent client would: list the tools, prompts and
-// resources, then run session_start → save_memory → get_context →
-// session_end. Prints one JSON object on stdout for the Go test
+// resources, then run session start → save_memory → get_context →
+// session end. Prints one JSON object on stdout for the Go test
 // (cmd/git-contextfs/mcpclient_test.go) to check against the files.
 //
 //   node client.mjs /path/to/git-contextfs /path/to/repo
@@ -32,15 +32,15 @@ try {
   const resources = (await client.listResources()).resources.map((r) => r.uri).sort();
   const templates = (await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate).sort();
 
-  const started = await call("session_start", { label: "ts client" });
+  const started = await call("session", { action: "start", label: "ts client" });
   const saved = await call("save_memory", {
     type: "decision",
     content: "Tokens expire after one hour.",
-    paths: ["auth/**"],
+    path: ["auth/**"],
     data: { decision: "1h tokens", status: "accepted" },
   });
   const context = await call("get_context", { task: "token lifetime", budget: 1500 });
-  const ended = await call("session_end", { summary: "Decided the token lifetime.", outcome: "success" });
+  const ended = await call("session", { action: "end", summary: "Decided the token lifetime.", outcome: "success" });
   const prompt = await client.getPrompt({ name: "context", arguments: { task: "tokens" } });
   const resource = await client.readResource({ uri: "contextfs://memory/" + saved.structuredContent.id });
 
@@ -50,7 +50,7 @@ try {
     sessionTool: started.structuredContent.session.tool,
     saved: saved.structuredContent.id,
     contextText: context.content[0].text,
-    summary: ended.structuredContent,
+    summary: { ...ended.structuredContent.memory, saved: ended.structuredContent.saved },
     promptText: prompt.messages[0].content.text,
     resourceText: resource.contents[0].text,
   }));
