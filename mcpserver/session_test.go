@@ -17,7 +17,7 @@ import (
 
 // TestSessionStartJoinsTheSessionAHookStarted: setup claude's SessionStart
 // hook starts a session, then the instructions ask the agent to call
-// session_start: that is one session, with one summary, not a junk
+// session start: that is one session, with one summary, not a junk
 // "left open" summary of the hook's.
 func TestSessionStartJoinsTheSessionAHookStarted(t *testing.T) {
 	tests := []struct {
@@ -47,7 +47,7 @@ func TestSessionStartJoinsTheSessionAHookStarted(t *testing.T) {
 			summaries, _ := filepath.Glob(filepath.Join(dir, ".contextfs", "memories", "session-*.md"))
 			if tt.resumed {
 				if !out.Resumed || out.Session.ID != hook.Session.ID || out.Closed != "" || len(summaries) != 0 {
-					t.Fatalf("session_start = %+v (%q), %d summaries; want the hook's session %s joined", out, txt, len(summaries), hook.Session.ID)
+					t.Fatalf("session start = %+v (%q), %d summaries; want the hook's session %s joined", out, txt, len(summaries), hook.Session.ID)
 				}
 				if out.Session.Label != "mcp work" || out.Session.Tool != "claude-code" {
 					t.Errorf("joined session %+v: want the call's label and the hook's tool", out.Session)
@@ -55,7 +55,7 @@ func TestSessionStartJoinsTheSessionAHookStarted(t *testing.T) {
 				return
 			}
 			if out.Resumed || out.Session.ID == hook.Session.ID || out.Closed == "" || len(summaries) != 1 {
-				t.Errorf("session_start = %+v (%q), %d summaries; want the hook's session closed", out, txt, len(summaries))
+				t.Errorf("session start = %+v (%q), %d summaries; want the hook's session closed", out, txt, len(summaries))
 			}
 		})
 	}
@@ -65,7 +65,7 @@ func TestSessionStartRefusesALabelWithAControlCharacter(t *testing.T) {
 	cs, s, _ := connect(t)
 	res := callRaw(t, cs, "session", map[string]any{"action": "start", "label": "ctrl \x1b[31m red"})
 	if !res.IsError || !strings.Contains(text(res), "control characters") {
-		t.Fatalf("session_start with an escape in the label: error=%v %q", res.IsError, text(res))
+		t.Fatalf("session start with an escape in the label: error=%v %q", res.IsError, text(res))
 	}
 	if cur, _ := session.Current(s.Repo); cur != nil {
 		t.Errorf("a refused start opened %+v", cur)
@@ -76,7 +76,7 @@ func TestSessionEndWithNoneOpenNamesTheTool(t *testing.T) {
 	cs, _, _ := connect(t)
 	res := callRaw(t, cs, "session", map[string]any{"action": "end", "summary": "x"})
 	if !res.IsError || !strings.Contains(text(res), `"start"`) || strings.Contains(text(res), "git contextfs") {
-		t.Errorf("session_end with none open: error=%v %q; want it to name the start action", res.IsError, text(res))
+		t.Errorf("session end with none open: error=%v %q; want it to name the start action", res.IsError, text(res))
 	}
 }
 
@@ -95,7 +95,7 @@ func TestSessionEndListsTheUserStoresSaves(t *testing.T) {
 	var ended struct{ Saved []string }
 	call(t, cs, "session", map[string]any{"action": "end", "summary": "done"}, &ended)
 	if strings.Join(ended.Saved, " ") != strings.Join(sorted(pref.ID, fact.ID), " ") {
-		t.Errorf("session_end saved %v, want %s and %s", ended.Saved, pref.ID, fact.ID)
+		t.Errorf("session end saved %v, want %s and %s", ended.Saved, pref.ID, fact.ID)
 	}
 }
 
@@ -121,8 +121,8 @@ func isolateHome(t *testing.T) string {
 	return home
 }
 
-// TestSessionToolsOpenTheUserStoreOnlyForASummary: session_start and
-// session_end list the user store's saves only when a summary is saved;
+// TestSessionToolsOpenTheUserStoreOnlyForASummary: session start and
+// session end list the user store's saves only when a summary is saved;
 // a call that saves none leaves the store closed. Its cache, removed,
 // tells whether it was opened.
 func TestSessionToolsOpenTheUserStoreOnlyForASummary(t *testing.T) {
@@ -149,14 +149,14 @@ func TestSessionToolsOpenTheUserStoreOnlyForASummary(t *testing.T) {
 	opened := func() bool { _, err := os.Stat(userCache); return err == nil }
 	cs, _, _ := connect(t)
 	if res := callRaw(t, cs, "session", map[string]any{"action": "end", "summary": "x"}); !res.IsError || opened() {
-		t.Errorf("session_end with none open: error=%v, the user store opened=%v; want an error, and it closed", res.IsError, opened())
+		t.Errorf("session end with none open: error=%v, the user store opened=%v; want an error, and it closed", res.IsError, opened())
 	}
 	call(t, cs, "session", map[string]any{"action": "start", "resume": false}, nil)
 	if opened() {
-		t.Error("session_start with none open opened the user store")
+		t.Error("session start with none open opened the user store")
 	}
 	call(t, cs, "session", map[string]any{"action": "end", "summary": "done"}, nil)
 	if !opened() {
-		t.Error("session_end saving a summary did not list the user store's saves")
+		t.Error("session end saving a summary did not list the user store's saves")
 	}
 }
