@@ -197,3 +197,30 @@ func TestDefaultSearchAnswerIsCompact(t *testing.T) {
 		t.Errorf("kind code and commit returned %v", kinds)
 	}
 }
+
+// TestMergedToolsRefuseAnotherActionsArguments: one tool for several
+// actions must not drop an argument meant for another one without a word
+// (a summary given to start would be lost).
+func TestMergedToolsRefuseAnotherActionsArguments(t *testing.T) {
+	cs, _, _ := connect(t)
+	tests := []struct {
+		name string
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"a summary given to start", "session", map[string]any{"action": "start", "summary": "x"}, "summary is not an argument of action start"},
+		{"a label given to end", "session", map[string]any{"action": "end", "label": "x"}, "label is not an argument of action end"},
+		{"an unknown action", "session", map[string]any{"action": "pause"}, "pause"},
+		{"full given to the index status", "index", map[string]any{"action": "status", "full": true}, "full is an argument of action run"},
+		{"a negative depth", "recall_memory", map[string]any{"id": "x", "depth": -1}, "depth must be 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := callRaw(t, cs, tt.tool, tt.args)
+			if !res.IsError || !strings.Contains(text(res), tt.want) {
+				t.Errorf("%s %v: error %v, %q; want a tool error saying %q", tt.tool, tt.args, res.IsError, text(res), tt.want)
+			}
+		})
+	}
+}
