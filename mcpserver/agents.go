@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,66 +24,45 @@ import (
 
 // ContextInput is the argument of get_context.
 type ContextInput struct {
-	Task   string `json:"task,omitempty" jsonschema:"what the session is about: adds the memories a search for it finds"`
-	Budget int    `json:"budget,omitempty" jsonschema:"size of the block in tokens (estimated high); default from config, 2000"`
+	Task   string `json:"task,omitempty" jsonschema:"what the session is about: adds the memories relevant to it"`
+	Budget int    `json:"budget,omitempty" jsonschema:"size in tokens (default 2000)"`
 }
 
-// SessionStartInput is the argument of session_start.
-type SessionStartInput struct {
-	Label string `json:"label,omitempty" jsonschema:"what the session is about"`
-	Tool  string `json:"tool,omitempty" jsonschema:"the assistant (default: this MCP client's name)"`
-	Model string `json:"model,omitempty" jsonschema:"the model behind the assistant"`
+// SessionInput is the argument of session: one action of the CLI's
+// session command, with its flags.
+type SessionInput struct {
+	Action string `json:"action" jsonschema:"start joins the open session"`
+	Label  string `json:"label,omitempty" jsonschema:"start: the session's subject"`
+	Tool   string `json:"tool,omitempty" jsonschema:"start: default this client"`
+	Model  string `json:"model,omitempty"`
 	// Resume is a pointer so that leaving it out means true: the agent's
 	// hook (setup claude) has usually started the session already.
-	Resume *bool `json:"resume,omitempty" jsonschema:"keep the session already open in this work tree, such as the one the agent's SessionStart hook started, giving it the label and model it lacks (default true); false closes it first, as left open, and starts a new one"`
+	Resume  *bool  `json:"resume,omitempty" jsonschema:"start: false closes the open one first"`
+	Summary string `json:"summary,omitempty" jsonschema:"end: what was done and left open"`
+	Outcome string `json:"outcome,omitempty"`
+	Limit   int    `json:"limit,omitempty"`
+	Message string `json:"message,omitempty" jsonschema:"log: append this (default: read the log)"`
+	Session string `json:"session,omitempty" jsonschema:"log: an ended session's ID"`
 }
 
-// SessionStartOutput is the result of session_start.
-type SessionStartOutput struct {
-	Session *session.Session `json:"session"`
+// SessionOutput is the result of session; each action fills its fields.
+type SessionOutput struct {
+	// Session is the session started, joined, or open (list).
+	Session *session.Session `json:"session,omitempty" jsonschema:"start: the session; list: the open one"`
 	// Resumed says the session was already open and is kept.
-	Resumed bool `json:"resumed,omitempty" jsonschema:"the session was already open (started by a hook or an earlier call) and is kept"`
+	Resumed bool `json:"resumed,omitempty" jsonschema:"start: the session was already open (started by a hook or an earlier call) and is kept"`
 	// Closed is the summary memory of a session that was left open.
-	Closed string `json:"closed,omitempty" jsonschema:"ID of the summary of a session that was still open and is now closed"`
-}
-
-// SessionEndInput is the argument of session_end.
-type SessionEndInput struct {
-	Summary string `json:"summary,omitempty" jsonschema:"what the session did, learned and left open, in Markdown"`
-	Outcome string `json:"outcome,omitempty" jsonschema:"how it went (default success)"`
-}
-
-// SessionEndOutput is the result of session_end.
-type SessionEndOutput struct {
-	MemoryRef
-	Saved []string `json:"saved" jsonschema:"IDs of the memories saved in the session"`
-}
-
-// SessionListInput is the argument of session_list.
-type SessionListInput struct {
-	Limit int `json:"limit,omitempty" jsonschema:"at most this many ended sessions (default: all)"`
-}
-
-// SessionListOutput is the result of session_list.
-type SessionListOutput struct {
-	Open  *session.Session  `json:"open,omitempty" jsonschema:"the open session, if any"`
-	Ended []session.Summary `json:"ended" jsonschema:"ended sessions, newest first"`
-}
-
-// SessionLogInput is the argument of session_log.
-type SessionLogInput struct {
-	Message string `json:"message,omitempty" jsonschema:"a message to append to the open session's log; leave out to read the log"`
-	Session string `json:"session,omitempty" jsonschema:"read this ended session's log instead of the open one's"`
-}
-
-// SessionLogOutput is the result of session_log.
-type SessionLogOutput struct {
-	Log string `json:"log" jsonschema:"the log (empty after an append)"`
+	Closed string `json:"closed,omitempty" jsonschema:"start: ID of the summary of a session that was left open and is now closed"`
+	// Memory is the summary that end saved.
+	Memory *MemoryRef        `json:"memory,omitempty" jsonschema:"end: the summary memory"`
+	Saved  []string          `json:"saved,omitempty" jsonschema:"end: IDs of the memories saved in the session"`
+	Ended  []session.Summary `json:"ended,omitempty" jsonschema:"list: ended sessions, newest first"`
+	Log    string            `json:"log,omitempty" jsonschema:"log: the log read"`
 }
 
 // TypeSchemaInput is the argument of get_type_schema.
 type TypeSchemaInput struct {
-	Type string `json:"type" jsonschema:"the memory type"`
+	Type string `json:"type"`
 }
 
 // TypeSchemaOutput is the result of get_type_schema.
@@ -94,57 +75,52 @@ type TypeSchemaOutput struct {
 
 // IndexInput is the argument of index.
 type IndexInput struct {
-	Full bool `json:"full,omitempty" jsonschema:"rebuild the code index from scratch"`
+	Action string `json:"action,omitempty" jsonschema:"run (default) or status"`
+	Full   bool   `json:"full,omitempty" jsonschema:"run: rebuild from scratch"`
+}
+
+// IndexOutput is the result of index: what a run indexed, or the status.
+type IndexOutput struct {
+	*contextfs.IndexResult
+	Status *contextfs.IndexStatus `json:"status,omitempty" jsonschema:"status: what is indexed, stale, removed and skipped"`
 }
 
 // registerAgents adds the tools, prompt and resources agents use to run a
 // session: the context block, sessions, type schemas and the code index.
 func (sv *server) registerAgents(srv *mcp.Server) {
-	readOnly := func(title string) *mcp.ToolAnnotations {
-		return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true}
-	}
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "get_context",
-		Description: "Get the context block for this repository: project brief, architecture, tech and product context, the latest progress, the last session, preferences, open work, memories attached to the files this branch changes, and (with task) memories relevant to the task. Every item cites its ID for recall_memory. Call it at the start of a session.",
-		Annotations: readOnly("Get the context block"),
+		Description: "Call first in every session: the project's brief, progress, preferences, open work and the memories on this branch's changes (and the task's), each with an ID for recall_memory.",
+		Annotations: &mcp.ToolAnnotations{Title: "Get the context block", ReadOnlyHint: true, IdempotentHint: true},
+		InputSchema: inputSchema[ContextInput](nil),
 	}, sv.getContext)
 	addTool(sv, srv, &mcp.Tool{
-		Name:        "session_start",
-		Description: "Start a working session, or join the one open in this work tree (a hook may have started it; resume false closes that one first, and the result says so). Memories saved while it is open record it. End it with session_end.",
-		Annotations: &mcp.ToolAnnotations{Title: "Start a session", DestructiveHint: new(false)},
-	}, sv.sessionStart)
-	addTool(sv, srv, &mcp.Tool{
-		Name:        "session_end",
-		Description: "End the open session: saves one episodic memory with your summary, the outcome and the IDs of the memories saved in the session, for teammates to read in the pull request.",
-		Annotations: &mcp.ToolAnnotations{Title: "End the session", DestructiveHint: new(false)},
-		InputSchema: schemaWithEnums[SessionEndInput](map[string][]string{"outcome": session.Outcomes}),
-	}, sv.sessionEnd)
-	addTool(sv, srv, &mcp.Tool{
-		Name:        "session_list",
-		Description: "List the open session and the ended ones, newest first, with the memories each saved.",
-		Annotations: readOnly("List sessions"),
-	}, sv.sessionList)
-	addTool(sv, srv, &mcp.Tool{
-		Name:        "session_log",
-		Description: "Append a message to the open session's raw log (kept in the git directory, never committed), or read a session's log.",
-		Annotations: &mcp.ToolAnnotations{Title: "Session log", DestructiveHint: new(false)},
-	}, sv.sessionLog)
+		Name:        "session",
+		Description: "Start a working session after get_context, and end it with a summary that is saved for teammates; also lists sessions and keeps a log.",
+		Annotations: &mcp.ToolAnnotations{Title: "Sessions", DestructiveHint: new(false)},
+		InputSchema: inputSchema[SessionInput](map[string][]string{"action": {"start", "end", "list", "log"}, "outcome": session.Outcomes}),
+	}, sv.session)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "get_type_schema",
-		Description: "Get the JSON Schema of a memory type's structured data, to fill save_memory's data correctly.",
-		Annotations: readOnly("Get a type's schema"),
-		InputSchema: schemaWithEnums[TypeSchemaInput](map[string][]string{"type": typeNames(false)}),
+		Description: "Get a memory type's description and the JSON Schema of its data, before save_memory with data.",
+		Annotations: &mcp.ToolAnnotations{Title: "Get a type's schema", ReadOnlyHint: true, IdempotentHint: true},
+		InputSchema: inputSchema[TypeSchemaInput](map[string][]string{"type": typeNames()}),
 	}, sv.typeSchema)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "index",
-		Description: "Index the repository's tracked code and commits for search_memory (only files never seen are parsed).",
+		Description: "Index the repository's code and commits for search_memory, or report the index's status.",
 		Annotations: &mcp.ToolAnnotations{Title: "Index code", DestructiveHint: new(false), IdempotentHint: true},
+		InputSchema: inputSchema[IndexInput](map[string][]string{"action": {"run", "status"}}),
+		// A run's fields or the status: none of them is always there.
+		OutputSchema: func() *jsonschema.Schema {
+			s, err := jsonschema.For[IndexOutput](nil)
+			if err != nil {
+				panic(fmt.Sprintf("output schema of index: %v", err))
+			}
+			s.Required = nil
+			return s
+		}(),
 	}, sv.index)
-	addTool(sv, srv, &mcp.Tool{
-		Name:        "index_status",
-		Description: "Report what code and history is indexed, what is stale and what was skipped, without changing anything.",
-		Annotations: readOnly("Index status"),
-	}, sv.indexStatus)
 
 	srv.AddPrompt(&mcp.Prompt{
 		Name:        "context",
@@ -162,18 +138,31 @@ func (sv *server) registerAgents(srv *mcp.Server) {
 	}, sv.memoryResource)
 }
 
-// schemaWithEnums is the input schema inferred from In, with the listed
+// inputSchema is the input schema inferred from In, with the listed
 // string properties restricted to their values, so that a client (and the
 // model) sees the choices instead of guessing them.
-func schemaWithEnums[In any](enums map[string][]string) *jsonschema.Schema {
+func inputSchema[In any](enums map[string][]string) *jsonschema.Schema {
 	s, err := jsonschema.For[In](nil)
 	if err != nil {
-		return nil // AddTool infers the schema itself
+		panic(fmt.Sprintf("input schema of %T: %v", *new(In), err)) // a bug in a type above
+	}
+	for name, p := range s.Properties {
+		// A pointer or a slice may be left out, not sent as null: one
+		// type reads shorter, and every session pays for the schema.
+		if len(p.Types) == 2 && p.Types[0] == "null" {
+			p.Type, p.Types = p.Types[1], nil
+		}
+		if p.Type == "object" {
+			p.AdditionalProperties = nil // any fields: the default
+		}
+		if name == "scope" && enums["scope"] == nil {
+			p.Enum = []any{string(scope.Repo), string(scope.User), string(scope.All)}
+		}
 	}
 	for name, vals := range enums {
 		p := s.Properties[name]
 		if p == nil {
-			continue
+			panic(fmt.Sprintf("input schema of %T: no property %s", *new(In), name))
 		}
 		p.Enum = nil
 		for _, v := range vals {
@@ -186,13 +175,10 @@ func schemaWithEnums[In any](enums map[string][]string) *jsonschema.Schema {
 // typeNames lists the memory types (code and commit among them, which
 // search_memory takes for the auto-index's kinds); with aliases, also
 // every alias the tools accept.
-func typeNames(aliases bool) []string {
+func typeNames() []string {
 	var out []string
 	for _, t := range memory.Types() {
 		out = append(out, t.Name)
-		if aliases {
-			out = append(out, t.Aliases...)
-		}
 	}
 	return out
 }
@@ -237,7 +223,36 @@ func (sv *server) getContext(ctx context.Context, in ContextInput) (*contextbloc
 	return b, b.Markdown(), nil
 }
 
-func (sv *server) sessionStart(ctx context.Context, in SessionStartInput) (SessionStartOutput, string, error) {
+// session runs one action of the session tool.
+func (sv *server) session(ctx context.Context, in SessionInput) (SessionOutput, string, error) {
+	// An argument of another action is refused rather than ignored: a
+	// summary given to start would be lost without a word.
+	given := map[string]bool{"label": in.Label != "", "tool": in.Tool != "", "model": in.Model != "", "resume": in.Resume != nil,
+		"summary": in.Summary != "", "outcome": in.Outcome != "", "limit": in.Limit != 0, "message": in.Message != "", "session": in.Session != ""}
+	takes := map[string][]string{"start": {"label", "tool", "model", "resume"}, "end": {"summary", "outcome"},
+		"list": {"limit"}, "log": {"message", "session"}}
+	own, ok := takes[in.Action]
+	if !ok {
+		return SessionOutput{}, "", fmt.Errorf("action must be start, end, list or log, not %q", in.Action)
+	}
+	for _, arg := range slices.Sorted(maps.Keys(given)) {
+		if given[arg] && !slices.Contains(own, arg) {
+			return SessionOutput{}, "", fmt.Errorf("%s is not an argument of action %s (it takes %s)", arg, in.Action, strings.Join(own, ", "))
+		}
+	}
+	switch in.Action {
+	case "start":
+		return sv.sessionStart(ctx, in)
+	case "end":
+		return sv.sessionEnd(ctx, in)
+	case "list":
+		return sv.sessionList(ctx, in)
+	default:
+		return sv.sessionLog(ctx, in)
+	}
+}
+
+func (sv *server) sessionStart(ctx context.Context, in SessionInput) (SessionOutput, string, error) {
 	tool := in.Tool
 	if tool == "" {
 		tool = clientSource(ctx)
@@ -246,19 +261,19 @@ func (sv *server) sessionStart(ctx context.Context, in SessionStartInput) (Sessi
 	if in.Resume == nil || *in.Resume {
 		cur, err := session.Resume(sv.store.Repo, o)
 		if err != nil {
-			return SessionStartOutput{}, "", err
+			return SessionOutput{}, "", err
 		}
 		if cur != nil {
-			return SessionStartOutput{Session: cur, Resumed: true},
+			return SessionOutput{Session: cur, Resumed: true},
 				fmt.Sprintf("resumed session %s, open since %s", cur.ID, cur.Started.Format(time.RFC3339)), nil
 		}
 	}
 	o.User = sv.user(ctx)
 	res, err := session.Start(ctx, sv.store, o, time.Now())
 	if err != nil {
-		return SessionStartOutput{}, "", err
+		return SessionOutput{}, "", err
 	}
-	out := SessionStartOutput{Session: res.Session}
+	out := SessionOutput{Session: res.Session}
 	text := "started session " + res.Session.ID
 	if res.Closed != nil {
 		out.Closed = res.Closed.ID
@@ -283,16 +298,17 @@ func (sv *server) user(ctx context.Context) func() *contextfs.Store {
 	}
 }
 
-func (sv *server) sessionEnd(ctx context.Context, in SessionEndInput) (SessionEndOutput, string, error) {
+func (sv *server) sessionEnd(ctx context.Context, in SessionInput) (SessionOutput, string, error) {
 	m, err := session.End(ctx, sv.store, session.EndOptions{Summary: in.Summary, Outcome: in.Outcome, User: sv.user(ctx)}, time.Now())
 	if errors.Is(err, session.ErrNoSession) {
 		// ErrNoSession names the CLI; an agent here starts one with the tool.
-		return SessionEndOutput{}, "", errors.New("no session is open (start one with session_start)")
+		return SessionOutput{}, "", errors.New(`no session is open (start one with session, action "start")`)
 	}
 	if err != nil {
-		return SessionEndOutput{}, "", err
+		return SessionOutput{}, "", err
 	}
-	out := SessionEndOutput{MemoryRef: refOf(m, scope.Repo), Saved: []string{}}
+	ref := refOf(m, scope.Repo)
+	out := SessionOutput{Memory: &ref}
 	if xs, ok := m.Data["saved"].([]any); ok {
 		for _, x := range xs {
 			if s, ok := x.(string); ok {
@@ -303,38 +319,38 @@ func (sv *server) sessionEnd(ctx context.Context, in SessionEndInput) (SessionEn
 	return out, fmt.Sprintf("ended session; summary %s %s (%d memories saved in it)", m.ID, m.Path, len(out.Saved)), nil
 }
 
-func (sv *server) sessionLog(_ context.Context, in SessionLogInput) (SessionLogOutput, string, error) {
+func (sv *server) sessionLog(_ context.Context, in SessionInput) (SessionOutput, string, error) {
 	if strings.TrimSpace(in.Message) != "" {
 		if in.Session != "" {
-			return SessionLogOutput{}, "", errors.New("a message goes to the open session's log: leave session out")
+			return SessionOutput{}, "", errors.New("a message goes to the open session's log: leave session out")
 		}
 		if err := session.Log(sv.store.Repo, in.Message); err != nil {
-			return SessionLogOutput{}, "", err
+			return SessionOutput{}, "", err
 		}
-		return SessionLogOutput{}, "logged", nil
+		return SessionOutput{}, "logged", nil
 	}
 	b, err := session.ReadLog(sv.store.Repo, in.Session)
 	if err != nil {
-		return SessionLogOutput{}, "", err
+		return SessionOutput{}, "", err
 	}
 	text := string(b)
 	if text == "" {
 		text = "the log is empty"
 	}
-	return SessionLogOutput{Log: string(b)}, text, nil
+	return SessionOutput{Log: string(b)}, text, nil
 }
 
-func (sv *server) sessionList(ctx context.Context, in SessionListInput) (SessionListOutput, string, error) {
+func (sv *server) sessionList(ctx context.Context, in SessionInput) (SessionOutput, string, error) {
 	if err := checkLimit(in.Limit, 0); err != nil {
-		return SessionListOutput{}, "", err
+		return SessionOutput{}, "", err
 	}
 	cur, err := session.Current(sv.store.Repo)
 	if err != nil {
-		return SessionListOutput{}, "", err
+		return SessionOutput{}, "", err
 	}
 	list, err := session.List(ctx, sv.store, in.Limit)
 	if err != nil {
-		return SessionListOutput{}, "", err
+		return SessionOutput{}, "", err
 	}
 	if list == nil {
 		list = []session.Summary{}
@@ -349,7 +365,7 @@ func (sv *server) sessionList(ctx context.Context, in SessionListInput) (Session
 	if b.Len() == 0 {
 		b.WriteString("no sessions")
 	}
-	return SessionListOutput{Open: cur, Ended: list}, strings.TrimRight(b.String(), "\n"), nil
+	return SessionOutput{Session: cur, Ended: list}, strings.TrimRight(b.String(), "\n"), nil
 }
 
 func (sv *server) typeSchema(_ context.Context, in TypeSchemaInput) (TypeSchemaOutput, string, error) {
@@ -365,21 +381,27 @@ func (sv *server) typeSchema(_ context.Context, in TypeSchemaInput) (TypeSchemaO
 	return TypeSchemaOutput{Type: t.Name, Description: t.Description, Aliases: t.Aliases, Schema: schema}, string(t.Schema), nil
 }
 
-func (sv *server) index(ctx context.Context, in IndexInput) (*contextfs.IndexResult, string, error) {
+func (sv *server) index(ctx context.Context, in IndexInput) (IndexOutput, string, error) {
+	switch in.Action {
+	case "", "run":
+	case "status":
+		if in.Full {
+			return IndexOutput{}, "", errors.New("full is an argument of action run, not status")
+		}
+		st, err := sv.store.IndexStatus(ctx)
+		if err != nil {
+			return IndexOutput{}, "", err
+		}
+		return IndexOutput{Status: st}, fmt.Sprintf("%d files, %d chunks, %d commits indexed; %d stale, %d removed", st.Files, st.Chunks, st.Commits,
+			len(st.Stale), len(st.Removed)), nil
+	default:
+		return IndexOutput{}, "", fmt.Errorf("action must be run or status, not %q", in.Action)
+	}
 	res, err := sv.store.Index(ctx, contextfs.IndexOptions{Full: in.Full, Touch: true, Summary: true})
 	if err != nil {
-		return nil, "", err
+		return IndexOutput{}, "", err
 	}
-	return res, fmt.Sprintf("indexed %d files (%d parsed), %d chunks, %d commits", res.Files, res.Parsed, res.Chunks, res.Commits), nil
-}
-
-func (sv *server) indexStatus(ctx context.Context, _ struct{}) (*contextfs.IndexStatus, string, error) {
-	st, err := sv.store.IndexStatus(ctx)
-	if err != nil {
-		return nil, "", err
-	}
-	return st, fmt.Sprintf("%d files, %d chunks, %d commits indexed; %d stale, %d removed", st.Files, st.Chunks, st.Commits,
-		len(st.Stale), len(st.Removed)), nil
+	return IndexOutput{IndexResult: res}, fmt.Sprintf("indexed %d files (%d parsed), %d chunks, %d commits", res.Files, res.Parsed, res.Chunks, res.Commits), nil
 }
 
 func (sv *server) contextPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {

@@ -28,7 +28,7 @@ func TestAgentToolsRunASession(t *testing.T) {
 	for _, tl := range tools.Tools {
 		byName[tl.Name] = tl
 	}
-	for _, want := range []string{"get_context", "session_start", "session_end", "session_list", "session_log", "get_type_schema", "index", "index_status"} {
+	for _, want := range []string{"get_context", "session", "get_type_schema", "index"} {
 		if byName[want] == nil {
 			t.Errorf("tool %s missing", want)
 		}
@@ -42,12 +42,12 @@ func TestAgentToolsRunASession(t *testing.T) {
 	var started struct {
 		Session struct{ ID, Tool string }
 	}
-	call(t, cs, "session_start", map[string]any{"label": "tokens"}, &started)
+	call(t, cs, "session", map[string]any{"action": "start", "label": "tokens"}, &started)
 	if started.Session.Tool != "test/test" {
 		t.Errorf("session tool %q, want the client's name/version", started.Session.Tool)
 	}
 	var a, b struct{ ID string }
-	call(t, cs, "save_memory", map[string]any{"type": "decision", "content": "Tokens expire after one hour.", "paths": []string{"auth/**"},
+	call(t, cs, "save_memory", map[string]any{"type": "decision", "content": "Tokens expire after one hour.", "path": []string{"auth/**"},
 		"data": map[string]any{"decision": "1h", "status": "accepted"}}, &a)
 	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "Refresh tokens live for a week."}, &b)
 	m, err := s.Resolve(ctx, a.ID)
@@ -69,24 +69,24 @@ func TestAgentToolsRunASession(t *testing.T) {
 		t.Errorf("get_context:\n%s", txt)
 	}
 
-	call(t, cs, "session_log", map[string]any{"message": "user: please settle token lifetimes"}, nil)
+	call(t, cs, "session", map[string]any{"action": "log", "message": "user: please settle token lifetimes"}, nil)
 	var logged struct{ Log string }
-	call(t, cs, "session_log", map[string]any{}, &logged)
+	call(t, cs, "session", map[string]any{"action": "log"}, &logged)
 	if !strings.Contains(logged.Log, "settle token lifetimes") {
-		t.Errorf("session_log gave %q", logged.Log)
+		t.Errorf("session log gave %q", logged.Log)
 	}
 
 	var ended struct {
 		ID    string
 		Saved []string
 	}
-	call(t, cs, "session_end", map[string]any{"summary": "Decided token lifetimes.", "outcome": "success"}, &ended)
+	call(t, cs, "session", map[string]any{"action": "end", "summary": "Decided token lifetimes.", "outcome": "success"}, &ended)
 	want := []string{a.ID, b.ID}
 	slices.Sort(want)
 	if !slices.Equal(ended.Saved, want) {
-		t.Errorf("session_end saved %v, want %v", ended.Saved, want)
+		t.Errorf("session end saved %v, want %v", ended.Saved, want)
 	}
-	if res := callRaw(t, cs, "session_end", map[string]any{"outcome": "great"}); !res.IsError {
+	if res := callRaw(t, cs, "session", map[string]any{"action": "end", "outcome": "great"}); !res.IsError {
 		t.Errorf("an outcome outside the enum was accepted")
 	}
 	var list struct {
@@ -94,9 +94,9 @@ func TestAgentToolsRunASession(t *testing.T) {
 			ID string `json:"session_id"`
 		}
 	}
-	call(t, cs, "session_list", map[string]any{}, &list)
+	call(t, cs, "session", map[string]any{"action": "list"}, &list)
 	if len(list.Ended) != 1 || list.Ended[0].ID != started.Session.ID {
-		t.Errorf("session_list: %+v", list)
+		t.Errorf("session list: %+v", list)
 	}
 
 	var schema struct {
@@ -112,13 +112,13 @@ func TestAgentToolsRunASession(t *testing.T) {
 func TestUpdateThatChangesNothingSaysSo(t *testing.T) {
 	cs, s, _ := connect(t)
 	var saved struct{ ID, Path string }
-	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "Staging runs on Kubernetes.", "tags": []string{"infra"}}, &saved)
+	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "Staging runs on Kubernetes.", "tag": []string{"infra"}}, &saved)
 	before, err := os.ReadFile(filepath.Join(s.Repo.Root, saved.Path))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out struct{ Changed bool }
-	txt := call(t, cs, "update_memory", map[string]any{"id": saved.ID, "add_tags": []string{"infra"}}, &out)
+	txt := call(t, cs, "update_memory", map[string]any{"id": saved.ID, "add_tag": []string{"infra"}}, &out)
 	if out.Changed || !strings.Contains(txt, "nothing changed") {
 		t.Errorf("a no-op update: changed=%v %q", out.Changed, txt)
 	}
@@ -126,7 +126,7 @@ func TestUpdateThatChangesNothingSaysSo(t *testing.T) {
 	if string(after) != string(before) {
 		t.Errorf("a no-op update rewrote the file:\n%s", after)
 	}
-	call(t, cs, "update_memory", map[string]any{"id": saved.ID, "add_tags": []string{"k8s"}}, &out)
+	call(t, cs, "update_memory", map[string]any{"id": saved.ID, "add_tag": []string{"k8s"}}, &out)
 	if !out.Changed {
 		t.Error("a real update says it changed nothing")
 	}
@@ -143,7 +143,7 @@ func TestRecallOpensCodeChunksAndCommits(t *testing.T) {
 	var res struct {
 		Results []struct{ ID, Kind string }
 	}
-	call(t, cs, "search_memory", map[string]any{"query": "connection pool", "mode": "keyword"}, &res)
+	call(t, cs, "search_memory", map[string]any{"query": "connection pool", "mode": "keyword", "kind": []string{"all"}}, &res)
 	kinds := map[string]string{}
 	for _, r := range res.Results {
 		kinds[r.Kind] = r.ID
@@ -158,10 +158,10 @@ func TestRecallOpensCodeChunksAndCommits(t *testing.T) {
 			t.Errorf("recall %s %s: %+v %q", kind, id, m, txt)
 		}
 	}
-	var st struct{ Files, Commits int }
-	call(t, cs, "index_status", map[string]any{}, &st)
-	if st.Files != 1 || st.Commits != 1 {
-		t.Errorf("index_status: %+v", st)
+	var st struct{ Status struct{ Files, Commits int } }
+	call(t, cs, "index", map[string]any{"action": "status"}, &st)
+	if st.Status.Files != 1 || st.Status.Commits != 1 {
+		t.Errorf("index status: %+v", st)
 	}
 }
 
@@ -226,7 +226,7 @@ func TestInstructionsAskForTheContextAndASession(t *testing.T) {
 		}
 		tools[tool.Name] = true
 	}
-	for _, name := range []string{"get_context", "session_start", "session_end", "search_memory", "save_memory"} {
+	for _, name := range []string{"get_context", "session", "search_memory", "save_memory"} {
 		if !strings.Contains(got, name) {
 			t.Errorf("the instructions do not mention %s:\n%s", name, got)
 		}

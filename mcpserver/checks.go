@@ -17,20 +17,22 @@ import (
 func (sv *server) registerChecks(srv *mcp.Server) {
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "format_memories",
-		Description: "Put memory files in canonical form (frontmatter keys in the standard order, block-style lists, UTC times, canonical type names; the body is never changed), or with check only list the files that would change. Files that do not parse are reported and left alone.",
+		Description: "Put memory files in canonical form (the body is never changed), or with check only list the files that would change.",
 		Annotations: &mcp.ToolAnnotations{Title: "Format memory files", DestructiveHint: new(false), IdempotentHint: true},
+		InputSchema: inputSchema[FormatInput](nil),
 	}, sv.format)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "check_setup",
-		Description: "Check that contextfs is set up and healthy in this repository, as `git contextfs doctor` does: the git-contextfs binary, the git hooks, the merge driver, the config, the cache and the memories. Repairs are left to a person (`git contextfs doctor --fix`).",
+		Description: "When contextfs misbehaves, check its setup here as `git contextfs doctor` does; repairs are left to a person.",
 		Annotations: &mcp.ToolAnnotations{Title: "Check the setup", ReadOnlyHint: true, IdempotentHint: true},
+		InputSchema: inputSchema[struct{}](nil),
 	}, sv.doctor)
 }
 
 // FormatInput is the argument of format_memories.
 type FormatInput struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"memory files, relative to the repository root (default: every memory file)"`
-	Check bool     `json:"check,omitempty" jsonschema:"write nothing; only list the files that would change"`
+	Paths []string `json:"path,omitempty" jsonschema:"memory files (default: all)"`
+	Check bool     `json:"check,omitempty" jsonschema:"write nothing"`
 }
 
 func (sv *server) format(_ context.Context, in FormatInput) (contextfs.FormatResult, string, error) {

@@ -28,12 +28,12 @@ func TestFormatMemoriesTool(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, rel)); string(b) != raw {
 		t.Fatal("format_memories with check wrote the file")
 	}
-	call(t, cs, "format_memories", map[string]any{"paths": []string{rel}}, &res)
+	call(t, cs, "format_memories", map[string]any{"path": []string{rel}}, &res)
 	if b, _ := os.ReadFile(filepath.Join(dir, rel)); !strings.HasPrefix(string(b), "---\nid: abcd123456\ntype: fact\n") {
 		t.Errorf("after format_memories:\n%s", b)
 	}
 	for _, bad := range []string{"../outside.md", ".contextfs/../x.md", "main.go"} {
-		if res := callRaw(t, cs, "format_memories", map[string]any{"paths": []string{bad}}); !res.IsError {
+		if res := callRaw(t, cs, "format_memories", map[string]any{"path": []string{bad}}); !res.IsError {
 			t.Errorf("format_memories accepted %q", bad)
 		}
 	}

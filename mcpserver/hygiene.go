@@ -17,8 +17,8 @@ import (
 
 // HygieneInput are save_memory's arguments for links and duplicates.
 type HygieneInput struct {
-	Links []string `json:"links,omitempty" jsonschema:"links to other memories: an ID, or relation:ID such as depends_on:k3x9 (relations: related, references, depends_on, contradicts, supersedes, derived_from, part_of, implements, extends, example_of, caused_by, fixes)"`
-	Dedup string   `json:"dedup,omitempty" jsonschema:"when the memory repeats one of its type: skip (default: nothing is written and the existing memory is returned), update (the existing memory takes the new content, tags, links, paths, supersedes and data), error, or allow (write it anyway)"`
+	Links []string `json:"link,omitempty" jsonschema:"an ID, relation:ID (such as depends_on:k3x9) or a URL"`
+	Dedup string   `json:"dedup,omitempty" jsonschema:"when it repeats a memory: skip (default), update, error or allow"`
 }
 
 // HygieneOutput is what save_memory found and did about duplicates.
@@ -79,50 +79,33 @@ func (sv *server) checkedSave(ctx context.Context, in SaveInput) (SaveOutput, st
 
 // LinkInput is the argument of link_memories.
 type LinkInput struct {
-	From string `json:"from" jsonschema:"ID or unique prefix of the memory that links"`
-	To   string `json:"to" jsonschema:"ID or unique prefix of the memory linked to, or a URL"`
-	Rel  string `json:"rel,omitempty" jsonschema:"the relation (default related): related, references, depends_on, contradicts, supersedes, derived_from, part_of, implements, extends, example_of, caused_by, fixes"`
-}
-
-// RelatedInput is the argument of related_memories.
-type RelatedInput struct {
-	ID    string `json:"id" jsonschema:"the memory's ID or a unique prefix of it"`
-	Depth int    `json:"depth,omitempty" jsonschema:"how many links away to go (default 1)"`
-	Rel   string `json:"rel,omitempty" jsonschema:"follow only links of this relation"`
-}
-
-// RelatedOutput lists the memories reached.
-type RelatedOutput struct {
-	Related []links.Neighbour `json:"related"`
-}
-
-// LineageOutput is a memory's supersedes chain.
-type LineageOutput struct {
-	Versions []lineage.Version `json:"versions" jsonschema:"oldest first; current is false for superseded versions"`
+	From string `json:"from" jsonschema:"the memory that links"`
+	To   string `json:"to" jsonschema:"a memory or a URL"`
+	Rel  string `json:"rel,omitempty" jsonschema:"related (default), depends_on, supersedes, implements, fixes…"`
 }
 
 // EvolveInput is the argument of evolve_memory.
 type EvolveInput struct {
-	ID       string         `json:"id" jsonschema:"the memory to replace with a new version"`
+	ID       string         `json:"id"`
 	Content  string         `json:"content" jsonschema:"the new version's body"`
-	Title    string         `json:"title,omitempty" jsonschema:"a new title (default: the old one, or derived from content when the old one was derived from the old body)"`
-	Reason   string         `json:"reason,omitempty" jsonschema:"why: observation, inference, correction or decay"`
-	Data     map[string]any `json:"data,omitempty" jsonschema:"fields merged into the memory's data (null deletes one); needed when the new content changes a figure the data states"`
+	Title    string         `json:"title,omitempty"`
+	Reason   string         `json:"reason,omitempty" jsonschema:"observation, inference, correction or decay"`
+	Data     map[string]any `json:"data,omitempty" jsonschema:"merged into data; null deletes a field"`
 	KeepData bool           `json:"keep_data,omitempty" jsonschema:"keep data whose figures the new content no longer states"`
 }
 
 // MergeInput is the argument of merge_memories.
 type MergeInput struct {
-	IDs     []string       `json:"ids" jsonschema:"two or more memories of one type to merge"`
-	Content string         `json:"content,omitempty" jsonschema:"the merged memory's body (default: the bodies joined)"`
-	Data    map[string]any `json:"data,omitempty" jsonschema:"fields merged into the first memory's data (null deletes one)"`
+	IDs     []string       `json:"id" jsonschema:"two or more memories of one type"`
+	Content string         `json:"content,omitempty" jsonschema:"default: the bodies joined"`
+	Data    map[string]any `json:"data,omitempty" jsonschema:"merged into data; null deletes a field"`
 }
 
 // SplitInput is the argument of split_memory.
 type SplitInput struct {
-	ID    string         `json:"id" jsonschema:"the memory to split"`
-	Parts []string       `json:"parts" jsonschema:"the text of each part, two or more"`
-	Data  map[string]any `json:"data,omitempty" jsonschema:"fields merged into each part's data (null deletes one)"`
+	ID    string         `json:"id"`
+	Parts []string       `json:"part" jsonschema:"the text of each part, two or more"`
+	Data  map[string]any `json:"data,omitempty" jsonschema:"merged into each part's data"`
 }
 
 // SplitOutput names the parts written.
@@ -130,37 +113,31 @@ type SplitOutput struct {
 	Parts []MemoryRef `json:"parts"`
 }
 
-// registerHygiene adds the tools for links and lineage.
+// registerHygiene adds the tools that link and version memories.
 func (sv *server) registerHygiene(srv *mcp.Server) {
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "link_memories",
-		Description: "Link one memory to another with a typed relation (default related). The link is written to the first memory's file.",
+		Description: "Link a memory to another with a relation; recall_memory's depth follows links.",
 		Annotations: &mcp.ToolAnnotations{Title: "Link memories", DestructiveHint: new(false), IdempotentHint: true},
+		InputSchema: inputSchema[LinkInput](nil),
 	}, sv.link)
 	addTool(sv, srv, &mcp.Tool{
-		Name:        "related_memories",
-		Description: "List the memories linked to a memory, in both directions, up to depth links away, with the relation of each link.",
-		Annotations: &mcp.ToolAnnotations{Title: "Related memories", ReadOnlyHint: true, IdempotentHint: true},
-	}, sv.related)
-	addTool(sv, srv, &mcp.Tool{
-		Name:        "memory_lineage",
-		Description: "Show a memory's versions: what it superseded and what superseded it, with reasons and each file's git history.",
-		Annotations: &mcp.ToolAnnotations{Title: "Memory lineage", ReadOnlyHint: true, IdempotentHint: true},
-	}, sv.lineage)
-	addTool(sv, srv, &mcp.Tool{
 		Name:        "evolve_memory",
-		Description: "Write a new version of a memory that supersedes it, keeping its type, tags, links and data, and recording why (observation, inference, correction or decay). Prefer this to update_memory when the knowledge itself changed.",
+		Description: "When what a memory says has changed, write its new version, which supersedes it and keeps its type, tags, links and data.",
 		Annotations: &mcp.ToolAnnotations{Title: "Evolve a memory", DestructiveHint: new(false)},
+		InputSchema: inputSchema[EvolveInput](nil),
 	}, sv.evolve)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "merge_memories",
-		Description: "Merge memories of one type into one new memory that supersedes them all; tags and links are unioned.",
+		Description: "Replace memories that say the same thing with one that supersedes them.",
 		Annotations: &mcp.ToolAnnotations{Title: "Merge memories", DestructiveHint: new(false)},
+		InputSchema: inputSchema[MergeInput](nil),
 	}, sv.merge)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "split_memory",
-		Description: "Split a memory into parts: each part is a new memory derived from it, and together they supersede it.",
+		Description: "Replace a memory that says several things with one memory per part.",
 		Annotations: &mcp.ToolAnnotations{Title: "Split a memory", DestructiveHint: new(false)},
+		InputSchema: inputSchema[SplitInput](nil),
 	}, sv.split)
 }
 
@@ -181,46 +158,20 @@ func (sv *server) link(ctx context.Context, in LinkInput) (MemoryRef, string, er
 	return refOf(m, where), fmt.Sprintf("%s now links to %s", m.ID, strings.Join(ls, ", ")), nil
 }
 
-func (sv *server) related(ctx context.Context, in RelatedInput) (RelatedOutput, string, error) {
-	if in.Rel != "" {
-		if err := links.CheckRel(in.Rel); err != nil {
-			return RelatedOutput{}, "", err
-		}
-	}
-	m, _, st, err := sv.set.Resolve(ctx, scope.All, in.ID)
-	if err != nil {
-		return RelatedOutput{}, "", err
-	}
-	ns, err := links.WalkIndexed(ctx, st, m.ID, max(in.Depth, 1), in.Rel)
-	if err != nil {
-		return RelatedOutput{}, "", err
-	}
-	if ns == nil {
-		ns = []links.Neighbour{}
-	}
+// relatedText lists linked memories for recall_memory's text, one a line.
+func relatedText(ns []links.Neighbour) string {
 	var b strings.Builder
 	for _, n := range ns {
 		fmt.Fprintf(&b, "%d %s %s->%s %s %q\n", n.Depth, n.ID, n.Via.From, n.Via.To, n.Via.Rel, n.Title)
 	}
 	if len(ns) == 0 {
-		b.WriteString("no linked memories")
+		return "no linked memories"
 	}
-	return RelatedOutput{Related: ns}, strings.TrimRight(b.String(), "\n"), nil
+	return strings.TrimRight(b.String(), "\n")
 }
 
-func (sv *server) lineage(ctx context.Context, in IDInput) (LineageOutput, string, error) {
-	sc, err := parseScope(in.Scope)
-	if err != nil {
-		return LineageOutput{}, "", err
-	}
-	st, _, err := sv.storeOf(ctx, sc, in.ID)
-	if err != nil {
-		return LineageOutput{}, "", err
-	}
-	vs, err := lineage.Lineage(ctx, st, in.ID)
-	if err != nil {
-		return LineageOutput{}, "", err
-	}
+// versionsText lists a memory's versions for recall_memory's text.
+func versionsText(vs []lineage.Version) string {
 	var b strings.Builder
 	for _, v := range vs {
 		state := "current"
@@ -229,7 +180,7 @@ func (sv *server) lineage(ctx context.Context, in IDInput) (LineageOutput, strin
 		}
 		fmt.Fprintf(&b, "%s %q (%s; %d commits)\n", v.ID, v.Title, state, len(v.Commits))
 	}
-	return LineageOutput{Versions: vs}, strings.TrimRight(b.String(), "\n"), nil
+	return strings.TrimRight(b.String(), "\n")
 }
 
 func (sv *server) evolve(ctx context.Context, in EvolveInput) (MemoryRef, string, error) {

@@ -29,11 +29,11 @@ func TestMCPLinkRelatedEvolveLineageMergeSplit(t *testing.T) {
 	var a, b, c mcpserver.SaveOutput
 	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "The orders service uses Postgres."}, &a)
 	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "Deploys go through Argo CD."}, &b)
-	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "Kafka carries order events.", "links": []string{"part_of:" + a.ID}}, &c)
+	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "Kafka carries order events.", "link": []string{"part_of:" + a.ID}}, &c)
 	call(t, cs, "link_memories", map[string]any{"from": a.ID, "to": b.ID, "rel": "depends_on"}, nil)
 
-	var rel mcpserver.RelatedOutput
-	call(t, cs, "related_memories", map[string]any{"id": a.ID}, &rel)
+	var rel mcpserver.RecallOutput
+	call(t, cs, "recall_memory", map[string]any{"id": a.ID, "depth": 1}, &rel)
 	if len(rel.Related) != 2 || rel.Related[0].ID != b.ID || rel.Related[0].Via.Rel != "depends_on" || rel.Related[1].ID != c.ID || rel.Related[1].Via.Rel != "part_of" {
 		t.Fatalf("related = %+v", rel.Related)
 	}
@@ -43,20 +43,21 @@ func TestMCPLinkRelatedEvolveLineageMergeSplit(t *testing.T) {
 
 	var v2 mcpserver.MemoryRef
 	call(t, cs, "evolve_memory", map[string]any{"id": a.ID, "content": "The orders service uses Postgres 16.", "reason": "observation"}, &v2)
-	var lin mcpserver.LineageOutput
-	call(t, cs, "memory_lineage", map[string]any{"id": v2.ID}, &lin)
+	var lin mcpserver.RecallOutput
+	call(t, cs, "recall_memory", map[string]any{"id": v2.ID, "lineage": true}, &lin)
 	if len(lin.Versions) != 2 || lin.Versions[0].ID != a.ID || lin.Versions[0].Current || lin.Versions[1].Reason != "observation" {
 		t.Fatalf("lineage = %+v", lin.Versions)
 	}
 
 	var merged mcpserver.MemoryRef
-	call(t, cs, "merge_memories", map[string]any{"ids": []string{b.ID, c.ID}}, &merged)
+	call(t, cs, "merge_memories", map[string]any{"id": []string{b.ID, c.ID}}, &merged)
 	var parts mcpserver.SplitOutput
-	call(t, cs, "split_memory", map[string]any{"id": merged.ID, "parts": []string{"Deploys use Argo CD.", "Order events travel on Kafka."}}, &parts)
+	call(t, cs, "split_memory", map[string]any{"id": merged.ID, "part": []string{"Deploys use Argo CD.", "Order events travel on Kafka."}}, &parts)
 	if len(parts.Parts) != 2 {
 		t.Fatalf("split = %+v", parts)
 	}
-	call(t, cs, "memory_lineage", map[string]any{"id": parts.Parts[0].ID}, &lin)
+	lin = mcpserver.RecallOutput{}
+	call(t, cs, "recall_memory", map[string]any{"id": parts.Parts[0].ID, "lineage": true}, &lin)
 	if len(lin.Versions) != 5 { // b, c -> merged -> two parts
 		t.Errorf("lineage of a part has %d versions, want 5: %+v", len(lin.Versions), lin.Versions)
 	}
@@ -86,7 +87,7 @@ func TestMCPHygieneRefusals(t *testing.T) {
 	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "Cache TTL is 60 seconds."}, &v1)
 	var v2 mcpserver.MemoryRef
 	call(t, cs, "evolve_memory", map[string]any{"id": v1.ID, "content": "Cache TTL is 120 seconds."}, &v2)
-	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "The gateway sits in front of the API.", "links": []string{"depends_on:" + a.ID[:5]}}, &withPrefix)
+	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "The gateway sits in front of the API.", "link": []string{"depends_on:" + a.ID[:5]}}, &withPrefix)
 	var m struct{ Links []struct{ ID, Rel string } }
 	call(t, cs, "recall_memory", map[string]any{"id": withPrefix.ID}, &m)
 	if len(m.Links) != 1 || m.Links[0].ID != a.ID || m.Links[0].Rel != "depends_on" {
@@ -98,17 +99,17 @@ func TestMCPHygieneRefusals(t *testing.T) {
 		want       string
 	}{
 		{"save with a link to a missing memory", "save_memory",
-			map[string]any{"type": "fact", "content": "A dead link.", "links": []string{"depends_on:zzzzzzzzzz"}}, "zzzzzzzzzz"},
+			map[string]any{"type": "fact", "content": "A dead link.", "link": []string{"depends_on:zzzzzzzzzz"}}, "zzzzzzzzzz"},
 		{"save with an unknown relation", "save_memory",
-			map[string]any{"type": "fact", "content": "A bogus relation.", "links": []string{"bogus:" + a.ID}}, `unknown relation "bogus"`},
+			map[string]any{"type": "fact", "content": "A bogus relation.", "link": []string{"bogus:" + a.ID}}, `unknown relation "bogus"`},
 		{"save superseding a superseded memory", "save_memory",
 			map[string]any{"type": "fact", "content": "Cache TTL is 600 seconds.", "supersedes": []string{v1.ID}}, "supersede " + v2.ID + " instead"},
 		{"evolve with blank content", "evolve_memory", map[string]any{"id": a.ID, "content": " \n"}, "needs content"},
 		{"evolve of a superseded memory", "evolve_memory",
 			map[string]any{"id": v1.ID, "content": "Cache TTL is 300 seconds."}, "evolve " + v2.ID + " instead"},
-		{"merge with blank content", "merge_memories", map[string]any{"ids": []string{a.ID, b.ID}, "content": "  "}, "needs content"},
-		{"merge with a superseded memory", "merge_memories", map[string]any{"ids": []string{a.ID, v1.ID}}, "merge " + v2.ID + " instead"},
-		{"split into the same part twice", "split_memory", map[string]any{"id": a.ID, "parts": []string{"Port 8080.", "Port 8080."}}, "same text"},
+		{"merge with blank content", "merge_memories", map[string]any{"id": []string{a.ID, b.ID}, "content": "  "}, "needs content"},
+		{"merge with a superseded memory", "merge_memories", map[string]any{"id": []string{a.ID, v1.ID}}, "merge " + v2.ID + " instead"},
+		{"split into the same part twice", "split_memory", map[string]any{"id": a.ID, "part": []string{"Port 8080.", "Port 8080."}}, "same text"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

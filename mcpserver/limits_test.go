@@ -34,7 +34,7 @@ func TestALimitOutOfRangeIsAToolError(t *testing.T) {
 		{"a search limit above the most is refused", "search_memory", map[string]any{"query": "deploy", "limit": 1001}, "at most 1000"},
 		{"a negative search limit is refused", "search_memory", map[string]any{"query": "deploy", "limit": -1}, "0 (the default) or more"},
 		{"a negative list limit is refused", "list_memories", map[string]any{"limit": -3}, "0 (the default) or more"},
-		{"a negative session list limit is refused", "session_list", map[string]any{"limit": -1}, "0 (the default) or more"},
+		{"a negative session list limit is refused", "session", map[string]any{"action": "list", "limit": -1}, "0 (the default) or more"},
 		{"the most is taken", "search_memory", map[string]any{"query": "deploy", "limit": 1000}, ""},
 		{"0 is the default", "search_memory", map[string]any{"query": "deploy", "limit": 0}, ""},
 		{"a list limit has no most", "list_memories", map[string]any{"limit": 5000}, ""},

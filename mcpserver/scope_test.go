@@ -75,23 +75,23 @@ func TestMCPAUserPreferenceGoesToTheUserStoreAndIsSearched(t *testing.T) {
 	if linked.Scope != "user" {
 		t.Errorf("link_memories in the user store: %+v", linked)
 	}
-	var rel mcpserver.RelatedOutput
-	call(t, cs, "related_memories", map[string]any{"id": saved.ID}, &rel)
+	var rel mcpserver.RecallOutput
+	call(t, cs, "recall_memory", map[string]any{"id": saved.ID, "depth": 1}, &rel)
 	if len(rel.Related) != 1 || rel.Related[0].ID != second.ID {
-		t.Errorf("related_memories in the user store: %+v", rel.Related)
+		t.Errorf("recall_memory depth 1 in the user store: %+v", rel.Related)
 	}
 	var evolved mcpserver.MemoryRef
 	call(t, cs, "evolve_memory", map[string]any{"id": saved.ID, "content": "Prefers terse answers, with code first"}, &evolved)
 	if evolved.Scope != "user" {
 		t.Errorf("evolve_memory in the user store: %+v", evolved)
 	}
-	var lin mcpserver.LineageOutput
-	call(t, cs, "memory_lineage", map[string]any{"id": evolved.ID, "scope": "user"}, &lin)
+	var lin mcpserver.RecallOutput
+	call(t, cs, "recall_memory", map[string]any{"id": evolved.ID, "scope": "user", "lineage": true}, &lin)
 	if len(lin.Versions) != 2 {
-		t.Errorf("memory_lineage in the user store: %+v", lin.Versions)
+		t.Errorf("recall_memory lineage in the user store: %+v", lin.Versions)
 	}
-	if res := callRaw(t, cs, "memory_lineage", map[string]any{"id": evolved.ID, "scope": "repo"}); !res.IsError {
-		t.Errorf("memory_lineage with scope repo found a user-store memory: %s", text(res))
+	if res := callRaw(t, cs, "recall_memory", map[string]any{"id": evolved.ID, "scope": "repo", "lineage": true}); !res.IsError {
+		t.Errorf("recall_memory lineage with scope repo found a user-store memory: %s", text(res))
 	}
 	// The memory resource finds it in the user store, as recall does.
 	r, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "contextfs://memory/" + saved.ID})

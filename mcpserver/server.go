@@ -54,16 +54,17 @@ At the start of a session, call get_context (with a task when you know
 it): it returns the project brief, architecture, current progress, the last
 session, the user's preferences, open work and the memories on the code
 this branch changes, each with an ID that recall_memory opens. Then call
-session_start (it joins the session a hook may have started already); the
-memories you save are tied to the session, and at the end call session_end
-with a short summary of what was done, which is saved as a memory that
-teammates see in review.
+session with action start (it joins the session a hook may have started
+already); the memories you save are tied to the session, and at the end
+call session with action end and a short summary of what was done, which
+is saved as a memory that teammates see in review.
 Before non-trivial work, call search_memory with a description of the task
-(searches are by meaning as well as by keyword). When you make a decision,
+(searches are by meaning as well as by keyword; kind code, doc or commit
+searches the indexed code, docs and history). When you make a decision,
 fix a non-obvious error or learn how something is done, record it with
 save_memory; memories are files under .contextfs/ that are committed and
-reviewed like code. When a memory is wrong or outdated, fix it with
-update_memory, or save its replacement with supersedes.
+reviewed like code. When a memory is wrong, fix it with update_memory;
+when what it says has changed, write its new version with evolve_memory.
 Preferences of the person you work for (type user) are saved in their own
 store, which follows them across repositories; searches cover both.`
 

@@ -105,7 +105,7 @@ func TestTools(t *testing.T) {
 
 	var saved mcpserver.SaveOutput
 	txt := call(t, cs, "save_memory", map[string]any{
-		"type": "adr", "tags": []string{"db"},
+		"type": "adr", "tag": []string{"db"},
 		"content": "We pool Postgres connections with pgxpool, twenty per instance.",
 		"data":    map[string]any{"decision": "pgxpool, 20 per instance", "status": "accepted"},
 	}, &saved)
@@ -118,7 +118,7 @@ func TestTools(t *testing.T) {
 
 	t.Run("search finds the memory by meaning", func(t *testing.T) {
 		var out mcpserver.SearchOutput
-		call(t, cs, "search_memory", map[string]any{"query": "how do we pool db connections", "type": "decision"}, &out)
+		call(t, cs, "search_memory", map[string]any{"query": "how do we pool db connections", "type": "decision", "detail": true}, &out)
 		if len(out.Results) == 0 || out.Results[0].ID != saved.ID || out.Results[0].Snippet == "" {
 			t.Fatalf("search_memory: %+v", out.Results)
 		}
@@ -136,7 +136,7 @@ func TestTools(t *testing.T) {
 	})
 
 	t.Run("update merges data and edits tags", func(t *testing.T) {
-		call(t, cs, "update_memory", map[string]any{"id": saved.ID, "add_tags": []string{"postgres"}, "remove_tags": []string{"db"},
+		call(t, cs, "update_memory", map[string]any{"id": saved.ID, "add_tag": []string{"postgres"}, "remove_tag": []string{"db"},
 			"data": map[string]any{"status": "deprecated"}}, nil)
 		m, err := s.Resolve(ctx, saved.ID)
 		if err != nil {
@@ -190,7 +190,7 @@ func TestTools(t *testing.T) {
 		}{
 			// type and mode are enums in the input schemas: the SDK refuses a
 			// value outside them and lists the valid ones.
-			{"save_memory", map[string]any{"type": "decison", "content": "x"}, `decison does not equal any of: [agent_run`},
+			{"save_memory", map[string]any{"type": "decison", "content": "x"}, `unknown type "decison"; did you mean "decision"?`},
 			{"recall_memory", map[string]any{"id": "nosuch"}, "no memory with that ID"},
 			{"update_memory", map[string]any{"id": saved.ID, "data": map[string]any{"status": 42}}, "invalid"},
 			{"search_memory", map[string]any{"query": " "}, "query is empty"},
@@ -223,12 +223,12 @@ func TestTools(t *testing.T) {
 		}
 		// An edit can bring a secret in as a save can.
 		var up mcpserver.UpdateOutput
-		call(t, cs, "update_memory", map[string]any{"id": saved.ID, "body": "Deploys use " + token + " now."}, &up)
+		call(t, cs, "update_memory", map[string]any{"id": saved.ID, "content": "Deploys use " + token + " now."}, &up)
 		if len(up.Warnings) == 0 {
 			t.Errorf("update_memory: no secret warning for a GitHub token: %+v", up)
 		}
 		var clean mcpserver.UpdateOutput
-		call(t, cs, "update_memory", map[string]any{"id": saved.ID, "body": "Deploys read the token from the CI secret store."}, &clean)
+		call(t, cs, "update_memory", map[string]any{"id": saved.ID, "content": "Deploys read the token from the CI secret store."}, &clean)
 		if len(clean.Warnings) != 0 {
 			t.Errorf("update_memory without a secret warned: %+v", clean.Warnings)
 		}

@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ import (
 
 // TestSessionStartJoinsTheSessionAHookStarted: setup claude's SessionStart
 // hook starts a session, then the instructions ask the agent to call
-// session_start: that is one session, with one summary, not a junk
+// session start: that is one session, with one summary, not a junk
 // "left open" summary of the hook's.
 func TestSessionStartJoinsTheSessionAHookStarted(t *testing.T) {
 	tests := []struct {
@@ -40,11 +41,13 @@ func TestSessionStartJoinsTheSessionAHookStarted(t *testing.T) {
 				Resumed bool
 				Closed  string
 			}
-			txt := call(t, cs, "session_start", tt.args, &out)
+			args := map[string]any{"action": "start"}
+			maps.Copy(args, tt.args)
+			txt := call(t, cs, "session", args, &out)
 			summaries, _ := filepath.Glob(filepath.Join(dir, ".contextfs", "memories", "session-*.md"))
 			if tt.resumed {
 				if !out.Resumed || out.Session.ID != hook.Session.ID || out.Closed != "" || len(summaries) != 0 {
-					t.Fatalf("session_start = %+v (%q), %d summaries; want the hook's session %s joined", out, txt, len(summaries), hook.Session.ID)
+					t.Fatalf("session start = %+v (%q), %d summaries; want the hook's session %s joined", out, txt, len(summaries), hook.Session.ID)
 				}
 				if out.Session.Label != "mcp work" || out.Session.Tool != "claude-code" {
 					t.Errorf("joined session %+v: want the call's label and the hook's tool", out.Session)
@@ -52,7 +55,7 @@ func TestSessionStartJoinsTheSessionAHookStarted(t *testing.T) {
 				return
 			}
 			if out.Resumed || out.Session.ID == hook.Session.ID || out.Closed == "" || len(summaries) != 1 {
-				t.Errorf("session_start = %+v (%q), %d summaries; want the hook's session closed", out, txt, len(summaries))
+				t.Errorf("session start = %+v (%q), %d summaries; want the hook's session closed", out, txt, len(summaries))
 			}
 		})
 	}
@@ -60,9 +63,9 @@ func TestSessionStartJoinsTheSessionAHookStarted(t *testing.T) {
 
 func TestSessionStartRefusesALabelWithAControlCharacter(t *testing.T) {
 	cs, s, _ := connect(t)
-	res := callRaw(t, cs, "session_start", map[string]any{"label": "ctrl \x1b[31m red"})
+	res := callRaw(t, cs, "session", map[string]any{"action": "start", "label": "ctrl \x1b[31m red"})
 	if !res.IsError || !strings.Contains(text(res), "control characters") {
-		t.Fatalf("session_start with an escape in the label: error=%v %q", res.IsError, text(res))
+		t.Fatalf("session start with an escape in the label: error=%v %q", res.IsError, text(res))
 	}
 	if cur, _ := session.Current(s.Repo); cur != nil {
 		t.Errorf("a refused start opened %+v", cur)
@@ -71,9 +74,9 @@ func TestSessionStartRefusesALabelWithAControlCharacter(t *testing.T) {
 
 func TestSessionEndWithNoneOpenNamesTheTool(t *testing.T) {
 	cs, _, _ := connect(t)
-	res := callRaw(t, cs, "session_end", map[string]any{"summary": "x"})
-	if !res.IsError || !strings.Contains(text(res), "session_start") || strings.Contains(text(res), "git contextfs") {
-		t.Errorf("session_end with none open: error=%v %q; want it to name session_start", res.IsError, text(res))
+	res := callRaw(t, cs, "session", map[string]any{"action": "end", "summary": "x"})
+	if !res.IsError || !strings.Contains(text(res), `"start"`) || strings.Contains(text(res), "git contextfs") {
+		t.Errorf("session end with none open: error=%v %q; want it to name the start action", res.IsError, text(res))
 	}
 }
 
@@ -82,7 +85,7 @@ func TestSessionEndWithNoneOpenNamesTheTool(t *testing.T) {
 func TestSessionEndListsTheUserStoresSaves(t *testing.T) {
 	isolateHome(t)
 	cs, _, _ := connect(t)
-	call(t, cs, "session_start", map[string]any{}, nil)
+	call(t, cs, "session", map[string]any{"action": "start"}, nil)
 	var pref, fact struct{ ID, Scope string }
 	call(t, cs, "save_memory", map[string]any{"type": "user", "content": "Never run the integration tests locally."}, &pref)
 	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "The repo fact of the session."}, &fact)
@@ -90,9 +93,9 @@ func TestSessionEndListsTheUserStoresSaves(t *testing.T) {
 		t.Fatalf("the preference went to scope %q", pref.Scope)
 	}
 	var ended struct{ Saved []string }
-	call(t, cs, "session_end", map[string]any{"summary": "done"}, &ended)
+	call(t, cs, "session", map[string]any{"action": "end", "summary": "done"}, &ended)
 	if strings.Join(ended.Saved, " ") != strings.Join(sorted(pref.ID, fact.ID), " ") {
-		t.Errorf("session_end saved %v, want %s and %s", ended.Saved, pref.ID, fact.ID)
+		t.Errorf("session end saved %v, want %s and %s", ended.Saved, pref.ID, fact.ID)
 	}
 }
 
@@ -118,8 +121,8 @@ func isolateHome(t *testing.T) string {
 	return home
 }
 
-// TestSessionToolsOpenTheUserStoreOnlyForASummary: session_start and
-// session_end list the user store's saves only when a summary is saved;
+// TestSessionToolsOpenTheUserStoreOnlyForASummary: session start and
+// session end list the user store's saves only when a summary is saved;
 // a call that saves none leaves the store closed. Its cache, removed,
 // tells whether it was opened.
 func TestSessionToolsOpenTheUserStoreOnlyForASummary(t *testing.T) {
@@ -145,15 +148,15 @@ func TestSessionToolsOpenTheUserStoreOnlyForASummary(t *testing.T) {
 	}
 	opened := func() bool { _, err := os.Stat(userCache); return err == nil }
 	cs, _, _ := connect(t)
-	if res := callRaw(t, cs, "session_end", map[string]any{"summary": "x"}); !res.IsError || opened() {
-		t.Errorf("session_end with none open: error=%v, the user store opened=%v; want an error, and it closed", res.IsError, opened())
+	if res := callRaw(t, cs, "session", map[string]any{"action": "end", "summary": "x"}); !res.IsError || opened() {
+		t.Errorf("session end with none open: error=%v, the user store opened=%v; want an error, and it closed", res.IsError, opened())
 	}
-	call(t, cs, "session_start", map[string]any{"resume": false}, nil)
+	call(t, cs, "session", map[string]any{"action": "start", "resume": false}, nil)
 	if opened() {
-		t.Error("session_start with none open opened the user store")
+		t.Error("session start with none open opened the user store")
 	}
-	call(t, cs, "session_end", map[string]any{"summary": "done"}, nil)
+	call(t, cs, "session", map[string]any{"action": "end", "summary": "done"}, nil)
 	if !opened() {
-		t.Error("session_end saving a summary did not list the user store's saves")
+		t.Error("session end saving a summary did not list the user store's saves")
 	}
 }

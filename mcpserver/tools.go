@@ -8,26 +8,32 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/lineage"
+	"github.com/contextfs/contextfs/links"
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/workflow"
 )
 
-// SaveInput is the argument of save_memory.
+// SaveInput is the argument of save_memory. Every tool names an argument
+// as the CLI names its flag (`--tag` is tag, `--add-path` add_path), a
+// repeatable flag taking a list: one name for one thing across the tools,
+// which TestArgumentNamesAreOneScheme holds them to.
 type SaveInput struct {
-	Type       string         `json:"type" jsonschema:"the memory type, such as decision, fact, error or procedural (aliases like adr or note work too)"`
-	Content    string         `json:"content" jsonschema:"the memory's Markdown body; its first heading or sentence becomes the title unless title is given"`
-	Title      string         `json:"title,omitempty" jsonschema:"a short title (default: derived from content)"`
-	Tags       []string       `json:"tags,omitempty" jsonschema:"tags, such as the component or topic"`
-	Data       map[string]any `json:"data,omitempty" jsonschema:"structured fields of the type (for a decision, for example: decision, status, rationale); they are validated against the type's JSON Schema"`
-	Supersedes []string       `json:"supersedes,omitempty" jsonschema:"IDs (or unique prefixes) of memories this one replaces; they are then hidden from search"`
-	Paths      []string       `json:"paths,omitempty" jsonschema:"globs of the code this memory bears on, relative to the repository root, such as auth/** (it is then shown to agents changing those files)"`
+	Type       string         `json:"type" jsonschema:"decision, fact, error, procedural, user (a preference), progress, todo… (get_type_schema describes each)"`
+	Content    string         `json:"content" jsonschema:"Markdown body"`
+	Title      string         `json:"title,omitempty" jsonschema:"default: the first heading or sentence"`
+	Tags       []string       `json:"tag,omitempty"`
+	Data       map[string]any `json:"data,omitempty" jsonschema:"the type's structured fields (get_type_schema)"`
+	Supersedes []string       `json:"supersedes,omitempty" jsonschema:"IDs this one replaces"`
+	Paths      []string       `json:"path,omitempty" jsonschema:"globs of the code it bears on, such as auth/**"`
 	HygieneInput
-	Scope string `json:"scope,omitempty" jsonschema:"repo (the repository's shared memory) or user (the person's own store, which follows them across repositories and is never committed to a team's repository); default: user for the user type, else repo"`
+	Scope string `json:"scope,omitempty" jsonschema:"default: user for type user"`
 }
 
 // MemoryRef names a memory written by a tool.
@@ -50,35 +56,83 @@ type SaveOutput struct {
 
 // SearchInput is the argument of search_memory.
 type SearchInput struct {
-	Query string   `json:"query" jsonschema:"what to look for, in words: matched by keyword and by meaning"`
-	Type  string   `json:"type,omitempty" jsonschema:"only this memory type; or code, doc or commit for indexed source code, documentation files (and doc memories) and commits"`
-	Kind  []string `json:"kind,omitempty" jsonschema:"only results of these kinds: memory, code, doc, commit (default: all, every memory first)"`
-	Tags  []string `json:"tags,omitempty" jsonschema:"only memories with all of these tags"`
-	Limit int      `json:"limit,omitempty" jsonschema:"at most this many results (default 10, at most 1000)"`
-	Mode  string   `json:"mode,omitempty" jsonschema:"hybrid (default), keyword or semantic"`
-	Scope string   `json:"scope,omitempty" jsonschema:"repo, user or all (default): the repository's memories, the person's own, or both"`
-	Repos []string `json:"repos,omitempty" jsonschema:"also search these registered repositories (names from list_repos), or all"`
-	Tests string   `json:"tests,omitempty" jsonschema:"test code: include (default, ranked below other code of equal relevance), exclude or only"`
-	Group string   `json:"group,omitempty" jsonschema:"file: one result per file with its best chunks under it, for where-is-X-handled questions"`
+	Query  string   `json:"query" jsonschema:"what to look for, in words"`
+	Kind   []string `json:"kind,omitempty" jsonschema:"memory (default), code, doc, commit or all"`
+	Type   string   `json:"type,omitempty" jsonschema:"only this memory type"`
+	Tags   []string `json:"tag,omitempty" jsonschema:"only memories with all of these"`
+	Limit  int      `json:"limit,omitempty" jsonschema:"default 10"`
+	Mode   string   `json:"mode,omitempty"`
+	Scope  string   `json:"scope,omitempty"`
+	Repos  []string `json:"repos,omitempty" jsonschema:"registered repositories (list_repos), or all"`
+	Tests  string   `json:"tests,omitempty" jsonschema:"test code: include (default), exclude or only"`
+	Group  string   `json:"group,omitempty" jsonschema:"file: one result per file"`
+	Detail bool     `json:"detail,omitempty" jsonschema:"add snippets, paths, tags, dates and scores"`
 }
 
 // SearchOutput is the result of search_memory.
 type SearchOutput struct {
-	Results []scope.Result `json:"results" jsonschema:"best first; a memory's id is its ID, a code chunk's is path:start-end; scope says which store, repo which registered repository"`
+	Results []SearchHit `json:"results" jsonschema:"best first"`
+}
+
+// SearchHit is one result of search_memory. By default it says only what
+// an agent needs to pick a result and open it with recall_memory; detail
+// adds the rest of what the search knows (a default answer of ten
+// results was about 7 KB, most of it commits with each SHA twice).
+type SearchHit struct {
+	ID      string `json:"id" jsonschema:"for recall_memory: a memory ID, path:start-end for code, a SHA for a commit"`
+	Kind    string `json:"kind,omitempty" jsonschema:"code, doc or commit; absent for a memory"`
+	Type    string `json:"type,omitempty" jsonschema:"the memory type; absent when it is the kind"`
+	Title   string `json:"title"`
+	Scope   string `json:"scope,omitempty" jsonschema:"user for the person's own store; absent for the repository"`
+	Repo    string `json:"repo,omitempty" jsonschema:"the registered repository it came from"`
+	Relaxed bool   `json:"relaxed,omitempty" jsonschema:"the query's quotes, OR or -word matched nothing; this matches its words"`
+	// Detail: only with detail. Results come best first, so the default
+	// answer leaves the scores out too: what fits ten results in 2 KB.
+	Score     float64                 `json:"score,omitempty"`
+	Path      string                  `json:"path,omitempty"`
+	Snippet   string                  `json:"snippet,omitempty"`
+	Tags      []string                `json:"tags,omitempty"`
+	Updated   *time.Time              `json:"updated,omitempty"`
+	Keyword   float64                 `json:"keyword_score,omitempty"`
+	Semantic  float64                 `json:"semantic_score,omitempty"`
+	Symbol    string                  `json:"symbol,omitempty"`
+	Language  string                  `json:"language,omitempty"`
+	StartLine int                     `json:"start_line,omitempty"`
+	EndLine   int                     `json:"end_line,omitempty"`
+	Test      bool                    `json:"test,omitempty"`
+	FileScore float64                 `json:"file_score,omitempty"`
+	Chunks    []contextfs.ChunkResult `json:"chunks,omitempty"`
 }
 
 // IDInput is the argument of the tools that take one memory.
 type IDInput struct {
-	ID    string `json:"id" jsonschema:"the memory's ID or a unique prefix of it"`
-	Scope string `json:"scope,omitempty" jsonschema:"repo, user or all (default: both stores; a prefix matching a memory in each is ambiguous, a full ID is its memory)"`
+	ID    string `json:"id" jsonschema:"ID or unique prefix"`
+	Scope string `json:"scope,omitempty"`
+}
+
+// RecallInput is the argument of recall_memory: a memory, and what is
+// around it (the CLI's related and lineage).
+type RecallInput struct {
+	IDInput
+	Depth   int    `json:"depth,omitempty" jsonschema:"add memories up to this many links away"`
+	Rel     string `json:"rel,omitempty" jsonschema:"depth: only this relation"`
+	Lineage bool   `json:"lineage,omitempty" jsonschema:"add its versions"`
+}
+
+// RecallOutput is a memory read whole, with what recall_memory was asked
+// to add.
+type RecallOutput struct {
+	*memory.Memory
+	Related  []links.Neighbour `json:"related,omitempty" jsonschema:"with depth: linked memories, both directions"`
+	Versions []lineage.Version `json:"versions,omitempty" jsonschema:"with lineage: oldest first"`
 }
 
 // ListInput is the argument of list_memories.
 type ListInput struct {
-	Type  string `json:"type,omitempty" jsonschema:"only this memory type"`
-	Tag   string `json:"tag,omitempty" jsonschema:"only memories with this tag"`
-	Limit int    `json:"limit,omitempty" jsonschema:"at most this many memories (default: all)"`
-	Scope string `json:"scope,omitempty" jsonschema:"repo, user or all (default)"`
+	Type  string   `json:"type,omitempty" jsonschema:"only this memory type"`
+	Tags  []string `json:"tag,omitempty" jsonschema:"only memories with all of these"`
+	Limit int      `json:"limit,omitempty" jsonschema:"default: all"`
+	Scope string   `json:"scope,omitempty"`
 }
 
 // ListOutput is the result of list_memories.
@@ -86,18 +140,18 @@ type ListOutput struct {
 	Memories []scope.Entry `json:"memories" jsonschema:"newest first; superseded memories are left out; scope says which store"`
 }
 
-// UpdateInput is the argument of update_memory. Title and Body are
+// UpdateInput is the argument of update_memory. Title and Content are
 // pointers so that leaving them out differs from clearing them.
 type UpdateInput struct {
-	ID          string         `json:"id" jsonschema:"the memory's ID or a unique prefix of it"`
-	Title       *string        `json:"title,omitempty" jsonschema:"a new title"`
-	Body        *string        `json:"body,omitempty" jsonschema:"a new Markdown body, replacing the old one whole (a title derived from the old body is derived again)"`
-	AddTags     []string       `json:"add_tags,omitempty" jsonschema:"tags to add"`
-	RemoveTags  []string       `json:"remove_tags,omitempty" jsonschema:"tags to remove"`
-	Data        map[string]any `json:"data,omitempty" jsonschema:"fields merged into the structured data; a null value deletes the field"`
-	AddPaths    []string       `json:"add_paths,omitempty" jsonschema:"globs of code to attach the memory to"`
-	RemovePaths []string       `json:"remove_paths,omitempty" jsonschema:"globs to detach the memory from"`
-	Scope       string         `json:"scope,omitempty" jsonschema:"repo, user or all (default: both stores; a prefix matching a memory in each is ambiguous, a full ID is its memory)"`
+	ID          string         `json:"id" jsonschema:"ID or unique prefix"`
+	Title       *string        `json:"title,omitempty"`
+	Content     *string        `json:"content,omitempty" jsonschema:"a new Markdown body, replacing the old one"`
+	AddTags     []string       `json:"add_tag,omitempty"`
+	RemoveTags  []string       `json:"remove_tag,omitempty"`
+	Data        map[string]any `json:"data,omitempty" jsonschema:"merged into data; null deletes a field"`
+	AddPaths    []string       `json:"add_path,omitempty" jsonschema:"globs of code to attach it to"`
+	RemovePaths []string       `json:"remove_path,omitempty"`
+	Scope       string         `json:"scope,omitempty"`
 }
 
 // UpdateOutput is the result of update_memory.
@@ -140,51 +194,57 @@ type StatusOutput struct {
 	Commits  int                 `json:"commits" jsonschema:"indexed commits"`
 }
 
-// register adds every tool to srv.
+// register adds every tool to srv. The descriptions say when to use a
+// tool, in a sentence or two: every session pays for the whole list
+// (TestToolListFitsTheBudget), and the details are in docs/MCP.md.
 func (sv *server) register(srv *mcp.Server) {
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "save_memory",
-		Description: "Save a new memory for the team and future sessions: a decision, a fact, an error and its fix, a procedure… It is validated, scanned for secrets and written as a Markdown file under .contextfs/ (to be committed with the code). Types:\n" + typeList(),
+		Description: "Record a decision, fact, error fix, procedure or preference for the team and later sessions, as a Markdown file under .contextfs/ committed with the code.",
 		Annotations: &mcp.ToolAnnotations{Title: "Save a memory", DestructiveHint: new(false)},
-		InputSchema: schemaWithEnums[SaveInput](map[string][]string{"type": typeNames(true)}),
+		InputSchema: inputSchema[SaveInput](map[string][]string{"scope": {string(scope.Repo), string(scope.User)}}),
 	}, sv.save)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "search_memory",
-		Description: "Search the repository's memories (and its indexed code and commits) by keyword and by meaning. Describe what you need in words; results are ranked best first with a snippet. Call recall_memory with a memory's id to read it whole.",
+		Description: "Search what the team wrote down, by keyword and meaning, before non-trivial work; kind code, doc or commit searches the indexed code, docs and history.",
 		Annotations: &mcp.ToolAnnotations{Title: "Search memories", ReadOnlyHint: true, IdempotentHint: true},
-		InputSchema: schemaWithEnums[SearchInput](map[string][]string{"type": typeNames(true),
-			"mode": {contextfs.ModeHybrid, contextfs.ModeKeyword, contextfs.ModeSemantic}}),
+		InputSchema: inputSchema[SearchInput](map[string][]string{"mode": {contextfs.ModeHybrid, contextfs.ModeKeyword, contextfs.ModeSemantic}}),
 	}, sv.search)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "recall_memory",
-		Description: "Read one memory whole, from its file: its frontmatter fields (type, title, tags, data, dates…) and its Markdown body. Also opens the code chunks (path:start-end) and commits (SHA) that search_memory returns.",
+		Description: "Read a memory whole, or a code chunk or commit by the id search_memory gave it; optionally with its linked memories and versions.",
 		Annotations: &mcp.ToolAnnotations{Title: "Read a memory", ReadOnlyHint: true, IdempotentHint: true},
+		InputSchema: inputSchema[RecallInput](nil),
 	}, sv.recall)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "list_memories",
-		Description: "List memories, newest first, optionally of one type or with one tag.",
+		Description: "List memories, newest first.",
 		Annotations: &mcp.ToolAnnotations{Title: "List memories", ReadOnlyHint: true, IdempotentHint: true},
-		InputSchema: schemaWithEnums[ListInput](map[string][]string{"type": typeNames(true)}),
+		InputSchema: inputSchema[ListInput](nil),
 	}, sv.list)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "update_memory",
-		Description: "Change a memory in place: its title, its body, its tags or its structured data (merged). Only the changed lines of the file change. To replace a memory with a different one, save the new one with supersedes instead.",
+		Description: "Correct a memory in place. When the knowledge itself changed, use evolve_memory.",
 		Annotations: &mcp.ToolAnnotations{Title: "Update a memory", DestructiveHint: new(false), IdempotentHint: true},
+		InputSchema: inputSchema[UpdateInput](nil),
 	}, sv.update)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "delete_memory",
-		Description: "Delete a memory's file. Git keeps its history. Prefer update_memory, or save_memory with supersedes, when a memory is outdated rather than wrong.",
+		Description: "Delete a memory that is wrong (git keeps its history); an outdated one is better evolved.",
 		Annotations: &mcp.ToolAnnotations{Title: "Delete a memory", DestructiveHint: new(true), IdempotentHint: true},
+		InputSchema: inputSchema[IDInput](nil),
 	}, sv.delete)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "memory_status",
-		Description: "Count the repository's memories by type and list memory files that cannot be read or are invalid.",
+		Description: "Count memories by type and list the memory files that are invalid.",
 		Annotations: &mcp.ToolAnnotations{Title: "Memory status", ReadOnlyHint: true, IdempotentHint: true},
+		InputSchema: inputSchema[struct{}](nil),
 	}, sv.status)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "list_repos",
-		Description: "List the repositories the person registered (git contextfs repos add); search_memory with repos searches them together.",
+		Description: "List the registered repositories that search_memory's repos searches.",
 		Annotations: &mcp.ToolAnnotations{Title: "List repositories", ReadOnlyHint: true, IdempotentHint: true},
+		InputSchema: inputSchema[struct{}](nil),
 	}, sv.listRepos)
 	sv.registerChecks(srv)
 	sv.registerAgents(srv)
@@ -232,19 +292,6 @@ func (sv *server) listRepos(ctx context.Context, _ struct{}) (ReposOutput, strin
 	return out, strings.TrimRight(b.String(), "\n"), nil
 }
 
-// typeList describes the types an agent may save, one per line, from the
-// types' own schemas so that it never drifts from what Save accepts.
-func typeList() string {
-	var b strings.Builder
-	for _, t := range memory.Types() {
-		if t.Indexed {
-			continue // produced by indexing, not written by agents
-		}
-		fmt.Fprintf(&b, "- %s: %s\n", t.Name, t.Description)
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
 func refOf(m *memory.Memory, sc scope.Scope) MemoryRef {
 	return MemoryRef{ID: m.ID, Path: m.Path, Type: m.Type, Title: m.Title, Scope: string(sc)}
 }
@@ -264,11 +311,11 @@ func (sv *server) search(ctx context.Context, in SearchInput) (SearchOutput, str
 	if err := checkLimit(in.Limit, contextfs.MaxSearchLimit); err != nil {
 		return SearchOutput{}, "", err
 	}
-	q := contextfs.Query{Text: in.Query, Kinds: in.Kind, Tags: in.Tags, Limit: in.Limit, Mode: in.Mode, Tests: in.Tests, Group: in.Group}
+	q := contextfs.Query{Text: in.Query, Kinds: searchKinds(in), Tags: in.Tags, Limit: in.Limit, Mode: in.Mode, Tests: in.Tests, Group: in.Group}
 	if in.Type != "" {
 		q.Types = []string{in.Type}
 	}
-	if sc != scope.User {
+	if sc != scope.User && wantsIndex(q) {
 		sv.autoIndex(ctx, q)
 	}
 	var res []scope.Result
@@ -284,24 +331,109 @@ func (sv *server) search(ctx context.Context, in SearchInput) (SearchOutput, str
 	if err != nil {
 		return SearchOutput{}, "", err
 	}
+	out := SearchOutput{Results: make([]SearchHit, len(res))}
 	if len(res) == 0 {
-		return SearchOutput{Results: res}, "no matches", nil
+		text := "no matches"
+		if slices.Equal(q.Kinds, []string{kindMemory}) {
+			text = "no memories match (kind code, doc, commit or all searches the indexed code, docs and history)"
+		}
+		return out, text, nil
 	}
 	var b strings.Builder
 	for i, r := range res {
-		where := r.Path
-		switch {
-		case r.Repo != "":
-			where = r.Repo + ": " + where
-		case r.Scope == scope.User:
-			where = "user: " + where
+		h := hitOf(r, in.Detail)
+		out.Results[i] = h
+		what := h.Type
+		if h.Kind != "" {
+			what = h.Kind
 		}
-		fmt.Fprintf(&b, "%d. [%s] %s %q (%s, score %.3f)\n", i+1, r.ID, r.Type, r.Title, where, r.Score)
-		if r.Snippet != "" {
+		fmt.Fprintf(&b, "%s %s: %s", h.ID, what, h.Title)
+		if in.Detail {
+			fmt.Fprintf(&b, " (score %.3f)", h.Score)
+		}
+		switch {
+		case h.Repo != "":
+			b.WriteString(" (" + h.Repo + ")")
+		case h.Scope != "":
+			b.WriteString(" (" + h.Scope + ")")
+		}
+		if h.Relaxed {
+			b.WriteString(" (its words, not the phrase)")
+		}
+		b.WriteString("\n")
+		if in.Detail && r.Snippet != "" {
 			fmt.Fprintf(&b, "   %s\n", r.Snippet)
 		}
 	}
-	return SearchOutput{Results: res}, strings.TrimRight(b.String(), "\n"), nil
+	return out, strings.TrimRight(b.String(), "\n"), nil
+}
+
+// kindMemory is the result kind of a memory (contextfs.Query.Kinds).
+const kindMemory = "memory"
+
+// searchKinds is the kinds a search asks for: the memories alone unless
+// the arguments ask for code, docs or commits (kind, a type of theirs,
+// tests, group), so that what the team wrote down is not buried under
+// code chunks and commits that mention the same words; "all" is every
+// kind, memories first.
+func searchKinds(in SearchInput) []string {
+	if slices.Contains(in.Kind, "all") {
+		return nil
+	}
+	if len(in.Kind) > 0 || in.Type != "" || in.Tests != "" || in.Group != "" {
+		return in.Kind
+	}
+	return []string{kindMemory}
+}
+
+// wantsIndex says whether a search may return code or commits, whose
+// index autoIndex refreshes first.
+func wantsIndex(q contextfs.Query) bool {
+	if len(q.Kinds) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(q.Kinds, func(k string) bool { return k != kindMemory })
+}
+
+// maxHitTitle is how much of a title a default search result shows: a
+// title derived from a long first sentence would otherwise fill the
+// answer; recall_memory and detail give it whole.
+const maxHitTitle = 80
+
+// clip cuts s to at most n runes, marking the cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+// hitOf is r as search_memory returns it: the ID, the kind or type, the
+// title and the score, each once; detail adds the rest.
+func hitOf(r scope.Result, detail bool) SearchHit {
+	h := SearchHit{ID: r.ID, Type: r.Type, Title: r.Title, Repo: r.Repo, Relaxed: r.Relaxed}
+	if r.Kind != kindMemory {
+		h.Kind = r.Kind
+		if r.Type == r.Kind {
+			h.Type = ""
+		}
+	}
+	if r.Scope != scope.Repo {
+		h.Scope = string(r.Scope)
+	}
+	if !detail {
+		h.Title = clip(h.Title, maxHitTitle)
+		return h
+	}
+	h.Score = r.Score
+	h.Path, h.Snippet, h.Tags, h.Keyword, h.Semantic = r.Path, r.Snippet, r.Tags, r.Keyword, r.Semantic
+	h.Symbol, h.Language, h.StartLine, h.EndLine, h.Test, h.FileScore, h.Chunks = r.Symbol, r.Language, r.StartLine, r.EndLine, r.Test, r.FileScore, r.Chunks
+	if !r.Updated.IsZero() {
+		u := r.Updated
+		h.Updated = &u
+	}
+	return h
 }
 
 // autoIndex keeps the code index fresh before a search that may return
@@ -320,35 +452,54 @@ func (sv *server) autoIndex(ctx context.Context, q contextfs.Query) {
 	}
 }
 
-func (sv *server) recall(ctx context.Context, in IDInput) (*memory.Memory, string, error) {
+func (sv *server) recall(ctx context.Context, in RecallInput) (RecallOutput, string, error) {
 	sc, err := parseScope(in.Scope)
 	if err != nil {
-		return nil, "", err
+		return RecallOutput{}, "", err
+	}
+	if in.Depth < 0 {
+		return RecallOutput{}, "", fmt.Errorf("depth must be 0 (no linked memories) or more, not %d", in.Depth)
+	}
+	if in.Rel != "" {
+		if err := links.CheckRel(in.Rel); err != nil {
+			return RecallOutput{}, "", err
+		}
 	}
 	// Code chunks and commits are recallable by the IDs search gives them.
 	if sv.set.Repo != nil && sc != scope.User {
 		if _, err := sv.set.Repo.Sync(ctx); err != nil {
-			return nil, "", err
+			return RecallOutput{}, "", err
 		}
 		if x, ok, err := sv.set.Repo.RecallIndexed(ctx, strings.TrimSpace(in.ID)); err != nil || ok {
 			if err != nil {
-				return nil, "", err
+				return RecallOutput{}, "", err
 			}
-			return indexedMemory(x), indexedText(x), nil
+			return RecallOutput{Memory: indexedMemory(x)}, indexedText(x), nil
 		}
-	}
-	if err != nil {
-		return nil, "", err
 	}
 	m, _, st, err := sv.set.Resolve(ctx, sc, in.ID)
 	if err != nil {
-		return nil, "", err
+		return RecallOutput{}, "", err
 	}
 	raw, err := st.Repo.ReadFile(m.Path)
 	if err != nil {
-		return nil, "", fmt.Errorf("read %s: %w", m.Path, err)
+		return RecallOutput{}, "", fmt.Errorf("read %s: %w", m.Path, err)
 	}
-	return m, "# " + m.Path + "\n" + string(raw), nil
+	out := RecallOutput{Memory: m}
+	text := "# " + m.Path + "\n" + string(raw)
+	if in.Depth > 0 {
+		if out.Related, err = links.WalkIndexed(ctx, st, m.ID, in.Depth, in.Rel); err != nil {
+			return RecallOutput{}, "", err
+		}
+		text += "\n# related\n" + relatedText(out.Related)
+	}
+	if in.Lineage {
+		if out.Versions, err = lineage.Lineage(ctx, st, m.ID); err != nil {
+			return RecallOutput{}, "", err
+		}
+		text += "\n# versions\n" + versionsText(out.Versions)
+	}
+	return out, text, nil
 }
 
 func (sv *server) list(ctx context.Context, in ListInput) (ListOutput, string, error) {
@@ -359,9 +510,7 @@ func (sv *server) list(ctx context.Context, in ListInput) (ListOutput, string, e
 	if in.Type != "" {
 		o.Types = []string{in.Type}
 	}
-	if in.Tag != "" {
-		o.Tags = []string{in.Tag}
-	}
+	o.Tags = in.Tags
 	sc, err := parseScope(in.Scope)
 	if err != nil {
 		return ListOutput{}, "", err
@@ -385,7 +534,7 @@ func (sv *server) update(ctx context.Context, in UpdateInput) (UpdateOutput, str
 	if err != nil {
 		return UpdateOutput{}, "", err
 	}
-	res, err := sv.svc.Update(ctx, sc, in.ID, workflow.UpdatePatch{Title: in.Title, Body: in.Body, AddTags: in.AddTags,
+	res, err := sv.svc.Update(ctx, sc, in.ID, workflow.UpdatePatch{Title: in.Title, Body: in.Content, AddTags: in.AddTags,
 		RemoveTags: in.RemoveTags, Data: in.Data, AddPaths: in.AddPaths, RemovePaths: in.RemovePaths})
 	if err != nil {
 		return UpdateOutput{}, "", err

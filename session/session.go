@@ -180,7 +180,7 @@ func Start(ctx context.Context, st *contextfs.Store, o StartOptions, now time.Ti
 // Resume returns the open session, or nil when none is open. It is how a
 // second party joins the session a first one started: the hook of an
 // agent starts one as the agent starts, then the agent asks for one (MCP
-// session_start, or session start --resume); both are one session, with
+// session with action start, or session start --resume); both are one session, with
 // one summary. A label, tool or model the open session lacks is taken
 // from o; what it has is kept.
 func Resume(repo *gitstore.Repo, o StartOptions) (*Session, error) {

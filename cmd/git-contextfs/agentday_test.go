@@ -188,7 +188,7 @@ func playDay(t *testing.T, node, client, dir string, tasks []dayTask) {
 	dayHooks(t, env, dir, ids)
 
 	// Afternoon: a new MCP server process, through the TypeScript SDK.
-	steps := []dayStep{{Tool: "session_start", Args: map[string]any{"label": "pool size"}}}
+	steps := []dayStep{{Tool: "session", Args: map[string]any{"action": "start", "label": "pool size"}}}
 	for _, tk := range tasks {
 		steps = append(steps,
 			dayStep{Tool: "get_context", Args: map[string]any{"task": tk.text}},
@@ -200,7 +200,7 @@ func playDay(t *testing.T, node, client, dir string, tasks []dayTask) {
 		dayStep{Tool: "evolve_memory", Args: map[string]any{"id": ids["decision"], "content": evolvedBody, "reason": "correction"}},
 		dayStep{Tool: "get_context", Args: map[string]any{"task": tasks[0].text}},
 		dayStep{Tool: "search_memory", Args: map[string]any{"query": searchQuery}},
-		dayStep{Tool: "session_end", Args: map[string]any{"summary": "Raised the pool to 40 connections.", "outcome": "success"}})
+		dayStep{Tool: "session", Args: map[string]any{"action": "end", "summary": "Raised the pool to 40 connections.", "outcome": "success"}})
 	answers := dayMCP(t, node, client, env, dir, steps)
 	if len(answers) != len(steps) {
 		t.Fatalf("%d answers to %d steps", len(answers), len(steps))
@@ -236,11 +236,11 @@ func playDay(t *testing.T, node, client, dir string, tasks []dayTask) {
 
 	// The CLI, a process of its own, sees the same; the afternoon's
 	// session is now the last one.
-	var ended struct{ ID string }
-	if err := json.Unmarshal(answers[searchAt+4].Structured, &ended); err != nil || ended.ID == "" {
-		t.Fatalf("session_end answered %s (%v): want the summary's ID", answers[searchAt+4].Structured, err)
+	var ended struct{ Memory struct{ ID string } }
+	if err := json.Unmarshal(answers[searchAt+4].Structured, &ended); err != nil || ended.Memory.ID == "" {
+		t.Fatalf("session end answered %s (%v): want the summary's ID", answers[searchAt+4].Structured, err)
 	}
-	ids["summary"] = ended.ID
+	ids["summary"] = ended.Memory.ID
 	r := dayCLI(t, env, dir, "context", "--task", tasks[0].text)
 	if r.code != 0 {
 		t.Fatalf("context --task after evolve: exit %d\nstderr: %s", r.code, r.stderr)

@@ -65,7 +65,7 @@ func TestMCPServer(t *testing.T) {
 		}
 	}
 	var saved struct{ ID, Type, Path string }
-	callTool("save_memory", map[string]any{"type": "decision", "tags": []string{"db"},
+	callTool("save_memory", map[string]any{"type": "decision", "tag": []string{"db"},
 		"content": "We pool Postgres connections with pgxpool, twenty per instance."}, &saved)
 	if saved.ID == "" || saved.Type != "decision" {
 		t.Fatalf("save_memory: %+v", saved)

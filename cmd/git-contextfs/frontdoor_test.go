@@ -94,7 +94,7 @@ func (m mcpDoor) save(t *testing.T, typ, title, body string) doorSaved {
 
 func (m mcpDoor) addTag(t *testing.T, id, tag string) doorUpdated {
 	var out doorUpdated
-	m.call(t, "update_memory", map[string]any{"id": id, "add_tags": []string{tag}}, &out)
+	m.call(t, "update_memory", map[string]any{"id": id, "add_tag": []string{tag}}, &out)
 	return out
 }
 

@@ -70,7 +70,7 @@ func TestRealMCPClient(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatalf("client output: %v\n%s", err, stdout.String())
 	}
-	for _, tool := range []string{"get_context", "session_start", "session_end", "session_list", "session_log", "get_type_schema", "index", "index_status",
+	for _, tool := range []string{"get_context", "session", "get_type_schema", "index",
 		"save_memory", "search_memory", "recall_memory", "list_memories", "update_memory", "delete_memory", "memory_status"} {
 		if !slices.Contains(got.Tools, tool) {
 			t.Errorf("tools/list lacks %s: %v", tool, got.Tools)
@@ -87,7 +87,7 @@ func TestRealMCPClient(t *testing.T) {
 		t.Errorf("get_context does not list the saved decision under the branch's changes:\n%s", got.ContextText)
 	}
 	if !strings.Contains(got.SessionLog, "user: how long should tokens live?") {
-		t.Errorf("session_log does not read back the line appended to the open session's log: %q", got.SessionLog)
+		t.Errorf("session log does not read back the line appended to the open session's log: %q", got.SessionLog)
 	}
 	if !strings.Contains(got.PromptText, "# Project memory") || !strings.Contains(got.ResourceText, "id: "+got.Saved) {
 		t.Errorf("prompt or resource: %q / %q", got.PromptText, got.ResourceText)
@@ -111,6 +111,6 @@ func TestRealMCPClient(t *testing.T) {
 		}
 	}
 	if !slices.Equal(got.Summary.Saved, []string{got.Saved}) {
-		t.Errorf("session_end saved %v, want [%s]", got.Summary.Saved, got.Saved)
+		t.Errorf("session end saved %v, want [%s]", got.Summary.Saved, got.Saved)
 	}
 }

@@ -231,7 +231,7 @@ func TestMCPFormatMemoriesRefusesAnOversizedFileAndServesOn(t *testing.T) {
 	}{
 		{"every file, check only", `{"check":true}`},
 		{"every file, writing", `{}`},
-		{"the file named", fmt.Sprintf(`{"paths":[%q],"check":true}`, rel)},
+		{"the file named", fmt.Sprintf(`{"path":[%q],"check":true}`, rel)},
 	}
 	for i, c := range calls {
 		t.Run(c.name, func(t *testing.T) {

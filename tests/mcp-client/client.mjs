@@ -1,7 +1,7 @@
 // Drives the real git-contextfs MCP server over stdio with the official
 // TypeScript SDK, as an agent client would: list the tools, prompts and
-// resources, then run session_start → save_memory → get_context →
-// session_log (append, read) → session_end. Prints one JSON object on
+// resources, then run session start → save_memory → get_context →
+// session log (append, read) → session end. Prints one JSON object on
 // stdout for the Go test (cmd/git-contextfs/mcpclient_test.go) to check
 // against the files.
 //
@@ -33,19 +33,19 @@ try {
   const resources = (await client.listResources()).resources.map((r) => r.uri).sort();
   const templates = (await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate).sort();
 
-  const started = await call("session_start", { label: "ts client" });
+  const started = await call("session", { action: "start", label: "ts client" });
   const saved = await call("save_memory", {
     type: "decision",
     content: "Tokens expire after one hour.",
-    paths: ["auth/**"],
+    path: ["auth/**"],
     data: { decision: "1h tokens", status: "accepted" },
   });
   const context = await call("get_context", { task: "token lifetime", budget: 1500 });
   // The session's raw log, which the hooks' summaries read beside the
   // prompts: an append, then a read of the open session's log.
-  await call("session_log", { message: "user: how long should tokens live?" });
-  const log = await call("session_log", {});
-  const ended = await call("session_end", { summary: "Decided the token lifetime.", outcome: "success" });
+  await call("session", { action: "log", message: "user: how long should tokens live?" });
+  const log = await call("session", { action: "log" });
+  const ended = await call("session", { action: "end", summary: "Decided the token lifetime.", outcome: "success" });
   const prompt = await client.getPrompt({ name: "context", arguments: { task: "tokens" } });
   const resource = await client.readResource({ uri: "contextfs://memory/" + saved.structuredContent.id });
 
@@ -56,7 +56,7 @@ try {
     saved: saved.structuredContent.id,
     contextText: context.content[0].text,
     sessionLog: log.structuredContent.log,
-    summary: ended.structuredContent,
+    summary: { ...ended.structuredContent.memory, saved: ended.structuredContent.saved },
     promptText: prompt.messages[0].content.text,
     resourceText: resource.contents[0].text,
   }));
