@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/yuin/goldmark/ast"
@@ -17,13 +18,22 @@ import (
 // progress.md and activeContext.md (current focus, recent changes, next
 // steps) are where the work stands: progress, not episodic, which is what
 // sessions write and the context block shows as "Last session".
-var bankTypes = map[string]string{
-	"projectbrief.md":   "project-brief",
-	"productcontext.md": "product-context",
-	"systempatterns.md": "architecture",
-	"techcontext.md":    "tech-context",
-	"progress.md":       "progress",
-	"activecontext.md":  "progress",
+// A switch, not a map: a package-level map is built at every start of
+// every command (docs/DESIGN.md, "Start-up").
+func bankType(base string) (string, bool) {
+	switch base {
+	case "projectbrief.md":
+		return "project-brief", true
+	case "productcontext.md":
+		return "product-context", true
+	case "systempatterns.md":
+		return "architecture", true
+	case "techcontext.md":
+		return "tech-context", true
+	case "progress.md", "activecontext.md":
+		return "progress", true
+	}
+	return "", false
 }
 
 // parseMemoryBank reads a memory-bank file: one memory per second-level
@@ -33,7 +43,7 @@ var bankTypes = map[string]string{
 // are facts.
 func parseMemoryBank(rel string, src []byte) ([]Item, error) {
 	base := strings.ToLower(path.Base(rel))
-	typ, ok := bankTypes[base]
+	typ, ok := bankType(base)
 	if !ok {
 		typ = "fact"
 	}
@@ -120,7 +130,7 @@ func parseADR(rel string, src []byte) ([]Item, error) {
 		if h, ok := n.(*ast.Heading); ok {
 			t := mdtext.Plain(h, body)
 			if h.Level == 1 && it.Title == "" {
-				it.Title = adrNumber.ReplaceAllString(t, "")
+				it.Title = adrNumber().ReplaceAllString(t, "")
 				inSection = ""
 				continue
 			}
@@ -190,7 +200,9 @@ func parseADR(rel string, src []byte) ([]Item, error) {
 
 // adrNumber is the number an ADR's title starts with: "1. ", "ADR-0002: ",
 // "0003 - ".
-var adrNumber = regexp.MustCompile(`(?i)^\s*(adr[-\s]?)?\d+\s*[.:)\-–]\s*`)
+var adrNumber = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(adr[-\s]?)?\d+\s*[.:)\-–]\s*`)
+})
 
 // adrStatus reads a status as the templates write it ("Accepted",
 // "Superseded by [ADR-0005](…)", "proposed | accepted"), mapped to the

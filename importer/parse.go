@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 	"go.yaml.in/yaml/v3"
@@ -431,7 +432,9 @@ func leadIn(n ast.Node, next ast.Node, src []byte) bool {
 
 // boilerplate is the sentence agents' init commands open these files
 // with; it says nothing about the project.
-var boilerplate = regexp.MustCompile(`(?i)^this file (provides|gives|contains|offers) (guidance|instructions|context)\b`)
+var boilerplate = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^this file (provides|gives|contains|offers) (guidance|instructions|context)\b`)
+})
 
 // parseInstructions reads an instructions file: each section's type from
 // its heading (see sectionType); in sections of rules each top-level list
@@ -536,7 +539,7 @@ func parseInstructions(src []byte, paths []string, opts ...option) ([]Item, erro
 				continue
 			}
 			text := l.text(starts[i], starts[i+1])
-			if p, ok := n.(*ast.Paragraph); ok && boilerplate.MatchString(mdtext.Plain(p, body)) {
+			if p, ok := n.(*ast.Paragraph); ok && boilerplate().MatchString(mdtext.Plain(p, body)) {
 				continue
 			}
 			prose = append(prose, text)
