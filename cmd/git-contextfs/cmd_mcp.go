@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 
 	"github.com/spf13/cobra"
 
@@ -68,29 +66,7 @@ func findMCPProgram() (string, error) {
 }
 
 // runMCP runs the MCP server program in place of this process, with the
-// same streams and --repo; an app without execve (tests in-process) runs
-// it as a child and waits.
+// same streams and --repo (runSibling).
 func (a *app) runMCP(cmd *cobra.Command) error {
-	path, err := findMCPProgram()
-	if err != nil {
-		return err
-	}
-	argv := []string{path}
-	if a.dir != "" {
-		argv = append(argv, "--repo", a.dir)
-	}
-	env := append(os.Environ(), sibling.VersionEnv+"="+version())
-	if a.execve != nil {
-		return fmt.Errorf("run %s: %w", path, a.execve(path, argv, env)) // returns only if it failed
-	}
-	c := exec.CommandContext(cmd.Context(), path, argv[1:]...)
-	c.Env, c.Stdin, c.Stdout, c.Stderr = env, a.io.In, a.io.Out, a.io.ErrOut
-	if err := c.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && ee.ExitCode() > 0 {
-			return &exitError{ee.ExitCode()} // the server reported it
-		}
-		return fmt.Errorf("run %s: %w", path, err)
-	}
-	return nil
+	return a.runSibling(cmd, mcpProgram, "the MCP server", nil)
 }

@@ -87,7 +87,7 @@ func (a *app) runSibling(cmd *cobra.Command, name, what string, args []string) e
 	if err := c.Run(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && ee.ExitCode() > 0 {
-			return &exitError{ee.ExitCode()} // the viewer reported it
+			return &exitError{ee.ExitCode()} // the program reported it
 		}
 		return fmt.Errorf("run %s: %w", path, err)
 	}
