@@ -36,7 +36,7 @@ func TestTokens(t *testing.T) {
 
 func TestTableRoundTrip(t *testing.T) {
 	b := &Builder{Dim: 3, Words: []string{"alpha", "beta", "gamma"},
-		Vecs:   [][]float32{{1, 0, 0}, {0, 2, 0}, {0, 0, -1}},
+		Vecs: [][]float32{{1, 0, 0}, {0, 2, 0}, {0, 0, -1}},
 		Freq: []float32{1, 0, 3}, Common: []float32{0, 0, 1}}
 	tab, err := Open(b.Encode(), 1)
 	if err != nil {
