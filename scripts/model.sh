@@ -15,7 +15,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WORK=${MODEL_WORK:-bin/model}
+# The work directory holds some 400 MB (packages, text, corpus, model);
+# outside the module, so that no go command walks the Go sources in it.
+WORK=${MODEL_WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/contextfs-model}
 OUT=${MODEL_OUT:-embed/wordvec.bin}
 GO=${GO:-go}
 
@@ -42,7 +44,7 @@ PKGS=(
 )
 
 # Training parameters (docs/EMBEDDER.md says why these).
-FT_ARGS=(-dim 64 -epoch 3 -minCount 5 -minn 3 -maxn 5 -bucket 200000 -ws 5 -neg 5 -lr 0.05 -t 1e-4 -thread 1 -seed 1 -verbose 1)
+FT_ARGS=(-dim 64 -epoch 3 -minCount 5 -minn 3 -maxn 4 -bucket 200000 -ws 6 -neg 5 -lr 0.05 -t 1e-4 -thread 1 -seed 1 -verbose 1)
 
 for tool in fasttext html2text apt-get dpkg-deb; do
 	command -v "$tool" >/dev/null || { echo "model.sh: $tool not found (apt-get install fasttext html2text)" >&2; exit 1; }
@@ -101,7 +103,7 @@ find "$WORK/root/usr/share/go-1.19/src" -type f -name '*.go' ! -path '*/testdata
 	xargs sed -n -e '/^[[:space:]]*\/\/go:/d' -e 's|^[[:space:]]*// \{0,1\}||p' > "$WORK/text/30-go-comments.txt"
 
 echo "== corpus"
-$GO run ./cmd/contextfs-model corpus -max-tokens 2000000 -out "$WORK/corpus.txt" "$WORK"/text/*.txt
+$GO run ./cmd/contextfs-model corpus -max-tokens 3000000,1500000,600000,800000 -out "$WORK/corpus.txt" "$WORK"/text/*.txt
 
 echo "== train (fastText ${FT_ARGS[*]})"
 start=$(date +%s)

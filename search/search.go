@@ -213,7 +213,13 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 	}
 	var qvec []float32
 	if st.mode != ModeKeyword {
-		vs, err := e.Embedder.Embed(ctx, []string{q.Text})
+		// A query a person or agent wrote is embedded as a query; a
+		// literal one (a text looking for its own copies) as a text.
+		embedQ := embed.EmbedQuery
+		if q.Literal {
+			embedQ = func(ctx context.Context, e embed.Embedder, t []string) ([][]float32, error) { return e.Embed(ctx, t) }
+		}
+		vs, err := embedQ(ctx, e.Embedder, []string{q.Text})
 		switch {
 		case err != nil && st.mode == ModeHybrid && errors.Is(err, embed.ErrUnavailable):
 			// The keyword half needs no embedder: half an answer beats
@@ -229,6 +235,12 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 			qvec = vs[0]
 		}
 	}
+	// Cosines of an asymmetric embedder's queries are brought to the
+	// scale of a symmetric one's (embed.QueryScale).
+	invScale := 1.0
+	if qvec != nil && !q.Literal {
+		invScale = 1 / embed.QueryScale(e.Embedder)
+	}
 	depth := max(st.limit*3, 30)
 	if q.Group == GroupFile {
 		depth *= 4 // several chunks per file
@@ -242,6 +254,9 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 		r, err := e.rank(ctx, k, text, phrases, qvec, kf, depth, st.mode)
 		if err != nil {
 			return nil, err
+		}
+		for i := range r.sem {
+			r.sem[i].Score *= invScale
 		}
 		if k == cache.KindCode && codeTypes != nil {
 			if r.kw, r.sem, err = e.ofTypes(ctx, codeTypes, r.kw, r.sem); err != nil {
@@ -262,7 +277,7 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 	semMax := bestCosine(byKind)
 	var all []scoredKind
 	for i, k := range kinds {
-		fused, err := e.fuse(ctx, k, byKind[i], qvec, st, kwMax, semMax)
+		fused, err := e.fuse(ctx, k, byKind[i], qvec, invScale, st, kwMax, semMax)
 		if err != nil {
 			return nil, err
 		}
@@ -326,8 +341,9 @@ func (e *Engine) rank(ctx context.Context, k cache.Kind, text string, phrases []
 }
 
 // fuse turns one kind's rankings into scores as st.mode asks, BM25 on the
-// scale kwMax shared by every kind.
-func (e *Engine) fuse(ctx context.Context, k cache.Kind, r rankings, qvec []float32, st settings, kwMax, semMax float64) ([]Scored, error) {
+// scale kwMax shared by every kind, cosines the cache computes multiplied
+// by invScale like the ranking's.
+func (e *Engine) fuse(ctx context.Context, k cache.Kind, r rankings, qvec []float32, invScale float64, st settings, kwMax, semMax float64) ([]Scored, error) {
 	switch st.mode {
 	case ModeKeyword:
 		return FuseScaled(hits(r.kw), nil, nil, 0, kwMax), nil
@@ -347,6 +363,9 @@ func (e *Engine) fuse(ctx context.Context, k cache.Kind, r rankings, qvec []floa
 	extra, err := e.Cache.Cosine(ctx, k, qvec, missing)
 	if err != nil {
 		return nil, err
+	}
+	for row, c := range extra {
+		extra[row] = c * invScale
 	}
 	if k == cache.KindCode && st.codeRules {
 		return FuseCode(hits(r.kw), hits(r.sem), extra, st.codeWeight, kwMax, semMax), nil

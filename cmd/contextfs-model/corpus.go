@@ -17,7 +17,7 @@ func corpusCmd(args []string) error {
 	fs := flag.NewFlagSet("corpus", flag.ContinueOnError)
 	out := fs.String("out", "corpus.txt", "the corpus to write")
 	minTokens := fs.Int("min-tokens", 3, "shortest line kept, in tokens")
-	maxTokens := fs.Int("max-tokens", 0, "if positive, the most tokens taken from one file: its lines are sampled evenly")
+	maxTokens := fs.String("max-tokens", "", "comma-separated: the most tokens taken from each file, in order (0 or missing: all); a file's lines are sampled evenly")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -27,10 +27,17 @@ func corpusCmd(args []string) error {
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	seen := map[uint64]bool{}
-	var tok wordvec.Tokenizer
+	tok := wordvec.Tokenizer{PartsOnly: true}
 	var line []byte
 	var total int
-	for _, name := range fs.Args() {
+	caps := strings.Split(*maxTokens, ",")
+	for fi, name := range fs.Args() {
+		limit := 0
+		if fi < len(caps) && strings.TrimSpace(caps[fi]) != "" {
+			if _, err := fmt.Sscan(caps[fi], &limit); err != nil {
+				return fmt.Errorf("-max-tokens %q: %w", caps[fi], err)
+			}
+		}
 		in, err := os.Open(name)
 		if err != nil {
 			return err
@@ -99,7 +106,7 @@ func corpusCmd(args []string) error {
 		// the budget past a whole line.
 		lines, tokens := 0, 0
 		for i, l := range kept {
-			if *maxTokens > 0 && all > *maxTokens && (i+1)**maxTokens/all == i**maxTokens/all {
+			if limit > 0 && all > limit && (i+1)*limit/all == i*limit/all {
 				continue
 			}
 			lines++

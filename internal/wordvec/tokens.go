@@ -24,6 +24,13 @@ import (
 // will; a possessive 's is dropped. A Tokenizer holds scratch buffers and
 // is not safe for concurrent use; its zero value is ready.
 type Tokenizer struct {
+	// PartsOnly leaves out the whole of a split identifier: the training
+	// corpus is made this way, so that the vocabulary is of words rather
+	// than of the compounds of one code base (an identifier seen often
+	// enough, such as "postgresql", is still learnt whole where it is
+	// written so).
+	PartsOnly bool
+
 	raw   []rune
 	parts []int
 	word  []byte
@@ -194,7 +201,7 @@ func (t *Tokenizer) identifier(raw []rune, fn func([]byte)) {
 		t.whole = append(t.whole, t.word...)
 		fn(t.word)
 	}
-	if words > 1 {
+	if words > 1 && !t.PartsOnly {
 		fn(t.whole)
 	}
 }
