@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,6 +102,88 @@ func TestSoftwareTune(t *testing.T) {
 			e := newSoftware(docParams, queryParams, dm, qm)
 			w, pa, ng, bad := worldScores(t, e)
 			t.Logf("doc mix %.2f query mix %.2f: SICK %.4f world %.3f para %.3f neg %.3f (negation-only above target: %d)", dm, qm, sickSpearman(t, e, pairs), w, pa, ng, bad)
+		}
+	}
+}
+
+// TestSoftwareSICKSpearman: the default embedder's cosine against human
+// relatedness on SICK's 4,500 pairs. The hashing half leads between texts
+// (docMix), which keeps the figure at the hashing embedder's level; the
+// floor sits a little below the measured figure.
+func TestSoftwareSICKSpearman(t *testing.T) {
+	pairs := sickPairs(t)
+	var even, odd []sick.Pair
+	for _, p := range pairs {
+		if p.ID%2 == 0 {
+			even = append(even, p)
+		} else {
+			odd = append(odd, p)
+		}
+	}
+	e := NewBuiltin()
+	for _, tt := range []struct {
+		name  string
+		pairs []sick.Pair
+	}{{"even pair IDs", even}, {"odd pair IDs", odd}, {"all pairs", pairs}} {
+		rho := sickSpearman(t, e, tt.pairs)
+		t.Logf("SICK Spearman, %s, n=%d: %.4f", tt.name, len(tt.pairs), rho)
+		if !(rho >= 0.70) {
+			t.Errorf("SICK Spearman on %s = %.4f, want >= 0.70", tt.name, rho)
+		}
+	}
+}
+
+// TestSoftwareVectorsAreDeterministic: the same text gets the same vector,
+// bit for bit, from a fresh embedder, alone or in a batch, as a text or as
+// a query, whatever was embedded before.
+func TestSoftwareVectorsAreDeterministic(t *testing.T) {
+	ctx := context.Background()
+	texts := []string{
+		"We use PostgreSQL with connection pooling, max 20 connections per instance.",
+		strings.Repeat("The scheduler balances the run queues; parseHTTPHeader reads user_id. ", 60),
+		"Why don't we use React Native?",
+		"",
+	}
+	a := embedAll(t, NewBuiltin(), texts...)
+	warm := NewBuiltin()
+	embedAll(t, warm, "something else entirely, with other words")
+	for i, text := range texts {
+		b := embedAll(t, warm, text)[0]
+		if !slices.Equal(a[i], b) {
+			t.Errorf("text %d: a different vector alone than in a batch, or after other texts", i)
+		}
+		q1, err := EmbedQuery(ctx, NewBuiltin(), []string{text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q2, err := EmbedQuery(ctx, warm, []string{text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(q1[0], q2[0]) {
+			t.Errorf("text %d: two query vectors differ", i)
+		}
+	}
+}
+
+// TestSoftwareKnowsSoftware: the word vectors put a question about a kind
+// of thing nearer a memory naming one of that kind than memories about
+// other things, with no word in common.
+func TestSoftwareKnowsSoftware(t *testing.T) {
+	ctx := context.Background()
+	e := NewBuiltin()
+	tests := []struct{ query, want, other string }{
+		{"Which broker carries order events?", "Checkout publishes to Kafka; the purchases topic is partitioned by customer ID.", "Grafana dashboards live in the ops repository under dashboards/."},
+		{"Where are passwords and private keys stored?", "Secrets come from HashiCorp Vault, injected as environment variables at startup.", "Celery with Redis as broker runs the report generation tasks."},
+	}
+	for _, tt := range tests {
+		q, err := EmbedQuery(ctx, e, []string{tt.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs := embedAll(t, e, tt.want, tt.other)
+		if w, o := dot(q[0], vs[0]), dot(q[0], vs[1]); w <= o {
+			t.Errorf("%q: cosine %.3f with %q, %.3f with %q", tt.query, w, tt.want, o, tt.other)
 		}
 	}
 }

@@ -31,10 +31,12 @@ type Tokenizer struct {
 	// written so).
 	PartsOnly bool
 
-	raw   []rune
-	parts []int
-	word  []byte
-	whole []byte
+	raw    []rune
+	parts  []int
+	counts map[int32]int32 // Table.Sentence's word counts
+	order  []int32         // and its words in order of first appearance
+	word   []byte
+	whole  []byte
 }
 
 // Each calls fn for every token of text, in order, with a lower-cased
