@@ -53,7 +53,7 @@ func softwareModel(dim int) string {
 // (docs/EMBEDDER.md).
 const (
 	docMix   = 0.15
-	queryMix = 0.9
+	queryMix = 0.95
 )
 
 // docParams are the hashing half's weights for texts: the hashing

@@ -4,6 +4,6 @@ package embed
 
 // wordvecSum is the SHA-256 of wordvec.bin, and wordvecDim its dimension.
 const (
-	wordvecSum = "62c5834c6dda356418210cadb9722db0d2649f6dcff64998bfc15b2b45885411"
+	wordvecSum = "df7f159813e0c4f0621ac7b099030a1ebaa2000556083ddb32a22cc4d9cf3376"
 	wordvecDim = 64
 )

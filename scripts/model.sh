@@ -19,6 +19,7 @@ cd "$(dirname "$0")/.."
 # outside the module, so that no go command walks the Go sources in it.
 WORK=${MODEL_WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/contextfs-model}
 OUT=${MODEL_OUT:-embed/wordvec.bin}
+GO_OUT=${MODEL_GO_OUT:-embed/wordvec_sum.go}
 GO=${GO:-go}
 
 # The corpus: documentation of widely used software, pinned to bookworm's
@@ -111,5 +112,5 @@ fasttext skipgram -input "$WORK/corpus.txt" -output "$WORK/ft" "${FT_ARGS[@]}"
 echo "trained in $(( $(date +%s) - start )) s"
 
 echo "== pack"
-$GO run ./cmd/contextfs-model pack -words 60000 -dim 64 -vec "$WORK/ft.vec" -corpus "$WORK/corpus.txt" -out "$OUT" -go-out embed/wordvec_sum.go
+$GO run ./cmd/contextfs-model pack -words 60000 -dim 64 -vec "$WORK/ft.vec" -corpus "$WORK/corpus.txt" -out "$OUT" -go-out "$GO_OUT"
 sha256sum "$OUT" "$WORK/corpus.txt" "$WORK/ft.bin"

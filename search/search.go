@@ -212,11 +212,15 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 		text, phrases = applySyntax(&q, &f)
 	}
 	var qvec []float32
+	symmetric := q.Literal || len(kinds) == 1 && kinds[0] == cache.KindCode
 	if st.mode != ModeKeyword {
 		// A query a person or agent wrote is embedded as a query; a
-		// literal one (a text looking for its own copies) as a text.
+		// literal one (a text looking for its own copies) as a text, and
+		// so is a search of code alone: there the exact words of
+		// identifiers, which the text side weighs more, find the file
+		// (measured on the code sets of make bench-quality).
 		embedQ := embed.EmbedQuery
-		if q.Literal {
+		if symmetric {
 			embedQ = func(ctx context.Context, e embed.Embedder, t []string) ([][]float32, error) { return e.Embed(ctx, t) }
 		}
 		vs, err := embedQ(ctx, e.Embedder, []string{q.Text})
@@ -238,7 +242,7 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 	// Cosines of an asymmetric embedder's queries are brought to the
 	// scale of a symmetric one's (embed.QueryScale).
 	invScale := 1.0
-	if qvec != nil && !q.Literal {
+	if qvec != nil && !symmetric {
 		invScale = 1 / embed.QueryScale(e.Embedder)
 	}
 	depth := max(st.limit*3, 30)
