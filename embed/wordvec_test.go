@@ -187,3 +187,30 @@ func TestSoftwareKnowsSoftware(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSoftwareEmbed reports the default embedder's throughput on the
+// texts of BenchmarkBuiltinEmbed (the hashing embedder's), on one
+// goroutine.
+func BenchmarkSoftwareEmbed(b *testing.B) {
+	e := NewBuiltin()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Embed(ctx, benchTexts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(benchTexts))/b.Elapsed().Seconds(), "texts/s")
+}
+
+// BenchmarkSoftwareEmbedQuery is the embedding of one search query.
+func BenchmarkSoftwareEmbedQuery(b *testing.B) {
+	e := NewBuiltin()
+	ctx := context.Background()
+	q := []string{"What database should I use for this new feature?"}
+	for b.Loop() {
+		if _, err := EmbedQuery(ctx, e, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

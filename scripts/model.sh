@@ -88,8 +88,11 @@ find "$WORK/root/usr/share/doc" -type f \( -name '*.html' -o -name '*.htm' -o -n
 	! -path '*/_sources/*' ! -path '*/_static/*' ! -name 'genindex*' ! -name 'search.html' |
 	grep -v -E '/apache2-doc/manual/(da|de|es|fr|ja|ko|pt-br|ru|tr|zh-cn)/' | sort > "$WORK/html.list"
 # html2text is given at most 2 GB: it has been seen to take 13 GB on a
-# page it cannot parse.
-(ulimit -v 2000000; xargs -a "$WORK/html.list" -n 100 html2text -rcfile /dev/null -nobs -utf8 -width 1000) > "$WORK/text/10-html.txt" 2>/dev/null || true
+# page it cannot parse. Given several files it heads each with its path,
+# which names the work directory: those lines are dropped, or the corpus
+# would depend on where it was built.
+(ulimit -v 2000000; xargs -a "$WORK/html.list" -n 100 html2text -rcfile /dev/null -nobs -utf8 -width 1000) 2>/dev/null |
+	sed -e '/^###### .* ######$/d' > "$WORK/text/10-html.txt" || true
 find "$WORK/root/usr/share/doc" -type f \( -name '*.md' -o -name '*.md.gz' -o -name '*.rst' -o -name '*.rst.gz' \) \
 	! -path '*/_sources/*' | sort > "$WORK/md.list"
 : > "$WORK/text/20-markdown.txt"
