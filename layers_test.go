@@ -24,6 +24,7 @@ const module = "github.com/contextfs/contextfs"
 var layers = map[string]int{
 	// 0 leaves: the model and self-contained mechanisms.
 	"memory": 0, "internal/mdtext": 0, "secrets": 0, "watch": 0, "git": 0, "internal/porter": 0,
+	"internal/wordvec": 0, "internal/worldset": 0,
 	"pathglob": 0, "query": 0, "internal/testproc": 0, "internal/sibling": 0, "gitindex": 0,
 	"cmd/git-contextfs/iostreams": 0, "cmd/git-contextfs/manpage": 0,
 	// 1 readers of Markdown files, over goldmark (internal/mdtext).
@@ -49,7 +50,7 @@ var layers = map[string]int{
 	"review": 9,
 	// 10 adapters over the front door; 11 programs.
 	"mcpserver": 10, "cmd/git-contextfs": 11, "cmd/git-contextfs-mcp": 11, "cmd/git-contextfs-embed": 11,
-	"cmd/contextfs-bench": 11,
+	"cmd/contextfs-bench": 11, "cmd/contextfs-model": 11,
 }
 
 // unplaced is the layer of a package not yet in layers.
