@@ -4,6 +4,6 @@ package embed
 
 // wordvecSum is the SHA-256 of wordvec.bin, and wordvecDim its dimension.
 const (
-	wordvecSum = "df7f159813e0c4f0621ac7b099030a1ebaa2000556083ddb32a22cc4d9cf3376"
+	wordvecSum = "316502927cc01340e327a67ad448c9a59fb9641f5b307b160b91af240cde7ab3"
 	wordvecDim = 64
 )
