@@ -16,7 +16,16 @@
 //
 // # The built-in embedder
 //
-// The built-in embedder is a lexical model made as semantic as a few
+// The built-in embedder joins two vectors (docs/EMBEDDER.md): SIF averages
+// of word vectors that make model learns with fastText from Debian's
+// documentation of widely used software (wordvec.bin, embedded in the
+// binary and read in place on the first vector), and the hashing
+// embedder's features (NewHashing), described below. Texts lean on the
+// hashing half and queries on the word vectors (QueryEmbedder).
+//
+// # The hashing embedder
+//
+// The hashing embedder is a lexical model made as semantic as a few
 // kilobytes of tables allow. Each text becomes a bag of weighted features,
 // hashed into 256 dimensions with a hash-derived sign (so colliding features
 // cancel on average rather than add up) and L2-normalised:
