@@ -41,7 +41,7 @@ endif
 # man finds $(BINDIR)/../share/man by itself for every directory on PATH.
 MANDIR  ?= $(abspath $(BINDIR)/../share/man)
 
-.PHONY: all build install release demo test test-short fuzz stress bench bench-full bench-quality lint fmt clean
+.PHONY: all build install release demo test test-short fuzz stress bench bench-full bench-quality model lint fmt clean
 
 all: build
 
@@ -139,6 +139,13 @@ bench-full: build
 # some: make bench-quality QUALITY_SETS=proposal,sick
 bench-quality:
 	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -only quality -quality-sets "$(QUALITY_SETS)"
+
+# model rebuilds embed/wordvec.bin, the built-in embedder's word vectors,
+# from Debian packages with fastText (docs/EMBEDDER.md; about half an hour
+# of one core). CI does not run it: the table is committed, and this
+# reproduces it bit for bit.
+model:
+	./scripts/model.sh
 
 # staticcheck is pinned; staticcheck.conf says which checks are off and why.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2

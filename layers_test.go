@@ -28,6 +28,7 @@ var layers = map[string]int{
 	"internal/printable": -1,
 	// 0 leaves: the model and self-contained mechanisms.
 	"memory": 0, "internal/mdtext": 0, "secrets": 0, "watch": 0, "git": 0, "internal/porter": 0,
+	"internal/wordvec": 0, "internal/worldset": 0,
 	"pathglob": 0, "query": 0, "internal/testproc": 0, "internal/sibling": 0, "gitindex": 0,
 	"cmd/git-contextfs/iostreams": 0, "internal/buildinfo": 0,
 	// 1 readers of Markdown files, over goldmark (internal/mdtext).
@@ -56,7 +57,7 @@ var layers = map[string]int{
 	"workflow": 10,
 	// 11 adapters over the service and the front door; 12 programs.
 	"mcpserver": 11, "cmd/git-contextfs": 12, "cmd/git-contextfs-mcp": 12, "cmd/git-contextfs-embed": 12, "cmd/git-contextfs-serve": 12,
-	"cmd/contextfs-bench": 12,
+	"cmd/contextfs-bench": 12, "cmd/contextfs-model": 12,
 }
 
 // adapterImports are the packages of the module each adapter may import.

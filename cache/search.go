@@ -121,7 +121,9 @@ func FTSTable(kind Kind) string { return "fts_" + strconv.Itoa(int(kind)) }
 
 // stopwords are dropped from keyword queries: "how do we pool db
 // connections" should match on pool, db and connections, not on every
-// memory that contains "we". Built on first use, not at start.
+// memory that contains "we". The pieces of contractions ("don't" is the
+// words don and t) are among them: "why don't we ..." should not match
+// every memory that says "don't". Built on first use, not at start.
 var stopwords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a about above after again all also am an and any are as at be because been
@@ -129,7 +131,8 @@ var stopwords = sync.OnceValue(func() map[string]bool {
 		had has have having he her here hers him his how i if in into is it its itself just me more most my no nor
 		not of off on once only or other our ours out over own same she should so some such than that the their
 		theirs them then there these they this those through to too under until up very was we were what when
-		where which while who whom why will with would you your yours`) {
+		where which while who whom why will with would you your yours
+		never t s d ll m re ve don doesn didn isn aren wasn weren won wouldn shouldn couldn can cannot haven hasn hadn mustn needn ain`) {
 		m[w] = true
 	}
 	return m

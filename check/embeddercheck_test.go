@@ -24,7 +24,7 @@ func TestEmbedderNamesAMissingOrForeignProgram(t *testing.T) {
 		ok      bool
 		message string
 	}{
-		{"the built-in embedder needs no program", func(t *testing.T) embed.Config { return embed.Config{} }, true, "builtin/hash-v1/256"},
+		{"the built-in embedder needs no program", func(t *testing.T) embed.Config { return embed.Config{} }, true, embed.NewBuiltin().Model()},
 		{"openai with the program of this build", func(t *testing.T) embed.Config {
 			return embed.Config{Provider: "openai", Program: script(t, `echo "git-contextfs-embed version x (protocol 1)"`)}
 		}, true, "openai/all-minilm at http://localhost:11434/v1/embeddings, through /"},

@@ -63,7 +63,7 @@ type Thresholds struct {
 
 // DefaultThresholds were chosen on the labelled sets in docs/HYGIENE.md
 // for the built-in embedder.
-var DefaultThresholds = Thresholds{General: 0.85, Structural: 0.75, Subject: 0.65}
+var DefaultThresholds = Thresholds{General: 0.70, Structural: 0.60, Subject: 0.70}
 
 // structural lists the types whose duplicates are judged more widely.
 var structural = []string{"project-brief", "architecture", "tech-context", "product-context", "config"}

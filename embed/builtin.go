@@ -29,6 +29,7 @@ const (
 	seedConcept uint64 = 0xc2b2ae3d27d4eb4f
 	seedNgram   uint64 = 0x165667b19e3779f9
 	seedBigram  uint64 = 0x27d4eb2f165667c5
+	seedNegated uint64 = 0x85ebca6b0b4f1a3d
 )
 
 // negation is the feature every negating word adds. It is computed once and
@@ -49,6 +50,8 @@ type params struct {
 	bigramWeight  float32 // weight of a pair of adjacent content words
 	identWeight   float32 // weight of a whole identifier relative to its parts
 	negWeight     float32 // weight of the negation feature
+	negScope      int     // content words after a negation that it marks ("not" + word features); 0 for none
+	negScopeW     float32 // weight of a marked word's negated feature relative to the word
 	deriveWeight  float32 // weight of the base word of an agent noun ("rider" -> "ride")
 }
 
@@ -89,12 +92,21 @@ type builtin struct {
 	pool    sync.Pool     // *scratch
 }
 
-// NewBuiltin returns the built-in embedder, the default. It needs no model
-// file or network, gives the same vector for the same text every time, and
-// embeds more than 100,000 short sentences a second on one core. Being offline
-// and deterministic, it is also the embedder to use in tests that need real
-// vectors.
+// NewBuiltin returns the built-in embedder, the default: word vectors
+// learned from public technical text, shipped inside the binary, joined
+// with the hashing embedder's features (see software). It needs no model
+// file or network and gives the same vector for the same text every time.
+// Being offline and deterministic, it is also the embedder to use in tests
+// that need real vectors.
 func NewBuiltin() Embedder {
+	return newSoftware(docParams, queryParams, docMix, queryMix)
+}
+
+// NewHashing returns the hashing embedder alone, the default before the
+// word vectors (model "builtin/hash-v1/256"): features hashed into 256
+// dimensions, more than 100,000 short sentences a second on one core. It
+// is kept for comparison in the benchmarks.
+func NewHashing() Embedder {
 	return newBuiltin(defaultParams)
 }
 
@@ -188,6 +200,7 @@ type scratch struct {
 	marked []byte // word between boundary marks, for n-grams
 	offs   []int  // rune offsets in marked
 	prev   uint64 // previous content word, for bigrams; 0 at a boundary
+	neg    int    // content words still in the scope of a negation
 	prevW  float32
 	derive []byte // candidate base of an agent noun
 
@@ -223,7 +236,7 @@ func (b *builtin) collect(sc *scratch, text string) {
 	b.ready()
 	sc.feats = sc.feats[:0]
 	sc.raw = sc.raw[:0]
-	sc.prev = 0
+	sc.prev, sc.neg = 0, 0
 	for i := 0; i < len(text); {
 		// ASCII, most of any text and nearly all of code, takes a short
 		// cut through the cases below.
@@ -237,7 +250,7 @@ func (b *builtin) collect(sc *scratch, text string) {
 			default:
 				b.flush(sc)
 				if isClauseBreak(rune(c)) {
-					sc.prev = 0
+					sc.prev, sc.neg = 0, 0
 				}
 			}
 			continue
@@ -260,7 +273,7 @@ func (b *builtin) collect(sc *scratch, text string) {
 		default:
 			b.flush(sc)
 			if isClauseBreak(r) {
-				sc.prev = 0
+				sc.prev, sc.neg = 0, 0
 			}
 		}
 	}
@@ -308,7 +321,7 @@ func (b *builtin) flush(sc *scratch) {
 func (b *builtin) contraction(sc *scratch, raw []rune, i int) {
 	suffix := raw[i+1:]
 	if len(suffix) == 1 && (suffix[0] == 't' || suffix[0] == 'T') && i > 0 && (raw[i-1] == 'n' || raw[i-1] == 'N') {
-		b.add(sc, negation, b.p.negWeight)
+		b.negate(sc)
 		return
 	}
 	switch string(suffix) {
@@ -415,6 +428,7 @@ func (b *builtin) word(sc *scratch, w []byte) {
 	if m, ok := sc.words[string(w)]; ok {
 		sc.feats = append(sc.feats, sc.wordFeats[m.from:m.to]...)
 		if m.content {
+			b.negated(sc, m.h, m.ww)
 			b.bigram(sc, m.h, m.ww)
 		}
 		return
@@ -428,7 +442,26 @@ func (b *builtin) word(sc *scratch, w []byte) {
 	sc.wordFeats = append(sc.wordFeats, sc.feats[start:]...)
 	sc.words[string(w)] = wordMemo{from: int32(from), to: int32(len(sc.wordFeats)), h: h, ww: ww, content: content}
 	if content {
+		b.negated(sc, h, ww)
 		b.bigram(sc, h, ww)
+	}
+}
+
+// negate adds the negation feature and opens the scope of a negation: the
+// next negScope content words in the clause also add a negated feature of
+// their own ("not"+word), so that "not cached" differs from "cached"
+// without making every negated text alike.
+func (b *builtin) negate(sc *scratch) {
+	b.add(sc, negation, b.p.negWeight)
+	sc.neg = b.p.negScope
+}
+
+// negated adds the negated feature of a content word in a negation's
+// scope.
+func (b *builtin) negated(sc *scratch, h uint64, ww float32) {
+	if sc.neg > 0 {
+		sc.neg--
+		b.add(sc, mix64(h^seedNegated), b.p.negScopeW*ww)
 	}
 }
 
@@ -460,7 +493,7 @@ func (b *builtin) wordFeatures(sc *scratch, w []byte) (h uint64, ww float32, con
 	i, known := b.lex.index[string(s)]
 	if known && b.lex.entries[i].stop {
 		if b.lex.entries[i].neg {
-			b.add(sc, negation, b.p.negWeight)
+			b.negate(sc)
 		}
 		if ww := b.weights[i]; ww > 0 {
 			b.add(sc, b.lex.entries[i].word, ww)

@@ -60,7 +60,7 @@ func TestBuiltinSICKSpearman(t *testing.T) {
 	for _, p := range pairs {
 		texts = append(texts, p.A, p.B)
 	}
-	vs := embedAll(t, NewBuiltin(), texts...)
+	vs := embedAll(t, NewHashing(), texts...)
 
 	var sims, scores [3][]float64 // even, odd, all
 	for i, p := range pairs {
@@ -86,7 +86,7 @@ func TestBuiltinSICKSpearman(t *testing.T) {
 }
 
 func TestBuiltinIdentity(t *testing.T) {
-	e := NewBuiltin()
+	e := NewHashing()
 	if got, want := e.Model(), "builtin/hash-v1/256"; got != want {
 		t.Errorf("Model() = %q, want %q", got, want)
 	}
@@ -108,7 +108,7 @@ func TestBuiltinVectors(t *testing.T) {
 		{"punctuation only is the zero vector", " -- ... !? ", true},
 		{"non-Latin script is unit length", "Привет, мир", false},
 	}
-	e := NewBuiltin()
+	e := NewHashing()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			vs := embedAll(t, e, tt.text, tt.text)
@@ -164,7 +164,7 @@ func TestBuiltinSimilarity(t *testing.T) {
 		{"Chinese characters and their bigrams match",
 			"数据库连接失败", "数据库连接超时", "今天天气很好", 0.4, 0.1},
 	}
-	e := NewBuiltin()
+	e := NewHashing()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			vs := embedAll(t, e, tt.text, tt.near, tt.far)
@@ -193,7 +193,7 @@ func TestBuiltinVectorSpaceIsStable(t *testing.T) {
 	}
 	const want = 868.208017 // sum over texts t and components i of (t+1)*(i+1)*v[i]
 	var got float64
-	for ti, v := range embedAll(t, NewBuiltin(), texts...) {
+	for ti, v := range embedAll(t, NewHashing(), texts...) {
 		for i, x := range v {
 			got += float64(ti+1) * float64(i+1) * float64(x)
 		}
@@ -225,7 +225,7 @@ func TestBuiltinVectorsAreExactlyPinned(t *testing.T) {
 		"",
 	}
 	h := sha256.New()
-	for _, v := range embedAll(t, NewBuiltin(), texts...) {
+	for _, v := range embedAll(t, NewHashing(), texts...) {
 		for _, x := range v {
 			binary.Write(h, binary.LittleEndian, math.Float32bits(x))
 		}
@@ -247,11 +247,11 @@ func TestBuiltinVectorsDoNotDependOnWhatWasEmbeddedBefore(t *testing.T) {
 		"Die Katze schläft. 数据库连接失败 pool pool pool",
 		"",
 	}
-	warm := NewBuiltin()
+	warm := NewHashing()
 	together := embedAll(t, warm, texts...)
 	again := embedAll(t, warm, texts...) // every word remembered now
 	for i, text := range texts {
-		alone := embedAll(t, NewBuiltin(), text)[0]
+		alone := embedAll(t, NewHashing(), text)[0]
 		if !slices.Equal(together[i], alone) || !slices.Equal(again[i], alone) {
 			t.Errorf("%q: the vector differs when other texts were embedded before it", text)
 		}
@@ -260,7 +260,7 @@ func TestBuiltinVectorsDoNotDependOnWhatWasEmbeddedBefore(t *testing.T) {
 
 func TestBuiltinIsSafeForConcurrentUse(t *testing.T) {
 	texts := []string{"alpha beta gamma", "the quick brown fox", "user_id is missing", "数据库", ""}
-	e := NewBuiltin()
+	e := NewHashing()
 	want := embedAll(t, e, texts...)
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)
@@ -291,7 +291,7 @@ func TestBuiltinIsSafeForConcurrentUse(t *testing.T) {
 func TestBuiltinHonoursCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := NewBuiltin().Embed(ctx, []string{"hello"})
+	_, err := NewHashing().Embed(ctx, []string{"hello"})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Embed with a cancelled context: err = %v, want context.Canceled", err)
 	}
@@ -304,7 +304,7 @@ func TestBuiltinAllocatesOnlyItsResult(t *testing.T) {
 	if raceEnabled {
 		t.Skip("sync.Pool drops items at random under -race")
 	}
-	e := NewBuiltin()
+	e := NewHashing()
 	texts := []string{"The parseHTTPHeader function isn't handling children's user_id values; 数据库 errors follow."}
 	ctx := context.Background()
 	e.Embed(ctx, texts) // warm the pool
@@ -363,7 +363,7 @@ var benchTexts = []string{
 // short sentences of prose and code notes, in texts per second on one
 // goroutine.
 func BenchmarkBuiltinEmbed(b *testing.B) {
-	e := NewBuiltin()
+	e := NewHashing()
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -16,7 +16,16 @@
 //
 // # The built-in embedder
 //
-// The built-in embedder is a lexical model made as semantic as a few
+// The built-in embedder joins two vectors (docs/EMBEDDER.md): SIF averages
+// of word vectors that make model learns with fastText from Debian's
+// documentation of widely used software (wordvec.bin, embedded in the
+// binary and read in place on the first vector), and the hashing
+// embedder's features (NewHashing), described below. Texts lean on the
+// hashing half and queries on the word vectors (QueryEmbedder).
+//
+// # The hashing embedder
+//
+// The hashing embedder is a lexical model made as semantic as a few
 // kilobytes of tables allow. Each text becomes a bag of weighted features,
 // hashed into 256 dimensions with a hash-derived sign (so colliding features
 // cancel on average rather than add up) and L2-normalised:
@@ -81,6 +90,37 @@ type Embedder interface {
 	Dim() int
 	// Embed returns one vector per text, in order.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// QueryEmbedder is an Embedder that embeds search queries differently
+// from the texts they are compared with, as asymmetric retrieval models do
+// (a question is not a paraphrase of its answer). The built-in embedder is
+// one.
+type QueryEmbedder interface {
+	Embedder
+	// EmbedQuery returns one vector per query, in the space of Embed's.
+	EmbedQuery(ctx context.Context, queries []string) ([][]float32, error)
+}
+
+// EmbedQuery embeds search queries with e: with its EmbedQuery if it is a
+// QueryEmbedder, else with Embed.
+func EmbedQuery(ctx context.Context, e Embedder, queries []string) ([][]float32, error) {
+	if q, ok := e.(QueryEmbedder); ok {
+		return q.EmbedQuery(ctx, queries)
+	}
+	return e.Embed(ctx, queries)
+}
+
+// QueryScale is the cosine of a query with a text identical to it under
+// e: 1 for a symmetric embedder, less for an asymmetric one whose query
+// and text vectors differ (the built-in one: about 0.66). Search divides
+// query cosines by it, so that they are on the scale the fusion and
+// search.MinSemantic were made for.
+func QueryScale(e Embedder) float64 {
+	if s, ok := e.(interface{ queryScale() float64 }); ok {
+		return s.queryScale()
+	}
+	return 1
 }
 
 // Providers accepted in Config.Provider.

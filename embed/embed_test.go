@@ -13,8 +13,8 @@ func TestNew(t *testing.T) {
 		wantModel string
 		wantErr   string
 	}{
-		{"zero config is the built-in embedder", Config{}, "builtin/hash-v1/256", ""},
-		{"builtin ignores HTTP settings", Config{Provider: "builtin", Model: "x", BaseURL: "::"}, "builtin/hash-v1/256", ""},
+		{"zero config is the built-in embedder", Config{}, NewBuiltin().Model(), ""},
+		{"builtin ignores HTTP settings", Config{Provider: "builtin", Model: "x", BaseURL: "::"}, NewBuiltin().Model(), ""},
 		{"provider name is case-insensitive", Config{Provider: " OpenAI "}, "openai/all-minilm", ""},
 		{"openai defaults the model", Config{Provider: "openai"}, "openai/all-minilm", ""},
 		{"openai uses the given model", Config{Provider: "openai", Model: "text-embedding-3-small"}, "openai/text-embedding-3-small", ""},

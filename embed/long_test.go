@@ -48,7 +48,7 @@ func TestEmbedLongCountsTheEnd(t *testing.T) {
 		filler + "\n\nFinally, the linker writes the symbol table of the binary file.",
 		query,
 	}
-	vs, err := EmbedLong(ctx, NewBuiltin(), texts, 2000)
+	vs, err := EmbedLong(ctx, NewHashing(), texts, 2000)
 	if err != nil {
 		t.Fatal(err)
 	}

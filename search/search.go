@@ -249,8 +249,18 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 		text, phrases = applySyntax(&q, &f)
 	}
 	var qvec []float32
+	symmetric := q.Literal || len(kinds) == 1 && kinds[0] == cache.KindCode
 	if st.mode != ModeKeyword {
-		vs, err := e.Embedder.Embed(ctx, []string{q.Text})
+		// A query a person or agent wrote is embedded as a query; a
+		// literal one (a text looking for its own copies) as a text, and
+		// so is a search of code alone: there the exact words of
+		// identifiers, which the text side weighs more, find the file
+		// (measured on the code sets of make bench-quality).
+		embedQ := embed.EmbedQuery
+		if symmetric {
+			embedQ = func(ctx context.Context, e embed.Embedder, t []string) ([][]float32, error) { return e.Embed(ctx, t) }
+		}
+		vs, err := embedQ(ctx, e.Embedder, []string{q.Text})
 		switch {
 		case err != nil && st.mode == ModeHybrid && errors.Is(err, embed.ErrUnavailable):
 			// The keyword half needs no embedder: half an answer beats
@@ -266,6 +276,12 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 			qvec = vs[0]
 		}
 	}
+	// Cosines of an asymmetric embedder's queries are brought to the
+	// scale of a symmetric one's (embed.QueryScale).
+	invScale := 1.0
+	if qvec != nil && !symmetric {
+		invScale = 1 / embed.QueryScale(e.Embedder)
+	}
 	depth := max(st.limit*3, 30)
 	if q.Group == GroupFile {
 		depth *= 4 // several chunks per file
@@ -279,6 +295,9 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 		r, err := e.rank(ctx, k, text, phrases, qvec, kf, depth, st.mode)
 		if err != nil {
 			return nil, err
+		}
+		for i := range r.sem {
+			r.sem[i].Score *= invScale
 		}
 		if k == cache.KindCode && codeTypes != nil {
 			if r.kw, r.sem, err = e.ofTypes(ctx, codeTypes, r.kw, r.sem); err != nil {
@@ -299,7 +318,7 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 	semMax := bestCosine(byKind)
 	var all []scoredKind
 	for i, k := range kinds {
-		fused, err := e.fuse(ctx, k, byKind[i], qvec, st, kwMax, semMax)
+		fused, err := e.fuse(ctx, k, byKind[i], qvec, invScale, st, kwMax, semMax)
 		if err != nil {
 			return nil, err
 		}
@@ -363,8 +382,9 @@ func (e *Engine) rank(ctx context.Context, k cache.Kind, text string, phrases []
 }
 
 // fuse turns one kind's rankings into scores as st.mode asks, BM25 on the
-// scale kwMax shared by every kind.
-func (e *Engine) fuse(ctx context.Context, k cache.Kind, r rankings, qvec []float32, st settings, kwMax, semMax float64) ([]Scored, error) {
+// scale kwMax shared by every kind, cosines the cache computes multiplied
+// by invScale like the ranking's.
+func (e *Engine) fuse(ctx context.Context, k cache.Kind, r rankings, qvec []float32, invScale float64, st settings, kwMax, semMax float64) ([]Scored, error) {
 	switch st.mode {
 	case ModeKeyword:
 		return FuseScaled(hits(r.kw), nil, nil, 0, kwMax), nil
@@ -384,6 +404,9 @@ func (e *Engine) fuse(ctx context.Context, k cache.Kind, r rankings, qvec []floa
 	extra, err := e.Cache.Cosine(ctx, k, qvec, missing)
 	if err != nil {
 		return nil, err
+	}
+	for row, c := range extra {
+		extra[row] = c * invScale
 	}
 	if k == cache.KindCode && st.codeRules {
 		return FuseCode(hits(r.kw), hits(r.sem), extra, st.codeWeight, kwMax, semMax), nil

@@ -34,7 +34,7 @@ func main() {
 	runs := flag.Int("runs", 30, "CLI runs per row")
 	queries := flag.Int("queries", 200, "in-process queries per mode")
 	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
-	only := flag.String("only", "", "run only: startup, search, warm, list, agents, prompt, sick, index, save, hooks, repos, lookup or quality (quality is never run by default)")
+	only := flag.String("only", "", "run only: startup, search, warm, list, agents, prompt, sick, index, save, hooks, repos, lookup, embedder or quality (quality is never run by default)")
 	reposN := flag.Int("repos-size", 10000, "memories per repository in the repos row")
 	reposK := flag.Int("repos", 5, "repositories in the repos row")
 	extract := flag.String("quality-extract", "", "derive the quality sets from the mirrors under this folder (owner+name/repo git dirs) into "+qualityDir+", and exit")
@@ -45,10 +45,25 @@ func main() {
 	listBase := flag.String("list-base", "", "a second git-contextfs binary for the list rows, run interleaved with -bin on its own corpus (before/after in one run)")
 	saveBase := flag.String("save-base", "", "a second git-contextfs binary for the save rows, run interleaved with -bin (before/after in one run)")
 	lookupBase := flag.String("lookup-base", "", "a second git-contextfs binary for the lookup rows, run interleaved with -bin on its own copy of the corpus")
-	qualitySets := flag.String("quality-sets", "", "quality: run only these comma-separated sets (go-git, requests, ky, proposal, sick; default all)")
+	qualitySets := flag.String("quality-sets", "", "quality: run only these comma-separated sets (go-git, requests, ky, proposal, world, sick; default all)")
+	qualityEmb := flag.String("quality-embedder", "builtin", "quality: the embedder, builtin (the default) or hash (the hashing embedder it replaced)")
+	qualityWeights := flag.String("quality-weights", "", "quality: also run hybrid at these comma-separated semantic weights (columns after the table's last)")
+	firstVec := flag.String("first-vector", "", "internal: embed one query in this fresh process with builtin or hash, print the nanoseconds it took, and exit")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
 	ctx := context.Background()
+	if *firstVec != "" {
+		if err := firstVector(*firstVec); err != nil {
+			fatal(err)
+		}
+		return
+	}
+	if *only == "embedder" {
+		if err := benchEmbedder(*runs); err != nil {
+			fatal(err)
+		}
+		return
+	}
 	if *corpus != "" {
 		n, err := strconv.Atoi(strings.Split(*sizes, ",")[0])
 		if err != nil {
@@ -73,7 +88,24 @@ func main() {
 		if err != nil {
 			fatal(err)
 		}
-		fmt.Printf("# contextfs search quality\n\n%s, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), goVersion())
+		for _, w := range strings.Split(*qualityWeights, ",") {
+			if w = strings.TrimSpace(w); w != "" {
+				qualityModes = append(qualityModes, "hybrid "+w)
+			}
+		}
+		switch *qualityEmb {
+		case "builtin":
+		case "hash":
+			qualityEmbedder = embed.NewHashing
+		default:
+			fatal(fmt.Errorf("-quality-embedder %q: want builtin or hash", *qualityEmb))
+		}
+		fmt.Printf("# contextfs search quality\n\n%s, %s, embedder %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), goVersion(), qualityEmbedder().Model())
+		if sets["world"] {
+			if err := benchWorld(ctx); err != nil {
+				fatal(err)
+			}
+		}
 		if err := benchQuality(ctx, ".", sets); err != nil {
 			fatal(err)
 		}
@@ -94,6 +126,11 @@ func main() {
 	fmt.Printf("# contextfs benchmarks\n\n%s, %d cores, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), numCPU(), goVersion())
 	if *only == "" || *only == "startup" {
 		if err := benchStartup(binAbs, *runs); err != nil {
+			fatal(err)
+		}
+	}
+	if *only == "" {
+		if err := benchEmbedder(*runs); err != nil {
 			fatal(err)
 		}
 	}

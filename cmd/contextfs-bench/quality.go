@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
 )
@@ -34,7 +33,7 @@ var (
 // pickSets reads -quality-sets: the named sets, or every set (SICK
 // included) when list is empty.
 func pickSets(list string) (map[string]bool, error) {
-	all := append(append(append([]string(nil), codeSets...), docSets...), "sick")
+	all := append(append(append([]string(nil), codeSets...), docSets...), "world", "sick")
 	sets := map[string]bool{}
 	for _, name := range strings.Split(list, ",") {
 		if name = strings.TrimSpace(name); name == "" {
@@ -205,7 +204,7 @@ func codeQuality(ctx context.Context, root, name string) (string, error) {
 			return "", err
 		}
 	}
-	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
+	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: qualityEmbedder()})
 	if err != nil {
 		return "", err
 	}
@@ -297,7 +296,7 @@ func docQuality(ctx context.Context, root, name string, short bool) (string, err
 			return "", err
 		}
 	}
-	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
+	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: qualityEmbedder()})
 	if err != nil {
 		return "", err
 	}

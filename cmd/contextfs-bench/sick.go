@@ -11,7 +11,6 @@ import (
 	"github.com/contextfs/contextfs/git"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/sick"
 	"github.com/contextfs/contextfs/memory"
@@ -60,7 +59,7 @@ func benchSICK(ctx context.Context) error {
 			return err
 		}
 	}
-	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
+	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: qualityEmbedder()})
 	if err != nil {
 		return err
 	}
@@ -129,7 +128,7 @@ func benchSICK(ctx context.Context) error {
 		}
 		fmt.Printf("| %s | %.3f | %.3f | %s |\n", r.name, rr/float64(len(queries)), float64(found)/float64(len(queries)), ms(pct(lat, 0.5)))
 	}
-	emb := embed.NewBuiltin()
+	emb := qualityEmbedder()
 	var xs, ys []float64
 	for _, p := range pairs {
 		vs, err := emb.Embed(ctx, []string{p.A, p.B})
