@@ -164,9 +164,9 @@ func TestCLIEvolveMergeSplitLineage(t *testing.T) {
 
 func TestCLIMergeOfBranchesKeepsLinksAddedOnEach(t *testing.T) {
 	dir := hookedRepo(t)
-	a := save(t, dir, "Memory a.")
-	b := save(t, dir, "Memory b.")
-	c := save(t, dir, "Memory c.")
+	a := save(t, dir, "The API gateway terminates TLS.")
+	b := save(t, dir, "Billing exports invoices nightly.")
+	c := save(t, dir, "Search reindexes on every deploy.")
 	testgit.Run(t, dir, "add", "-A")
 	testgit.Run(t, dir, "commit", "-q", "-m", "three memories")
 	testgit.Run(t, dir, "checkout", "-q", "-b", "other")

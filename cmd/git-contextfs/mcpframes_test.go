@@ -165,7 +165,7 @@ func TestMCPAnswersEveryRequestReadBeforeEOF(t *testing.T) {
 	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
 	const saves = 8
 	for i := range saves {
-		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"save_memory","arguments":{"type":"fact","content":"Fact number %d about the build cache."}}}`+"\n", 10+i, i)
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"save_memory","arguments":{"type":"fact","dedup":"allow","content":"Fact number %d about the build cache."}}}`+"\n", 10+i, i)
 	}
 	p.send(strings.TrimSuffix(in.String(), "\n"))
 	p.stdin.Close()

@@ -145,7 +145,7 @@ func TestAHostileRepositoryConfigSendsNothingUntilTrusted(t *testing.T) {
 			// A memory the endpoint has no vector for yet, written by the
 			// user's own (builtin) embedder, so that every command has
 			// something to send.
-			run(t, []string{"CONTEXTFS_EMBEDDER=builtin"}, "save", "--type", "fact", fmt.Sprintf("Fact %d about the night deploy.", i))
+			run(t, []string{"CONTEXTFS_EMBEDDER=builtin"}, "save", "--type", "fact", "--dedup", "allow", fmt.Sprintf("Fact %d about the night deploy.", i))
 			before, _, _ := l.seen()
 			r := run(t, nil, args...)
 			if strings.Contains(r.stderr, trustNotice) {
@@ -160,7 +160,7 @@ func TestAHostileRepositoryConfigSendsNothingUntilTrusted(t *testing.T) {
 				t.Errorf("the included .env is not indexed in a trusted clone:\n%s%s", r.stdout, r.stderr)
 			}
 		}
-		run(t, []string{"CONTEXTFS_EMBEDDER=builtin"}, "save", "--type", "fact", "One more fact for the MCP server.")
+		run(t, []string{"CONTEXTFS_EMBEDDER=builtin"}, "save", "--type", "fact", "--dedup", "allow", "One more fact for the MCP server.")
 		before, _, _ := l.seen()
 		mcpSession(t, dir, env, 0)
 		if after, _, _ := l.seen(); after == before {
