@@ -82,6 +82,8 @@ demo: install
 	PATH="$(BINDIR):$$PATH" ./scripts/demo.sh
 
 # test: the whole suite, with the race detector (CI runs exactly this).
+# GORACE=atexit_sleep_ms=0: a race-built program sleeps a second at exit
+# by default, and the suite runs the race-built CLI thousands of times.
 # The MCP client test needs the TypeScript SDK pinned in tests/mcp-client.
 # The Node parts of the suite (the official MCP TypeScript SDK as a real
 # client, the Mermaid parser for review diagrams, Playwright driving
@@ -91,7 +93,7 @@ NODE_TESTS := tests/mcp-client tests/mermaid tests/tokenizer tests/viewer
 
 test: $(NODE_TESTS:%=%/node_modules/.package-lock.json)
 	$(GO) vet -tags $(TAGS) ./...
-	$(GO) test -tags $(TAGS) -race -count=1 -timeout 30m ./...
+	GORACE=atexit_sleep_ms=0 $(GO) test -tags $(TAGS) -race -count=1 -timeout 30m ./...
 
 tests/%/node_modules/.package-lock.json: tests/%/package-lock.json
 	cd tests/$* && npm ci --no-audit --no-fund
