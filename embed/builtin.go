@@ -3,12 +3,14 @@ package embed
 import (
 	"context"
 	"fmt"
-	"github.com/contextfs/contextfs/internal/porter"
 	"math"
 	"slices"
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/contextfs/contextfs/internal/porter"
+	"github.com/contextfs/contextfs/internal/wordvec"
 )
 
 // builtinDim is the dimension of the built-in vector space. 256 float32s is
@@ -359,9 +361,9 @@ func (b *builtin) identifier(sc *scratch, raw []rune) {
 			next = raw[i+1]
 		}
 		split := cur == '_' || prev == '_' ||
-			isLower(prev) && isUpper(cur) ||
-			isUpper(prev) && isUpper(cur) && isLower(next) ||
-			isDigit(prev) != isDigit(cur)
+			wordvec.IsLower(prev) && wordvec.IsUpper(cur) ||
+			wordvec.IsUpper(prev) && wordvec.IsUpper(cur) && wordvec.IsLower(next) ||
+			wordvec.IsDigit(prev) != wordvec.IsDigit(cur)
 		if split {
 			sc.parts = append(sc.parts, i)
 		}
@@ -376,49 +378,13 @@ func (b *builtin) identifier(sc *scratch, raw []rune) {
 			continue
 		}
 		words++
-		sc.word = appendLower(sc.word[:0], part)
+		sc.word = wordvec.AppendLower(sc.word[:0], part)
 		sc.ident = append(sc.ident, sc.word...)
 		b.word(sc, sc.word)
 	}
 	if words > 1 {
 		b.add(sc, hashBytes(seedWord, sc.ident), b.p.identWeight)
 	}
-}
-
-// isLower, isUpper and isDigit are unicode's, with ASCII decided inline.
-func isLower(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z'
-	}
-	return unicode.IsLower(r)
-}
-
-func isUpper(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'A' <= r && r <= 'Z'
-	}
-	return unicode.IsUpper(r)
-}
-
-func isDigit(r rune) bool {
-	if r < utf8.RuneSelf {
-		return '0' <= r && r <= '9'
-	}
-	return unicode.IsDigit(r)
-}
-
-func appendLower(dst []byte, rs []rune) []byte {
-	for _, r := range rs {
-		if r < utf8.RuneSelf {
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			dst = append(dst, byte(r))
-			continue
-		}
-		dst = utf8.AppendRune(dst, unicode.ToLower(r))
-	}
-	return dst
 }
 
 // word adds the features of one lower-cased word: its canonical stem, its

@@ -125,7 +125,7 @@ func (t *Tokenizer) flush(fn func([]byte)) {
 	}
 	head, tail := raw[:apos], raw[apos+1:]
 	if len(tail) == 1 && (tail[0] == 't' || tail[0] == 'T') && len(head) > 1 && (head[len(head)-1] == 'n' || head[len(head)-1] == 'N') {
-		t.word = appendLower(t.word[:0], head[:len(head)-1])
+		t.word = AppendLower(t.word[:0], head[:len(head)-1])
 		if full, ok := negated[string(t.word)]; ok {
 			fn(append(t.word[:0], full...))
 		} else {
@@ -134,7 +134,7 @@ func (t *Tokenizer) flush(fn func([]byte)) {
 		fn(append(t.word[:0], "not"...))
 		return
 	}
-	t.word = appendLower(t.word[:0], tail)
+	t.word = AppendLower(t.word[:0], tail)
 	if full, ok := clitics[string(t.word)]; ok {
 		t.identifier(head, fn)
 		if full != "" {
@@ -180,15 +180,15 @@ func (t *Tokenizer) identifier(raw []rune, fn func([]byte)) {
 			next = raw[i+1]
 		}
 		if cur == '_' || prev == '_' ||
-			isLower(prev) && isUpper(cur) ||
-			isUpper(prev) && isUpper(cur) && isLower(next) ||
-			isDigit(prev) != isDigit(cur) {
+			IsLower(prev) && IsUpper(cur) ||
+			IsUpper(prev) && IsUpper(cur) && IsLower(next) ||
+			IsDigit(prev) != IsDigit(cur) {
 			t.parts = append(t.parts, i)
 		}
 	}
 	t.parts = append(t.parts, len(raw))
 	if len(t.parts) == 2 {
-		fn(appendLower(t.word[:0], raw))
+		fn(AppendLower(t.word[:0], raw))
 		return
 	}
 	words := 0
@@ -199,7 +199,7 @@ func (t *Tokenizer) identifier(raw []rune, fn func([]byte)) {
 			continue
 		}
 		words++
-		t.word = appendLower(t.word[:0], part)
+		t.word = AppendLower(t.word[:0], part)
 		t.whole = append(t.whole, t.word...)
 		fn(t.word)
 	}
@@ -208,28 +208,33 @@ func (t *Tokenizer) identifier(raw []rune, fn func([]byte)) {
 	}
 }
 
-func isLower(r rune) bool {
+// IsLower is unicode.IsLower with ASCII decided inline (tokenizers call
+// it on every rune; embed's hashing tokenizer shares it).
+func IsLower(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'a' <= r && r <= 'z'
 	}
 	return unicode.IsLower(r)
 }
 
-func isUpper(r rune) bool {
+// IsUpper is unicode.IsUpper with ASCII decided inline.
+func IsUpper(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'A' <= r && r <= 'Z'
 	}
 	return unicode.IsUpper(r)
 }
 
-func isDigit(r rune) bool {
+// IsDigit is unicode.IsDigit with ASCII decided inline.
+func IsDigit(r rune) bool {
 	if r < utf8.RuneSelf {
 		return '0' <= r && r <= '9'
 	}
 	return unicode.IsDigit(r)
 }
 
-func appendLower(dst []byte, rs []rune) []byte {
+// AppendLower appends rs lower-cased to dst, as UTF-8.
+func AppendLower(dst []byte, rs []rune) []byte {
 	for _, r := range rs {
 		if r < utf8.RuneSelf {
 			if 'A' <= r && r <= 'Z' {
