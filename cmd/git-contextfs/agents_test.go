@@ -209,3 +209,13 @@ func TestReviewFlagsAMemoryWhoseCodeChangedWithoutIt(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchRefusesAnUnknownKindAsAUsageError: --kind is checked with the
+// other flags, exit 2, naming the value.
+func TestSearchRefusesAnUnknownKindAsAUsageError(t *testing.T) {
+	dir := testgit.Init(t)
+	r := cli(t, dir, "", "search", "--kind", "memory,bogus", "x")
+	if r.code != 2 || !strings.Contains(r.stderr, `not "bogus"`) {
+		t.Errorf("exit %d, stderr %q; want 2 naming bogus", r.code, r.stderr)
+	}
+}

@@ -38,6 +38,13 @@ func (o *searchOptions) query() (contextfs.Query, error) {
 	if o.tests != "" && o.tests != contextfs.TestsInclude && o.tests != contextfs.TestsExclude && o.tests != contextfs.TestsOnly {
 		return q, &usageError{fmt.Errorf("--tests must be include, exclude or only, not %q", o.tests)}
 	}
+	for _, list := range o.kinds {
+		for _, k := range strings.Split(list, ",") {
+			if k = strings.TrimSpace(strings.ToLower(k)); k != "" && k != "memory" && k != "code" && k != "doc" && k != "commit" {
+				return q, &usageError{fmt.Errorf("--kind must be memory, code, doc or commit, not %q", k)}
+			}
+		}
+	}
 	if o.group != "" && o.group != contextfs.GroupFile {
 		return q, &usageError{fmt.Errorf("--group must be file, not %q", o.group)}
 	}
