@@ -23,7 +23,7 @@ SERVEBIN := bin/git-contextfs-serve
 MANGEN   := bin/git-contextfs-man
 # Versions are git tags vX.Y.Z (docs/INSTALL.md, "Cutting a release"): a
 # tagged commit is vX.Y.Z, a later one vX.Y.Z-N-gHASH, a modified tree adds
-# -dirty; before the first tag, v0.0.0-dev. All three programs read them
+# -dirty; before the first tag, v0.0.0-dev. All four programs read them
 # from package internal/buildinfo.
 VERSION := $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null || echo v0.0.0-dev)
 COMMIT  := $(shell git describe --always --abbrev=12 --dirty --exclude='*' 2>/dev/null)
@@ -68,7 +68,7 @@ install: build
 	@echo "installed the manual pages in $(MANDIR)/man1 (git contextfs --help shows them)"
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: add $(BINDIR) to PATH to use 'git contextfs', or set MANPATH=\"$(MANDIR):\" for the manual";; esac
 
-# release: reproducible archives of the three programs with their manual
+# release: reproducible archives of the four programs with their manual
 # pages and completions, and SHA256SUMS, in DIST, for each of PLATFORMS
 # (linux/arm64 needs gcc-aarch64-linux-gnu); see scripts/release.sh.
 DIST      ?= dist
