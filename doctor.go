@@ -88,16 +88,18 @@ func doctorChecks(ctx context.Context, repo *gitstore.Repo, version string) []Do
 }
 
 // openQuiet opens the store, returning any notice (such as a cache rebuilt
-// on open) instead of printing it. The config's own notices (unknown keys,
-// settings ignored for trust) are left out: the config check reports them,
-// and they say nothing about the cache.
+// on open) instead of printing it. The notices about the repository's
+// config file (unknown keys, settings ignored for trust) are left out: the
+// config check reports them, and they say nothing about the cache.
 func openQuiet(ctx context.Context, dir string) (*Store, string, error) {
 	var notes bytes.Buffer
 	s, err := Open(ctx, Options{Dir: dir, Notices: &notes})
 	if err != nil {
 		return s, strings.TrimSpace(notes.String()), err
 	}
-	cfgNotes := s.Config.Notices()
+	file := s.Config
+	file.UserError = "" // no check reports the user's file: keep its notice
+	cfgNotes := file.Notices()
 	var keep []string
 	for line := range strings.SplitSeq(strings.TrimSpace(notes.String()), "\n") {
 		if line != "" && !slices.Contains(cfgNotes, line) {
