@@ -79,9 +79,15 @@ func (a *app) setExportOnCommit(ctx context.Context, s *contextfs.Store, target 
 	}
 	fmt.Fprintf(a.io.ErrOut, "the post-commit hook exports %s after each commit that changes memories (git config %s: %s, this clone only);\n"+
 		"what it changes is left in the work tree for you to commit\n", target, hooks.ExportOnCommitKey, list)
+	before, _ := hooks.Status(ctx, s.Repo.Root)
 	states, err := hooks.Install(ctx, s.Repo.Root, []string{"post-commit"})
 	if err != nil {
 		return fmt.Errorf("install the post-commit hook: %w", err)
+	}
+	// A hook file the team shares (core.hooksPath in the work tree)
+	// changes in git status: say so, as hooks install does.
+	for _, n := range workTreeChanges(s.Repo.Root, before, states) {
+		fmt.Fprintln(a.io.ErrOut, n)
 	}
 	for _, st := range states {
 		if !st.Runs() {
