@@ -23,7 +23,7 @@ SERVEBIN := bin/git-contextfs-serve
 MANGEN   := bin/git-contextfs-man
 # Versions are git tags vX.Y.Z (docs/INSTALL.md, "Cutting a release"): a
 # tagged commit is vX.Y.Z, a later one vX.Y.Z-N-gHASH, a modified tree adds
-# -dirty; before the first tag, v0.0.0-dev. All three programs read them
+# -dirty; before the first tag, v0.0.0-dev. All four programs read them
 # from package internal/buildinfo.
 VERSION := $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null || echo v0.0.0-dev)
 COMMIT  := $(shell git describe --always --abbrev=12 --dirty --exclude='*' 2>/dev/null)
@@ -68,7 +68,7 @@ install: build
 	@echo "installed the manual pages in $(MANDIR)/man1 (git contextfs --help shows them)"
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: add $(BINDIR) to PATH to use 'git contextfs', or set MANPATH=\"$(MANDIR):\" for the manual";; esac
 
-# release: reproducible archives of the three programs with their manual
+# release: reproducible archives of the four programs with their manual
 # pages and completions, and SHA256SUMS, in DIST, for each of PLATFORMS
 # (linux/arm64 needs gcc-aarch64-linux-gnu); see scripts/release.sh.
 DIST      ?= dist
@@ -91,8 +91,11 @@ demo: install
 # with npm ci, once, and again when a lockfile changes.
 NODE_TESTS := tests/mcp-client tests/mermaid tests/tokenizer tests/viewer
 
+# go vet gets -race too: vet compiles every dependency it type-checks, and
+# with the tests' flags it reuses their compiled SQLite and grammars
+# instead of building them a second time without the race detector.
 test: $(NODE_TESTS:%=%/node_modules/.package-lock.json)
-	$(GO) vet -tags $(TAGS) ./...
+	$(GO) vet -race -tags $(TAGS) ./...
 	GORACE=atexit_sleep_ms=0 $(GO) test -tags $(TAGS) -race -count=1 -timeout 30m ./...
 
 tests/%/node_modules/.package-lock.json: tests/%/package-lock.json

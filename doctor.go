@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/contextfs/contextfs/cache"
@@ -87,11 +88,25 @@ func doctorChecks(ctx context.Context, repo *gitstore.Repo, version string) []Do
 }
 
 // openQuiet opens the store, returning any notice (such as a cache rebuilt
-// on open) instead of printing it.
+// on open) instead of printing it. The notices about the repository's
+// config file (unknown keys, settings ignored for trust) are left out: the
+// config check reports them, and they say nothing about the cache.
 func openQuiet(ctx context.Context, dir string) (*Store, string, error) {
 	var notes bytes.Buffer
 	s, err := Open(ctx, Options{Dir: dir, Notices: &notes})
-	return s, strings.TrimSpace(notes.String()), err
+	if err != nil {
+		return s, strings.TrimSpace(notes.String()), err
+	}
+	file := s.Config
+	file.UserError = "" // no check reports the user's file: keep its notice
+	cfgNotes := file.Notices()
+	var keep []string
+	for line := range strings.SplitSeq(strings.TrimSpace(notes.String()), "\n") {
+		if line != "" && !slices.Contains(cfgNotes, line) {
+			keep = append(keep, line)
+		}
+	}
+	return s, strings.Join(keep, "\n"), nil
 }
 
 // checkCache reports whether the cache opens and answers.

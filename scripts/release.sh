@@ -5,7 +5,7 @@
 #
 # For each PLATFORM (GOOS/GOARCH) it writes
 #   $DIST/contextfs-$VERSION-$GOOS-$GOARCH.tar.gz
-# holding contextfs-$VERSION-$GOOS-$GOARCH/ with bin/ (the three
+# holding contextfs-$VERSION-$GOOS-$GOARCH/ with bin/ (the four
 # programs), share/man/man1/ and the bash, zsh and fish completions laid
 # out as under a PREFIX, and README.md; then $DIST/SHA256SUMS.
 #
@@ -20,7 +20,7 @@ set -eu
 export SOURCE_DATE_EPOCH CGO_ENABLED=1
 host="$($GO env GOOS)/$($GO env GOARCH)"
 : "${PLATFORMS:=$host}"
-programs="git-contextfs git-contextfs-mcp git-contextfs-embed"
+programs="git-contextfs git-contextfs-mcp git-contextfs-embed git-contextfs-serve"
 
 case "$VERSION" in
 *-dirty) echo "release: warning: the work tree has changes; $VERSION is no release" >&2 ;;

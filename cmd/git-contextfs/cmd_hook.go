@@ -267,7 +267,15 @@ func (a *app) refreshHook(name string) hookFunc {
 		if r.Code {
 			note += "; code index updated"
 		}
-		return hookOutcome{note: note}, nil
+		out := hookOutcome{note: note}
+		if name == "post-commit" {
+			report, enote := exportOnCommit(ctx, s)
+			out.report = report
+			if enote != "" {
+				out.note += "; " + enote
+			}
+		}
+		return out, nil
 	}
 }
 

@@ -27,7 +27,8 @@ func (a *app) hooksCmd() *cobra.Command {
 		Long: `contextfs uses five git hooks. pre-commit refuses a commit whose staged
 memories are invalid or hold a secret; post-checkout, post-merge,
 post-rewrite and post-commit refresh the search cache after git changed
-the files, and never block.
+the files, and never block. post-commit also keeps AGENTS.md, CLAUDE.md
+or Cursor rules current where this clone opted in (export --on-commit).
 
 Each hook file gets a small marked block that calls git-contextfs; a hook
 that already exists (yours, husky's, lefthook's, pre-commit's) is kept and

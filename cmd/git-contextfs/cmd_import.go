@@ -99,11 +99,11 @@ func (a *app) printImport(p *importer.Plan) {
 // exportCmd is export: its help and flags.
 func (a *app) exportCmd() *cobra.Command {
 	var (
-		dryRun, asJSON bool
-		budget         int
+		dryRun, asJSON, onCommit bool
+		budget                   int
 	)
 	cmd := &cobra.Command{
-		Use:   "export agents-md|claude-md|cursor-rules [--dry-run] [--budget TOKENS] [--json]",
+		Use:   "export agents-md|claude-md|cursor-rules [--dry-run] [--budget TOKENS] [--on-commit[=false]] [--json]",
 		Short: "Write the project's key memories into AGENTS.md, CLAUDE.md or Cursor rules",
 		Long: `Writes the project brief, architecture, conventions (learned patterns),
 preferences and accepted decisions for agents that read files, not MCP:
@@ -114,8 +114,16 @@ byte; cursor-rules writes .cursor/rules/contextfs.mdc (always applied) and
 one contextfs-*.mdc per set of paths: (as its globs). The order is fixed
 and the size within --budget estimated tokens (default 1500): a second
 export with the same memories changes no byte. Memories imported from the
-target file are left out (the file says them already).`,
+target file are left out (the file says them already).
+
+--on-commit also keeps the target current from now on: the post-commit
+hook (installed if missing) exports it after each commit that changes
+memories, and leaves what changed in the work tree for you to commit.
+The choice is this clone's, kept in its git config (contextfs.exportOnCommit,
+comma-separated targets), never the repository's; --on-commit=false
+turns it off again and exports nothing.`,
 		Example: `  git contextfs export agents-md
+  git contextfs export agents-md --on-commit
   git contextfs export claude-md --budget 800 --dry-run
   git contextfs export cursor-rules`,
 		Args:      argsRange(1, 1),
@@ -132,14 +140,33 @@ target file are left out (the file says them already).`,
 			if !found {
 				return &usageError{fmt.Errorf("unknown target %q; valid targets are %s", target, strings.Join(exporter.Targets, ", "))}
 			}
+			setOnCommit := cmd.Flags().Changed("on-commit")
+			if setOnCommit && dryRun {
+				return &usageError{fmt.Errorf("--on-commit and --dry-run exclude each other")}
+			}
+			if setOnCommit && onCommit && budget != 0 {
+				// The hook exports with the default budget; a block
+				// that changed size on the next commit would surprise.
+				return &usageError{fmt.Errorf("--on-commit keeps the default budget (%d tokens); drop --budget", exporter.DefaultBudget)}
+			}
 			return a.withStore(func(cmd *cobra.Command, _ []string, s *contextfs.Store) error {
-				return a.runExport(cmd.Context(), s, exporter.Options{Target: target, Budget: budget, DryRun: dryRun}, asJSON)
+				if setOnCommit && !onCommit {
+					return a.setExportOnCommit(cmd.Context(), s, target, false)
+				}
+				if err := a.runExport(cmd.Context(), s, exporter.Options{Target: target, Budget: budget, DryRun: dryRun}, asJSON); err != nil {
+					return err
+				}
+				if setOnCommit {
+					return a.setExportOnCommit(cmd.Context(), s, target, onCommit)
+				}
+				return nil
 			})(cmd, args)
 		},
 	}
 	cmd.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "print the files' new content; write nothing")
 	cmd.Flags().IntVar(&budget, "budget", 0, "size of what is written in estimated `TOKENS` (default 1500)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVar(&onCommit, "on-commit", false, "keep the target current from the post-commit hook, in this clone (=false: stop)")
 	return cmd
 }
 

@@ -70,6 +70,7 @@ func TestBashCompletionUnderGitsCompletion(t *testing.T) {
 		{"git contextfs search --scope ", []string{"repo ", "user ", "all "}},
 		{"git contextfs update --add-tag ", []string{"db "}},
 		{"git contextfs setup ", []string{"claude ", "cursor ", "codex "}},
+		{"git contextfs export ", []string{"agents-md ", "claude-md ", "cursor-rules "}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {

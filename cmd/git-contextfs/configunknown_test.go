@@ -36,4 +36,8 @@ func TestAnUnknownConfigKeyIsOneWarning(t *testing.T) {
 	if !strings.Contains(r.stdout, "warn   config") || !strings.Contains(r.stdout, "search.rerank") {
 		t.Errorf("doctor: want a config warning naming search.rerank:\n%s%s", r.stdout, r.stderr)
 	}
+	// Once there too: the config check says it, not the cache's line.
+	if n := strings.Count(r.stdout+r.stderr, "search.rerank"); n != 1 {
+		t.Errorf("doctor names search.rerank %d times, want once:\n%s%s", n, r.stdout, r.stderr)
+	}
 }

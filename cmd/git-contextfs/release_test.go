@@ -38,8 +38,8 @@ var versionLine = regexp.MustCompile(`^contextfs (v\d+\.\d+\.\d+(?:-[0-9A-Za-z.-
 // promised (sorted, owner 0, every time SOURCE_DATE_EPOCH), and that,
 // unpacked into a folder of its own, it runs `git contextfs version`, its
 // MCP server (--version, and an initialize and a ping through `git
-// contextfs mcp`) and shows its manual page with man -l. It links the
-// three programs twice (the compiled packages come from the build
+// contextfs mcp`), the viewer's --version, and shows its manual page
+// with man -l. It links the four programs twice (the compiled packages come from the build
 // cache), so -short skips it.
 func TestMakeReleaseIsReproducibleAndRunsUnpacked(t *testing.T) {
 	if testing.Short() {
@@ -91,7 +91,7 @@ func TestMakeReleaseIsReproducibleAndRunsUnpacked(t *testing.T) {
 
 	top := strings.TrimSuffix(name, ".tar.gz")
 	names := checkArchiveHeaders(t, archive)
-	for _, want := range []string{"bin/git-contextfs", "bin/git-contextfs-mcp", "bin/git-contextfs-embed",
+	for _, want := range []string{"bin/git-contextfs", "bin/git-contextfs-mcp", "bin/git-contextfs-embed", "bin/git-contextfs-serve",
 		"share/man/man1/git-contextfs.1", "share/man/man1/git-contextfs-search.1",
 		"share/bash-completion/completions/git-contextfs", "share/zsh/site-functions/_git-contextfs",
 		"share/fish/vendor_completions.d/git-contextfs.fish", "README.md"} {
@@ -139,6 +139,10 @@ func TestMakeReleaseIsReproducibleAndRunsUnpacked(t *testing.T) {
 	}
 	if v := run(repo, "", filepath.Join(prefix, "bin", "git-contextfs-mcp"), "--version"); v != got {
 		t.Errorf("git-contextfs-mcp --version printed %q, git contextfs version %q", v, got)
+	}
+	// The viewer, which git contextfs serve runs, is in the archive too.
+	if v := run(repo, "", filepath.Join(prefix, "bin", "git-contextfs-serve"), "--version"); !strings.Contains(v, " "+m[1]+"\n") {
+		t.Errorf("git-contextfs-serve --version printed %q, want version %s", v, m[1])
 	}
 	replies := run(repo, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
