@@ -253,12 +253,15 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 	if st.mode != ModeKeyword {
 		// A query a person or agent wrote is embedded as a query; a
 		// literal one (a text looking for its own copies) as a text, and
-		// so is a search of code alone: there the exact words of
-		// identifiers, which the text side weighs more, find the file
-		// (measured on the code sets of make bench-quality).
+		// a search of code alone as a code query: there the exact words
+		// of identifiers find the file (embed.EmbedCodeQuery, measured on
+		// the code sets of make bench-quality).
 		embedQ := embed.EmbedQuery
-		if symmetric {
+		switch {
+		case q.Literal:
 			embedQ = func(ctx context.Context, e embed.Embedder, t []string) ([][]float32, error) { return e.Embed(ctx, t) }
+		case symmetric:
+			embedQ = embed.EmbedCodeQuery
 		}
 		vs, err := embedQ(ctx, e.Embedder, []string{q.Text})
 		switch {
@@ -279,7 +282,11 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 	// Cosines of an asymmetric embedder's queries are brought to the
 	// scale of a symmetric one's (embed.QueryScale).
 	invScale := 1.0
-	if qvec != nil && !symmetric {
+	switch {
+	case qvec == nil || q.Literal:
+	case symmetric:
+		invScale = 1 / embed.CodeQueryScale(e.Embedder)
+	default:
 		invScale = 1 / embed.QueryScale(e.Embedder)
 	}
 	depth := max(st.limit*3, 30)
