@@ -64,18 +64,20 @@ func seedTeamRepo(t *testing.T) (string, string) {
 // context block for "add a database for the new feature" cites it.
 //
 // Issue 33 asks for the first place in default search; the built-in
-// embedder puts it 4th, behind "Feature flags are managed in
-// LaunchDarkly" (which shares "feature" with the question, literally and
-// in the word vectors), "We chose Go for new backend services" ("new")
-// and "The staging database is not a backup" ("database"), so the test
-// holds it to the top 5 (docs/EMBEDDER.md has the measurements).
+// embedder puts it 2nd, behind "Feature flags are managed in
+// LaunchDarkly", which shares "feature" with the question literally (BM25)
+// and in the word vectors, where the decision shares only "use". The test
+// holds it to the top 3 (it was 4th before queries left function words
+// out of their word vectors and BM25 was scaled by the query's attainable
+// score; docs/EMBEDDER.md has the measurements).
 func TestSeedExampleFindsTheDatabaseDecision(t *testing.T) {
 	dir, id := seedTeamRepo(t)
 	var res []struct{ ID, Kind string }
 	decodeJSON(t, ok(t, dir, "search", "--json", "What database should I use for this new feature?"), &res)
 	at := slices.IndexFunc(res, func(r struct{ ID, Kind string }) bool { return r.ID == id })
-	if at < 0 || at >= 5 {
-		t.Errorf("search: the decision %s is at %d of %v, want it in the first 5", id, at+1, res)
+	t.Logf("search ranks the decision %d of %d", at+1, len(res))
+	if at < 0 || at >= 3 {
+		t.Errorf("search: the decision %s is at %d of %v, want it in the first 3", id, at+1, res)
 	}
 	block := ok(t, dir, "context", "--task", "add a database for the new feature")
 	_, task, _ := strings.Cut(block, "## Relevant to the task")
