@@ -61,7 +61,9 @@ func seedTeamRepo(t *testing.T) (string, string) {
 // memories, the morning's session and the code. The question shares no
 // word with the decision but "use" ("database" against "PostgreSQL");
 // the built-in embedder's word vectors know what PostgreSQL is, and the
-// context block for "add a database for the new feature" cites it.
+// context block for "add a database for the new feature" cites it: on
+// the CLI, and through MCP (search_memory, get_context) driven by the
+// official TypeScript SDK (tests/mcp-client), as the agent day is.
 //
 // Issue 33 asks for the first place in default search; the built-in
 // embedder puts it 2nd, behind "Feature flags are managed in
@@ -73,16 +75,41 @@ func seedTeamRepo(t *testing.T) (string, string) {
 func TestSeedExampleFindsTheDatabaseDecision(t *testing.T) {
 	dir, id := seedTeamRepo(t)
 	var res []struct{ ID, Kind string }
-	decodeJSON(t, ok(t, dir, "search", "--json", "What database should I use for this new feature?"), &res)
+	decodeJSON(t, ok(t, dir, "search", "--json", seedQuestion), &res)
 	at := slices.IndexFunc(res, func(r struct{ ID, Kind string }) bool { return r.ID == id })
 	t.Logf("search ranks the decision %d of %d", at+1, len(res))
 	if at < 0 || at >= 3 {
 		t.Errorf("search: the decision %s is at %d of %v, want it in the first 3", id, at+1, res)
 	}
-	block := ok(t, dir, "context", "--task", "add a database for the new feature")
-	_, task, _ := strings.Cut(block, "## Relevant to the task")
-	task, _, _ = strings.Cut(task, "\n## ")
-	if !strings.Contains(task, id) {
-		t.Errorf("context --task: the task section does not cite the decision %s:\n%s", id, block)
+	checkTask := func(what, block string) {
+		t.Helper()
+		_, task, _ := strings.Cut(block, "## Relevant to the task")
+		task, _, _ = strings.Cut(task, "\n## ")
+		if !strings.Contains(task, id) {
+			t.Errorf("%s: the task section does not cite the decision %s:\n%s", what, id, block)
+		}
 	}
+	checkTask("context --task", ok(t, dir, "context", "--task", seedTask))
+
+	// The afternoon's new session, through the official MCP client.
+	node, client := dayClient(t)
+	answers := dayMCP(t, node, client, testgit.Env(), dir, []dayStep{
+		{Tool: "search_memory", Args: map[string]any{"query": seedQuestion}},
+		{Tool: "get_context", Args: map[string]any{"task": seedTask}},
+	})
+	if len(answers) != 2 || answers[0].IsError || answers[1].IsError || answers[0].Error+answers[1].Error != "" {
+		t.Fatalf("MCP answers: %+v", answers)
+	}
+	ids := daySearchIDs(t, answers[0].Structured)
+	t.Logf("search_memory ranks the decision %d of %d", slices.Index(ids, id)+1, len(ids))
+	if at := slices.Index(ids, id); at < 0 || at >= 3 {
+		t.Errorf("search_memory: the decision %s is at %d of %v, want it in the first 3", id, at+1, ids)
+	}
+	checkTask("get_context", answers[1].Text)
 }
+
+// The seeds' question and task.
+const (
+	seedQuestion = "What database should I use for this new feature?"
+	seedTask     = "add a database for the new feature"
+)
