@@ -53,8 +53,9 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 
 // KeywordAttainable is KeywordPhrases that also returns the query's
 // attainable score: the sum over its words and phrases of the best score
-// one document gets from each, the score of a document that matched all
-// of them as well as any does. A search divides BM25 by it rather than by
+// one document gets from each (among the documents of f's types when f
+// filters by type alone, else among all), the score of a document that
+// matched all of them as well as any does. A search divides BM25 by it rather than by
 // the best match's score, so that a document matching one word of a
 // four-word question does not count as a perfect keyword match
 // (docs/EMBEDDER.md).

@@ -133,7 +133,7 @@ func CodeQueryScale(e Embedder) float64 {
 
 // QueryScale is the cosine of a query with a text identical to it under
 // e: 1 for a symmetric embedder, less for an asymmetric one whose query
-// and text vectors differ (the built-in one: about 0.66). Search divides
+// and text vectors differ (the built-in one: about 0.58). Search divides
 // query cosines by it, so that they are on the scale the fusion and
 // search.MinSemantic were made for.
 func QueryScale(e Embedder) float64 {
