@@ -10,7 +10,11 @@
 **     and their average taken over the document set `docs` (the kind's
 **     current documents) rather than over every row of the index. It
 **     returns the best `window` as a blob of (rowid int64, score float64)
-**     pairs in machine byte order, best first, ties by rowid.
+**     pairs in machine byte order, best first, ties by rowid, followed by
+**     one float64: the query's attainable score, the sum over its phrases
+**     of the best score one document gets from that phrase (what a
+**     document matching every phrase as well as any does would score),
+**     the scale on which a search weighs keyword evidence against meaning.
 **
 **   cfs_topk(fts, docs, window, w_1..w_C, keep)
 **     The same, counting only the documents whose rowids are in `keep`, a
@@ -387,7 +391,7 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
                      sqlite3_value **val) {
   int ncol = api->xColumnCount(fts), nphrase = api->xPhraseCount(fts), i, rc = CFS_SQLITE_OK;
   long long window, ntouched = 0, j, k = 0, nb = 0;
-  double weight[16], *acc;
+  double weight[16], *acc, attainable = 0;
   int *touched, *heap = 0;
   unsigned char *out = 0, *keep = 0;
   const unsigned char *b = 0;
@@ -459,10 +463,15 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
     nmatch = (double)(s.n + s.others);
     idf = log(((double)docs->n - nmatch + 0.5) / (nmatch + 0.5));
     if (idf <= 0.0) idf = 1e-6;
-    for (j = 0; j < s.n; j++) {
-      int p = s.m[j].pos;
-      if (acc[p] == 0) touched[ntouched++] = p;
-      acc[p] += idf * s.m[j].part;
+    {
+      double best = 0;
+      for (j = 0; j < s.n; j++) {
+        int p = s.m[j].pos;
+        if (acc[p] == 0) touched[ntouched++] = p;
+        acc[p] += idf * s.m[j].part;
+        if (s.m[j].part > best && (!keep || keep[p])) best = s.m[j].part;
+      }
+      attainable += idf * best;
     }
   }
   if (s.oom) goto nomem;
@@ -473,7 +482,7 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
   /* The best `window`: a heap with the worst document kept on top. */
   if (window > ntouched) window = ntouched;
   heap = malloc(sizeof *heap * (size_t)(window ? window : 1));
-  out = malloc((size_t)(16 * (window ? window : 1)));
+  out = malloc((size_t)(16 * window + 8));
   if (!heap || !out) goto nomem;
   for (j = 0; j < ntouched; j++) {
     int p = touched[j];
@@ -503,7 +512,8 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
     heap[0] = heap[j - 1];
     sift(heap, j - 1, 0, acc, docs->rows);
   }
-  sqlite3_result_blob(ctx, out, (int)(16 * window), free);
+  memcpy(out + 16 * window, &attainable, 8);
+  sqlite3_result_blob(ctx, out, (int)(16 * window + 8), free);
   out = 0;
   goto done;
 nomem:

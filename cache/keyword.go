@@ -47,15 +47,28 @@ func (c *Cache) Keyword(ctx context.Context, kind Kind, query string, f Filter, 
 // KeywordPhrases is Keyword with FTS5 phrases ranked beside the words of
 // query: `"exact phrase"` and prefixes (`"conn" *`) of the query syntax.
 func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phrases []string, f Filter, k int) ([]Hit, error) {
+	hits, _, err := c.KeywordAttainable(ctx, kind, query, phrases, f, k)
+	return hits, err
+}
+
+// KeywordAttainable is KeywordPhrases that also returns the query's
+// attainable score: the sum over its words and phrases of the best score
+// one document gets from each (among the documents of f's types when f
+// filters by type alone, else among all), the score of a document that
+// matched all of them as well as any does. A search divides BM25 by it rather than by
+// the best match's score, so that a document matching one word of a
+// four-word question does not count as a perfect keyword match
+// (docs/EMBEDDER.md).
+func (c *Cache) KeywordAttainable(ctx context.Context, kind Kind, query string, phrases []string, f Filter, k int) ([]Hit, float64, error) {
 	if len(queryWords(query))+len(phrases) == 0 || k <= 0 {
-		return nil, nil
+		return nil, 0, nil
 	}
 	ds, err := c.docs(ctx, kind)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(ds.rows) == 0 {
-		return nil, nil
+		return nil, 0, nil
 	}
 	match := joinWords(ds.rankedWords(query))
 	if len(phrases) > 0 {
@@ -71,30 +84,31 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 	if kind == KindMemory && f.typesOnly() {
 		pass, err := c.filtered(ctx, ds, f)
 		if err != nil || len(pass) == 0 {
-			return nil, err
+			return nil, 0, err
 		}
 		return c.topk(ctx, ds, match, k, pass)
 	}
 	cond, cargs := f.where(kind, false)
 	for window := max(4*k, 64); ; window *= 8 {
-		cand, err := c.topk(ctx, ds, match, window, nil)
+		cand, attainable, err := c.topk(ctx, ds, match, window, nil)
 		if err != nil || cand == nil {
-			return nil, err
+			return nil, 0, err
 		}
 		out, err := c.passing(ctx, cand, cond, cargs, k)
 		if err != nil {
-			return nil, fmt.Errorf("keyword search: %w", err)
+			return nil, 0, fmt.Errorf("keyword search: %w", err)
 		}
 		if len(out) >= k || len(cand) < window {
-			return out, nil
+			return out, attainable, nil
 		}
 	}
 }
 
 // topk runs cfs_topk over ds's full-text table: the best window documents
-// matching match, of those in keep (sorted rowids) when keep is not nil.
-// No match at all is nil, nil.
-func (c *Cache) topk(ctx context.Context, ds *docSet, match string, window int, keep []int64) ([]Hit, error) {
+// matching match, of those in keep (sorted rowids) when keep is not nil,
+// and the query's attainable score (KeywordAttainable). No match at all
+// is nil, 0, nil.
+func (c *Cache) topk(ctx context.Context, ds *docSet, match string, window int, keep []int64) ([]Hit, float64, error) {
 	fts := FTSTable(ds.kind)
 	args := []any{ds.rank.id, window, bm25Weights[0], bm25Weights[1], bm25Weights[2]}
 	params := "?, ?, ?, ?, ?"
@@ -106,12 +120,16 @@ func (c *Cache) topk(ctx context.Context, ds *docSet, match string, window int, 
 		append(args, match)...).Scan(&blob)
 	runtime.KeepAlive(ds)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+		return nil, 0, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
+		return nil, 0, fmt.Errorf("keyword search: %w", err)
 	}
-	return decodeHits(blob), nil
+	if len(blob)%16 != 8 {
+		return nil, 0, fmt.Errorf("keyword search: the ranker answered %d bytes, not (rowid, score) pairs and a scale", len(blob))
+	}
+	n := len(blob) - 8
+	return decodeHits(blob[:n]), math.Float64frombits(binary.NativeEndian.Uint64(blob[n:])), nil
 }
 
 // rankedWords are the words of query that a keyword search of ds ranks

@@ -111,9 +111,29 @@ func EmbedQuery(ctx context.Context, e Embedder, queries []string) ([][]float32,
 	return e.Embed(ctx, queries)
 }
 
+// EmbedCodeQuery embeds the queries of a code search with e: with its
+// EmbedCodeQuery if it has one, else with Embed (as texts, the way code
+// search embedded them before).
+func EmbedCodeQuery(ctx context.Context, e Embedder, queries []string) ([][]float32, error) {
+	if q, ok := e.(interface {
+		EmbedCodeQuery(context.Context, []string) ([][]float32, error)
+	}); ok {
+		return q.EmbedCodeQuery(ctx, queries)
+	}
+	return e.Embed(ctx, queries)
+}
+
+// CodeQueryScale is QueryScale for EmbedCodeQuery's vectors.
+func CodeQueryScale(e Embedder) float64 {
+	if s, ok := e.(interface{ codeQueryScale() float64 }); ok {
+		return s.codeQueryScale()
+	}
+	return 1
+}
+
 // QueryScale is the cosine of a query with a text identical to it under
 // e: 1 for a symmetric embedder, less for an asymmetric one whose query
-// and text vectors differ (the built-in one: about 0.66). Search divides
+// and text vectors differ (the built-in one: about 0.58). Search divides
 // query cosines by it, so that they are on the scale the fusion and
 // search.MinSemantic were made for.
 func QueryScale(e Embedder) float64 {

@@ -48,6 +48,7 @@ func main() {
 	qualitySets := flag.String("quality-sets", "", "quality: run only these comma-separated sets (go-git, requests, ky, proposal, world, sick; default all)")
 	qualityEmb := flag.String("quality-embedder", "builtin", "quality: the embedder, builtin (the default) or hash (the hashing embedder it replaced)")
 	qualityWeights := flag.String("quality-weights", "", "quality: also run hybrid at these comma-separated semantic weights (columns after the table's last)")
+	workRuns := flag.Int("embedder-runs", 3, "embedder: rebuilds and full indexes per embedder (median)")
 	firstVec := flag.String("first-vector", "", "internal: embed one query in this fresh process with builtin or hash, print the nanoseconds it took, and exit")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
@@ -60,6 +61,9 @@ func main() {
 	}
 	if *only == "embedder" {
 		if err := benchEmbedder(*runs); err != nil {
+			fatal(err)
+		}
+		if err := benchEmbedderWork(context.Background(), *repoSrc, *workRuns); err != nil {
 			fatal(err)
 		}
 		return
@@ -131,6 +135,9 @@ func main() {
 	}
 	if *only == "" {
 		if err := benchEmbedder(*runs); err != nil {
+			fatal(err)
+		}
+		if err := benchEmbedderWork(context.Background(), *repoSrc, *workRuns); err != nil {
 			fatal(err)
 		}
 	}

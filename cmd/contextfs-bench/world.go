@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/contextfs/contextfs"
@@ -18,6 +19,9 @@ import (
 // qualityEmbedder is the embedder the quality sets run with: the
 // default, or the hashing embedder it replaced (-quality-embedder hash).
 var qualityEmbedder = func() embed.Embedder { return embed.NewBuiltin() }
+
+// worldIDPrefix makes the world set's names memory IDs.
+const worldIDPrefix = "world-"
 
 // benchWorld prints the rows of the world-knowledge set (internal/worldset):
 // 50 memories of a team, each a one-sentence memory; queries are questions
@@ -39,8 +43,10 @@ func benchWorld(ctx context.Context) error {
 	ts := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	bodies := map[string]string{}
 	for _, wm := range set.Memories {
-		m := &memory.Memory{ID: wm.ID, Type: wm.Type, Title: wm.Text, Created: ts, Updated: ts, Body: wm.Text + "\n"}
-		bodies[m.ID] = wm.Text
+		// The set's IDs are names ("utc"), some shorter than a memory ID
+		// may be (memory.ValidID): stored under a prefix, read back without.
+		m := &memory.Memory{ID: worldIDPrefix + wm.ID, Type: wm.Type, Title: wm.Text, Created: ts, Updated: ts, Body: wm.Text + "\n"}
+		bodies[wm.ID] = wm.Text
 		raw, err := gitstore.Encode(m, nil, true)
 		if err != nil {
 			return err
@@ -70,7 +76,8 @@ func benchWorld(ctx context.Context) error {
 	for _, sub := range []struct {
 		name string
 		qs   []worldset.Query
-	}{{"world knowledge", set.World}, {"paraphrase", set.Paraphrase}, {"negated", set.Negated}} {
+	}{{"world knowledge", set.World}, {"paraphrase", set.Paraphrase}, {"negated", set.Negated},
+		{"held-out world knowledge", set.HeldOutWorld}, {"held-out paraphrase", set.HeldOutParaphrase}} {
 		var bs scores
 		by := map[string]scores{}
 		for _, q := range sub.qs {
@@ -87,7 +94,7 @@ func benchWorld(ctx context.Context) error {
 				}
 				var ids []string
 				for _, r := range res {
-					ids = append(ids, r.ID)
+					ids = append(ids, strings.TrimPrefix(r.ID, worldIDPrefix))
 				}
 				sc := by[mode]
 				sc.add(rankOf(ids, q.Target))

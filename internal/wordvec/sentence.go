@@ -16,6 +16,12 @@ import "math"
 // embedder marks what a negation applies to by other means. It returns
 // the number of words found.
 func (t *Table) Sentence(tok *Tokenizer, text string, v []float32) int {
+	return t.SentenceSkipping(tok, text, v, nil)
+}
+
+// SentenceSkipping is Sentence leaving out, besides negations, the words
+// for which skip (when not nil) is true.
+func (t *Table) SentenceSkipping(tok *Tokenizer, text string, v []float32, skip func(w []byte) bool) int {
 	if tok.counts == nil {
 		tok.counts = map[int32]int32{}
 	}
@@ -23,7 +29,7 @@ func (t *Table) Sentence(tok *Tokenizer, text string, v []float32) int {
 	tok.order = tok.order[:0]
 	found := 0
 	tok.Each(text, func(w []byte) {
-		if isNegation(w) {
+		if isNegation(w) || skip != nil && skip(w) {
 			return
 		}
 		if i := t.Lookup(w); i >= 0 {

@@ -47,7 +47,10 @@ func TestWorldQuestionsShareNoContentWord(t *testing.T) {
 	if len(s.World) < 40 || len(s.Memories) < 31 {
 		t.Errorf("%d questions among %d memories, want at least 40 among 31", len(s.World), len(s.Memories))
 	}
-	for _, q := range s.World {
+	if len(s.HeldOutWorld) < 20 {
+		t.Errorf("%d held-out questions, want at least 20", len(s.HeldOutWorld))
+	}
+	for _, q := range append(s.World, s.HeldOutWorld...) {
 		m := contentStems(text[q.Target])
 		for w := range contentStems(q.Q) {
 			if m[w] {
