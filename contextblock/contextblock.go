@@ -201,6 +201,10 @@ type Item struct {
 	Title   string `json:"title"`
 	Summary string `json:"summary,omitempty"`
 	Body    string `json:"body,omitempty"`
+	// MayBeStale says that code the memory is attached to (paths:) was
+	// committed after the memory last changed (Store.MayBeStale): an
+	// agent should check it against the code before relying on it.
+	MayBeStale bool `json:"may_be_stale,omitempty"`
 }
 
 // Build reads the memories of s and assembles the block.
@@ -275,13 +279,15 @@ func (bd *Builder) Build(ctx context.Context, s *contextfs.Store, o Options) (*B
 // the changed files. ok is false when a generation cannot be read.
 func blockState(ctx context.Context, s *contextfs.Store, o Options) (string, bool) {
 	gen, user, userRoot := s.IndexGeneration(ctx), "-", ""
+	// A commit can make an item "may be stale" without changing a memory.
+	head, _ := s.Repo.Head()
 	if o.User != nil {
 		user, userRoot = o.User.IndexGeneration(ctx), o.User.Repo.Root
 	}
 	if gen == "" || user == "" {
 		return "", false
 	}
-	k, err := json.Marshal([]any{s.Repo.Root, gen, userRoot, user, o.Changed})
+	k, err := json.Marshal([]any{s.Repo.Root, gen, head, userRoot, user, o.Changed})
 	return string(k), err == nil
 }
 
@@ -407,6 +413,7 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.
 			b.Sections = append(b.Sections, sec)
 		}
 	}
+	markStale(ctx, s, b)
 	b.fit()
 	return b, until, nil
 }
@@ -628,7 +635,11 @@ func (b *Block) Markdown() string {
 	for _, sec := range b.Sections {
 		fmt.Fprintf(&w, "\n## %s\n\n", sec.Title)
 		for _, it := range sec.Items {
-			fmt.Fprintf(&w, "- [%s] %s (%s)", it.ID, it.Title, it.Type)
+			if it.MayBeStale {
+				fmt.Fprintf(&w, "- [%s] %s (%s; may be stale: its code changed since)", it.ID, it.Title, it.Type)
+			} else {
+				fmt.Fprintf(&w, "- [%s] %s (%s)", it.ID, it.Title, it.Type)
+			}
 			if sum := summaryAfter(it.Title, it.Summary); sum != "" {
 				w.WriteString(": " + sum)
 			}
@@ -701,3 +712,27 @@ func clip(s string, n int) string {
 }
 
 func utf8Start(c byte) bool { return c&0xC0 != 0x80 }
+
+// markStale flags the items of s's memories whose code was committed after
+// them (Store.MayBeStale: one git log for the block, none when no item has
+// paths:). A failure leaves the flags off: they are advice, and the block
+// never fails for them.
+func markStale(ctx context.Context, s *contextfs.Store, b *Block) {
+	var ids []string
+	for _, sec := range b.Sections {
+		for _, it := range sec.Items {
+			ids = append(ids, it.ID)
+		}
+	}
+	stale, err := s.MayBeStale(ctx, ids)
+	if err != nil || len(stale) == 0 {
+		return
+	}
+	for i := range b.Sections {
+		for j := range b.Sections[i].Items {
+			if it := &b.Sections[i].Items[j]; stale[it.ID] {
+				it.MayBeStale = true
+			}
+		}
+	}
+}
