@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/agentsetup"
 	"github.com/contextfs/contextfs/branchdiff"
 	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/gitstore"
@@ -21,6 +22,7 @@ func (a *app) contextCmd() *cobra.Command {
 	var (
 		task, format string
 		budget       int
+		deferHook    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "context [--task TEXT] [--budget TOKENS] [--format markdown|json]",
@@ -46,6 +48,9 @@ same bytes.`,
 			}
 			if budget < 0 {
 				return &usageError{fmt.Errorf("--budget must not be negative, got %d", budget)}
+			}
+			if deferHook && a.projectInjects() {
+				return nil // the project's own SessionStart hook prints the block
 			}
 			print := func(b *contextblock.Block) error {
 				if format == "json" {
@@ -84,7 +89,26 @@ same bytes.`,
 	f.StringVar(&task, "task", "", "what the session is about: adds the memories a search for `TEXT` finds")
 	f.IntVar(&budget, "budget", 0, "size of the block in estimated `TOKENS` (default from config, 2000)")
 	f.StringVar(&format, "format", "markdown", "markdown or json")
+	// The user-level SessionStart hook's (agentsetup): print nothing in a
+	// repository whose own Claude Code settings print the block, which
+	// Claude Code runs beside the user's.
+	f.BoolVar(&deferHook, "unless-project-hook", false, "print nothing where the repository's own Claude Code SessionStart hook prints the block")
+	_ = f.MarkHidden("unless-project-hook")
 	return cmd
+}
+
+// projectInjects reports whether the repository the command runs in has
+// a Claude Code SessionStart hook of its own that prints the block.
+func (a *app) projectInjects() bool {
+	dir := a.dir
+	if dir == "" {
+		dir = "."
+	}
+	repo, err := gitstore.Discover(dir)
+	if err != nil {
+		return false // outside a repository only the user's hook runs
+	}
+	return agentsetup.ProjectInjects(repo.Root) != ""
 }
 
 // coldContextBlock builds the block in a command of its own: the changed
