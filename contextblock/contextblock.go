@@ -23,6 +23,7 @@ import (
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/pathglob"
+	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/secrets"
 	"github.com/contextfs/contextfs/session"
 )
@@ -131,6 +132,7 @@ var specs = []spec{
 	{OpenWork, "Open work", []string{"todo", "issue", "task"}, 15, false},
 	{RelevantChanges, "Relevant to your changes", nil, 10, false},
 	{RelevantTask, "Relevant to the task", nil, 8, false},
+	{RegisteredRepos, "From registered repositories", nil, 5, false},
 }
 
 // TrimOrder is the order in which sections give way when the block is over
@@ -138,7 +140,7 @@ var specs = []spec{
 // the end of each section in this order; a section whose last item goes
 // is left out whole and named in Block.Dropped.
 var TrimOrder = []string{
-	RelevantTask, ProductContext, TechContext, OpenWork, Architecture,
+	RegisteredRepos, RelevantTask, ProductContext, TechContext, OpenWork, Architecture,
 	Preferences, RelevantChanges, LastSession, Progress, ProjectBrief,
 }
 
@@ -170,6 +172,11 @@ type Options struct {
 	// Now is the time a memory's expires: is compared with; zero means
 	// the time of the call.
 	Now time.Time
+	// Repos, with Scopes and a Task, adds "From registered repositories":
+	// the memories of these registered repositories that a search for
+	// the task finds. Off (nil) by default (docs/SCOPES.md).
+	Repos  Repos
+	Scopes *scope.Set
 }
 
 // Block is the context block.
@@ -201,6 +208,9 @@ type Item struct {
 	Title   string `json:"title"`
 	Summary string `json:"summary,omitempty"`
 	Body    string `json:"body,omitempty"`
+	// Repo names the registered repository an item of "From registered
+	// repositories" comes from; empty for this repository's memories.
+	Repo string `json:"repo,omitempty"`
 	// MayBeStale says that code the memory is attached to (paths:) was
 	// committed after the memory last changed (Store.MayBeStale): an
 	// agent should check it against the code before relying on it.
@@ -251,6 +261,9 @@ func (bd *Builder) Build(ctx context.Context, s *contextfs.Store, o Options) (*B
 		return nil, err
 	}
 	state, ok := blockState(ctx, s, o)
+	// Other repositories change without this store's generation moving:
+	// a block that includes them is built every time.
+	ok = ok && len(o.Repos) == 0
 	bd.mu.Lock()
 	defer bd.mu.Unlock()
 	// The generations only grow, and so does the time: blocks of another
@@ -343,6 +356,12 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.
 			known   map[string]session.Episode // files read already, by path
 			err     error
 		)
+		if sp.key == RegisteredRepos {
+			if sec, ok := registeredSection(ctx, sp, o, shown); ok {
+				b.Sections = append(b.Sections, sec)
+			}
+			continue
+		}
 		if sp.key == LastSession {
 			entries, known, err = lastSessions(ctx, s, sp.limit)
 		} else {
@@ -635,9 +654,12 @@ func (b *Block) Markdown() string {
 	for _, sec := range b.Sections {
 		fmt.Fprintf(&w, "\n## %s\n\n", sec.Title)
 		for _, it := range sec.Items {
-			if it.MayBeStale {
+			switch {
+			case it.Repo != "":
+				fmt.Fprintf(&w, "- [%s] %s (%s; repository %s)", it.ID, it.Title, it.Type, it.Repo)
+			case it.MayBeStale:
 				fmt.Fprintf(&w, "- [%s] %s (%s; may be stale: its code changed since)", it.ID, it.Title, it.Type)
-			} else {
+			default:
 				fmt.Fprintf(&w, "- [%s] %s (%s)", it.ID, it.Title, it.Type)
 			}
 			if sum := summaryAfter(it.Title, it.Summary); sum != "" {
@@ -721,7 +743,9 @@ func markStale(ctx context.Context, s *contextfs.Store, b *Block) {
 	var ids []string
 	for _, sec := range b.Sections {
 		for _, it := range sec.Items {
-			ids = append(ids, it.ID)
+			if it.Repo == "" { // another repository's memory has its own code
+				ids = append(ids, it.ID)
+			}
 		}
 	}
 	stale, err := s.MayBeStale(ctx, ids)
@@ -730,7 +754,7 @@ func markStale(ctx context.Context, s *contextfs.Store, b *Block) {
 	}
 	for i := range b.Sections {
 		for j := range b.Sections[i].Items {
-			if it := &b.Sections[i].Items[j]; stale[it.ID] {
+			if it := &b.Sections[i].Items[j]; it.Repo == "" && stale[it.ID] {
 				it.MayBeStale = true
 			}
 		}
