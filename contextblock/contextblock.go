@@ -177,6 +177,10 @@ type Options struct {
 	// the task finds. Off (nil) by default (docs/SCOPES.md).
 	Repos  Repos
 	Scopes *scope.Set
+
+	// staleOf answers Store.MayBeStale for the block; a Builder answers
+	// from what it learnt for the same state (nil: the store itself).
+	staleOf func(ctx context.Context, s *contextfs.Store, ids []string) (map[string]bool, error)
 }
 
 // Block is the context block.
@@ -239,6 +243,11 @@ func Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
 type Builder struct {
 	mu   sync.Mutex
 	kept []keptBlock // most recently used last
+	// stale is what MayBeStale said of each memory ID for staleState:
+	// a block state names the memory files and HEAD, all it depends on,
+	// so a session's blocks for many tasks run git for it once.
+	staleState string
+	stale      map[string]bool
 }
 
 type keptBlock struct {
@@ -275,6 +284,9 @@ func (bd *Builder) Build(ctx context.Context, s *contextfs.Store, o Options) (*B
 		k := bd.kept[i]
 		bd.kept = append(slices.Delete(bd.kept, i, i+1), k)
 		return k.block.clone(), nil
+	}
+	if ok {
+		o.staleOf = bd.staleFor(state)
 	}
 	b, until, err := assemble(ctx, s, o)
 	if err != nil || !ok {
@@ -432,7 +444,7 @@ func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.
 			b.Sections = append(b.Sections, sec)
 		}
 	}
-	markStale(ctx, s, b)
+	markStale(ctx, s, b, o.staleOf)
 	b.fit()
 	return b, until, nil
 }
@@ -739,7 +751,7 @@ func utf8Start(c byte) bool { return c&0xC0 != 0x80 }
 // them (Store.MayBeStale: one git log for the block, none when no item has
 // paths:). A failure leaves the flags off: they are advice, and the block
 // never fails for them.
-func markStale(ctx context.Context, s *contextfs.Store, b *Block) {
+func markStale(ctx context.Context, s *contextfs.Store, b *Block, staleOf func(context.Context, *contextfs.Store, []string) (map[string]bool, error)) {
 	var ids []string
 	for _, sec := range b.Sections {
 		for _, it := range sec.Items {
@@ -748,7 +760,12 @@ func markStale(ctx context.Context, s *contextfs.Store, b *Block) {
 			}
 		}
 	}
-	stale, err := s.MayBeStale(ctx, ids)
+	if staleOf == nil {
+		staleOf = func(ctx context.Context, s *contextfs.Store, ids []string) (map[string]bool, error) {
+			return s.MayBeStale(ctx, ids)
+		}
+	}
+	stale, err := staleOf(ctx, s, ids)
 	if err != nil || len(stale) == 0 {
 		return
 	}
@@ -758,5 +775,39 @@ func markStale(ctx context.Context, s *contextfs.Store, b *Block) {
 				it.MayBeStale = true
 			}
 		}
+	}
+}
+
+// staleFor answers MayBeStale for blocks of state, asking the store only
+// about the IDs it has not been asked about since the state was last
+// new. Called with bd.mu held, as assemble is.
+func (bd *Builder) staleFor(state string) func(context.Context, *contextfs.Store, []string) (map[string]bool, error) {
+	if bd.staleState != state {
+		bd.staleState, bd.stale = state, map[string]bool{}
+	}
+	known := bd.stale
+	return func(ctx context.Context, s *contextfs.Store, ids []string) (map[string]bool, error) {
+		var missing []string
+		for _, id := range ids {
+			if _, ok := known[id]; !ok {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) > 0 {
+			found, err := s.MayBeStale(ctx, missing)
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range missing {
+				known[id] = found[id]
+			}
+		}
+		out := map[string]bool{}
+		for _, id := range ids {
+			if known[id] {
+				out[id] = true
+			}
+		}
+		return out, nil
 	}
 }

@@ -92,3 +92,41 @@ func TestBlockFlagsMemoriesWhoseCodeChangedSince(t *testing.T) {
 		})
 	}
 }
+
+// TestBuilderFlagsStaleAfterACommit: the MCP server's Builder, which
+// keeps what it learnt of each memory for a block state, says "may be
+// stale" once a commit changes the memory's code, though no memory file
+// changed: HEAD is part of the state.
+func TestBuilderFlagsStaleAfterACommit(t *testing.T) {
+	ctx := context.Background()
+	dir := testgit.Init(t)
+	s := openAt(t, dir)
+	testgit.WriteFile(t, dir, "auth/token.go", "package auth\n")
+	id := save(t, s, contextfs.SaveRequest{Type: "architecture", Title: "Tokens", Body: "Tokens live one hour.", Paths: []string{"auth/**"}})
+	saved := time.Date(2026, 1, 1, 1, 0, 0, 0, time.UTC)
+	commitAt(t, dir, saved, "auth and its memory")
+	var bd contextblock.Builder
+	stale := func(task string) bool {
+		b, err := bd.Build(ctx, s, contextblock.Options{Task: task})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sec := range b.Sections {
+			for _, it := range sec.Items {
+				if it.ID == id {
+					return it.MayBeStale
+				}
+			}
+		}
+		t.Fatalf("the memory is not in the block")
+		return false
+	}
+	if stale("") || stale("token lifetime") {
+		t.Fatal("may be stale before its code changed")
+	}
+	testgit.WriteFile(t, dir, "auth/token.go", "package auth\n\nconst TTL = 2\n")
+	commitAt(t, dir, saved.Add(time.Hour), "auth: TTL")
+	if !stale("") || !stale("token lifetime") {
+		t.Error("not may be stale after a commit changed its code")
+	}
+}
