@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -33,56 +34,85 @@ var codeTasks = []string{
 // search would. Tasks alternate between the corpus's queries and tasks
 // that match the docs; each call is timed in one long-lived server
 // (in-process transport), round-robin, after a warm-up call of each.
-func benchContextCode(ctx context.Context, sizes []int, runs int) error {
+func benchContextCode(ctx context.Context, sizes []int, bin string, runs int) error {
 	fmt.Println("## Context block with indexed code")
 	fmt.Println()
 	fmt.Println("The agents benchmark's repository with this project's README, docs and some Go packages committed and code-indexed (doc and code chunks then answer a task's search beside the memories). " +
-		"MCP `get_context` without a task and with one (the corpus's queries and tasks that match the docs, alternating), round-robin in one long-lived server, warm: p50 / p99 over the calls.")
+		"MCP `get_context` without a task and with one (the corpus's queries and tasks that match the docs, alternating), round-robin in one long-lived server, warm: p50 / p99 over the calls. " +
+		"Each row without the change watcher (`CONTEXTFS_WATCH=off`: every memory file is stat'ed on every call) and with it (the default from 10,000 memory files).")
 	fmt.Println()
-	fmt.Println("| memories | code chunks | get_context p50 / p99 | get_context with task p50 / p99 |")
-	fmt.Println("| ---: | ---: | ---: | ---: |")
+	fmt.Println("| memories | code chunks | watcher | get_context p50 / p99 | get_context with task p50 / p99 |")
+	fmt.Println("| ---: | ---: | --- | ---: | ---: |")
 	for _, n := range sizes {
-		row, err := contextCodeRow(ctx, n, runs)
+		rows, err := contextCodeRows(ctx, n, bin, runs)
 		if err != nil {
 			return fmt.Errorf("%d memories: %w", n, err)
 		}
-		fmt.Println(row)
+		for _, r := range rows {
+			fmt.Println(r)
+		}
 	}
 	fmt.Println()
 	return nil
 }
 
-func contextCodeRow(ctx context.Context, n, runs int) (string, error) {
+func contextCodeRows(ctx context.Context, n int, bin string, runs int) ([]string, error) {
 	dir, err := os.MkdirTemp("", "contextfs-bench-code-")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
+	chunks, tasks, err := contextCodeRepo(ctx, dir, n, runs)
+	if err != nil {
+		return nil, err
+	}
+	defer os.Unsetenv("CONTEXTFS_WATCH")
+	var rows []string
+	for _, mode := range []string{"off", "on"} {
+		os.Setenv("CONTEXTFS_WATCH", mode)
+		if mode == "on" {
+			if _, _, err := timeCmd(dir, bin, "watch", "start"); err != nil {
+				return nil, err
+			}
+			defer exec.Command(bin, "-C", dir, "watch", "stop").Run()
+		}
+		row, err := contextCodeTimes(ctx, dir, tasks)
+		if err != nil {
+			return nil, fmt.Errorf("watcher %s: %w", mode, err)
+		}
+		rows = append(rows, fmt.Sprintf("| %s | %d | %s %s", humanN(n), chunks, mode, row))
+	}
+	return rows, nil
+}
+
+// contextCodeRepo writes the repository into dir, indexes it and returns
+// its code chunks and the tasks to ask.
+func contextCodeRepo(ctx context.Context, dir string, n, runs int) (int, []string, error) {
 	qs, err := agentsRepo(ctx, dir, n, max(runs, 10))
 	if err != nil {
-		return "", err
+		return 0, nil, err
 	}
 	if err := copyProjectFiles(ctx, dir); err != nil {
-		return "", err
+		return 0, nil, err
 	}
 	if _, err := git.Run(ctx, dir, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "add", "-A"); err != nil {
-		return "", err
+		return 0, nil, err
 	}
 	if _, err := git.Run(ctx, dir, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-qm", "code and docs"); err != nil {
-		return "", err
+		return 0, nil, err
 	}
 	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: embed.NewBuiltin()})
 	if err != nil {
-		return "", err
+		return 0, nil, err
 	}
 	if _, err := s.Reindex(ctx); err != nil {
 		s.Close()
-		return "", err
+		return 0, nil, err
 	}
 	res, err := s.Index(ctx, contextfs.IndexOptions{Summary: true})
 	s.Close()
 	if err != nil {
-		return "", err
+		return 0, nil, err
 	}
 	var tasks []string
 	for i := range runs {
@@ -92,6 +122,12 @@ func contextCodeRow(ctx context.Context, n, runs int) (string, error) {
 			tasks = append(tasks, qs[(i/2)%len(qs)])
 		}
 	}
+	return res.Chunks, tasks, nil
+}
+
+// contextCodeTimes times get_context without and with a task, round-robin
+// over tasks, in one long-lived server.
+func contextCodeTimes(ctx context.Context, dir string, tasks []string) (string, error) {
 	cs, done, err := mcpSession(ctx, dir)
 	if err != nil {
 		return "", err
@@ -114,7 +150,7 @@ func contextCodeRow(ctx context.Context, n, runs int) (string, error) {
 			plain, task = append(plain, a), append(task, b)
 		}
 	}
-	return fmt.Sprintf("| %s | %d | %s | %s |", humanN(n), res.Chunks, pp(plain), pp(task)), nil
+	return fmt.Sprintf("| %s | %s |", pp(plain), pp(task)), nil
 }
 
 // copyProjectFiles copies this project's README, docs and the Go files

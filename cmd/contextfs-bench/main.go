@@ -163,7 +163,7 @@ func main() {
 		}
 	}
 	if *only == "" || *only == "contextcode" {
-		if err := benchContextCode(ctx, sizeList(*sizes), *runs); err != nil {
+		if err := benchContextCode(ctx, sizeList(*sizes), binAbs, *runs); err != nil {
 			fatal(err)
 		}
 	}
