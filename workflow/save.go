@@ -21,7 +21,7 @@ type SaveRequest struct {
 	// (scope.Config.DefaultScope).
 	Scope scope.Scope
 	// Dedup is the policy when the memory repeats one of its type: skip,
-	// update, error, allow or off; "" is the config's hygiene.dedup, else
+	// update, error, allow, supersede or off; "" is the config's hygiene.dedup, else
 	// skip. A name it does not know is an *InputError of field "dedup". The
 	// default is the config of the store written to.
 	Dedup string
