@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -248,6 +249,9 @@ type Builder struct {
 	// so a session's blocks for many tasks run git for it once.
 	staleState string
 	stale      map[string]bool
+	// base is the task-free part of the last block built, for baseState.
+	baseState string
+	base      *base
 }
 
 type keptBlock struct {
@@ -285,11 +289,20 @@ func (bd *Builder) Build(ctx context.Context, s *contextfs.Store, o Options) (*B
 		bd.kept = append(slices.Delete(bd.kept, i, i+1), k)
 		return k.block.clone(), nil
 	}
-	if ok {
-		o.staleOf = bd.staleFor(state)
+	if !ok {
+		b, _, err := assemble(ctx, s, o)
+		return b, err
 	}
-	b, until, err := assemble(ctx, s, o)
-	if err != nil || !ok {
+	o.staleOf = bd.staleFor(state)
+	bs := bd.base
+	if bd.baseState != state || bs == nil || !bs.until.IsZero() && memory.Expired(bs.until, o.Now) {
+		if bs, err = assembleBase(ctx, s, o); err != nil {
+			return nil, err
+		}
+		bd.baseState, bd.base = state, bs
+	}
+	b, until, err := assembleOn(ctx, s, o, bs)
+	if err != nil {
 		return b, err
 	}
 	if len(bd.kept) == builderKeeps {
@@ -358,95 +371,150 @@ func prepare(ctx context.Context, s *contextfs.Store, o Options) (Options, error
 // and says until when it holds: the first time an item of it expires
 // (zero: never).
 func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.Time, error) {
-	b := &Block{Budget: o.Budget, Estimator: Estimator}
-	shown := map[string]bool{}
-	var until time.Time
+	bs, err := assembleBase(ctx, s, o)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	return assembleOn(ctx, s, o, bs)
+}
+
+// base is the part of a block that does not depend on the task: its
+// sections before the task's, the memories they show, and when an item of
+// them first expires (zero: never). A Builder keeps it for a block state,
+// so that a block for a new task costs the task's search, not the whole
+// block again.
+type base struct {
+	sections []Section
+	shown    map[string]bool
+	until    time.Time
+}
+
+// taskSection reports whether the section of key depends on the task.
+func taskSection(key string) bool { return key == RelevantTask || key == RegisteredRepos }
+
+// assembleBase builds the sections that do not depend on the task.
+func assembleBase(ctx context.Context, s *contextfs.Store, o Options) (*base, error) {
+	bs := &base{shown: map[string]bool{}}
 	scanners := map[*contextfs.Store]*secrets.Scanner{}
 	for _, sp := range specs {
-		var (
-			entries []contextfs.Entry
-			known   map[string]session.Episode // files read already, by path
-			err     error
-		)
-		if sp.key == RegisteredRepos {
-			if sec, ok := registeredSection(ctx, sp, o, shown); ok {
-				b.Sections = append(b.Sections, sec)
-			}
+		if taskSection(sp.key) {
 			continue
 		}
-		if sp.key == LastSession {
-			entries, known, err = lastSessions(ctx, s, sp.limit)
-		} else {
-			entries, err = gather(ctx, s, sp, o)
-		}
-		sec := Section{Key: sp.key, Title: sp.title}
+		sec, ok, err := buildSection(ctx, s, o, sp, bs.shown, &bs.until, scanners)
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, until, fmt.Errorf("context: %s: %w", sp.title, err)
-			}
-			sec.Note = degraded(err)
+			return nil, err
 		}
-		add := func(st *contextfs.Store, entries []contextfs.Entry) {
-			for _, e := range entries {
-				if shown[e.ID] || len(sec.Items) == sp.limit {
-					continue
-				}
-				// The file, read once: for its expiry, and for what the
-				// item shows beyond the index.
-				read := sp.bodies || sp.key == RelevantTask
-				var (
-					raw  []byte
-					m    *memory.Memory
-					rerr error
-				)
-				if ep, ok := known[e.Path]; ok && st == s {
-					raw, m = ep.Raw, ep.Memory
-				} else if raw, rerr = st.Repo.ReadFile(e.Path); rerr != nil && read {
-					// One unreadable file leaves out its item, not the block.
-					sec.Note = degraded(rerr)
-					continue
-				}
-				// An expired memory is no longer true: the block shows
-				// what it will show once prune has removed it.
-				if exp := expiry(raw); !exp.IsZero() {
-					if memory.Expired(exp, o.Now) {
-						continue
-					}
-					if until.IsZero() || exp.Before(until) {
-						until = exp
-					}
-				}
-				if scanners[st] == nil {
-					scanners[st] = scanner(st)
-				}
-				// Search results carry no summary: those are read too.
-				it, err := item(e, raw, m, sp.bodies, read, scanners[st])
-				if err != nil {
-					sec.Note = degraded(err)
-					continue
-				}
-				shown[e.ID] = true
-				sec.Items = append(sec.Items, it)
-			}
+		if ok {
+			bs.sections = append(bs.sections, sec)
 		}
-		add(s, entries)
-		if sp.key == Preferences && o.User != nil {
-			// The user's own preferences follow them into every repository;
-			// the repository's come first, as they bind its team.
-			mine, err := o.User.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Limit: sp.limit * 2})
-			if err != nil {
-				sec.Note = degraded(fmt.Errorf("user store: %w", err))
-			} else {
-				add(o.User, mine)
-			}
+	}
+	return bs, nil
+}
+
+// assembleOn adds the task's sections to a copy of bs, flags what may be
+// stale and fits the block to its budget.
+func assembleOn(ctx context.Context, s *contextfs.Store, o Options, bs *base) (*Block, time.Time, error) {
+	b := &Block{Budget: o.Budget, Estimator: Estimator, Sections: cloneSections(bs.sections)}
+	shown, until := maps.Clone(bs.shown), bs.until
+	scanners := map[*contextfs.Store]*secrets.Scanner{}
+	for _, sp := range specs {
+		if !taskSection(sp.key) {
+			continue
 		}
-		if len(sec.Items) > 0 || sec.Note != "" {
+		sec, ok, err := buildSection(ctx, s, o, sp, shown, &until, scanners)
+		if err != nil {
+			return nil, until, err
+		}
+		if ok {
 			b.Sections = append(b.Sections, sec)
 		}
 	}
 	markStale(ctx, s, b, o.staleOf)
 	b.fit()
 	return b, until, nil
+}
+
+// buildSection gathers one section: ok is false when it has nothing to
+// show. It adds what it shows to shown and moves until to the first
+// expiry of its items.
+func buildSection(ctx context.Context, s *contextfs.Store, o Options, sp spec, shown map[string]bool, until *time.Time,
+	scanners map[*contextfs.Store]*secrets.Scanner) (Section, bool, error) {
+	var (
+		entries []contextfs.Entry
+		known   map[string]session.Episode // files read already, by path
+		err     error
+	)
+	if sp.key == RegisteredRepos {
+		sec, ok := registeredSection(ctx, sp, o, shown)
+		return sec, ok, nil
+	}
+	if sp.key == LastSession {
+		entries, known, err = lastSessions(ctx, s, sp.limit)
+	} else {
+		entries, err = gather(ctx, s, sp, o)
+	}
+	sec := Section{Key: sp.key, Title: sp.title}
+	if err != nil {
+		if ctx.Err() != nil {
+			return Section{}, false, fmt.Errorf("context: %s: %w", sp.title, err)
+		}
+		sec.Note = degraded(err)
+	}
+	add := func(st *contextfs.Store, entries []contextfs.Entry) {
+		for _, e := range entries {
+			if shown[e.ID] || len(sec.Items) == sp.limit {
+				continue
+			}
+			// The file, read once: for its expiry, and for what the
+			// item shows beyond the index.
+			read := sp.bodies || sp.key == RelevantTask
+			var (
+				raw  []byte
+				m    *memory.Memory
+				rerr error
+			)
+			if ep, ok := known[e.Path]; ok && st == s {
+				raw, m = ep.Raw, ep.Memory
+			} else if raw, rerr = st.Repo.ReadFile(e.Path); rerr != nil && read {
+				// One unreadable file leaves out its item, not the block.
+				sec.Note = degraded(rerr)
+				continue
+			}
+			// An expired memory is no longer true: the block shows
+			// what it will show once prune has removed it.
+			if exp := expiry(raw); !exp.IsZero() {
+				if memory.Expired(exp, o.Now) {
+					continue
+				}
+				if until.IsZero() || exp.Before(*until) {
+					*until = exp
+				}
+			}
+			if scanners[st] == nil {
+				scanners[st] = scanner(st)
+			}
+			// Search results carry no summary: those are read too.
+			it, err := item(e, raw, m, sp.bodies, read, scanners[st])
+			if err != nil {
+				sec.Note = degraded(err)
+				continue
+			}
+			shown[e.ID] = true
+			sec.Items = append(sec.Items, it)
+		}
+	}
+	add(s, entries)
+	if sp.key == Preferences && o.User != nil {
+		// The user's own preferences follow them into every repository;
+		// the repository's come first, as they bind its team.
+		mine, err := o.User.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Limit: sp.limit * 2})
+		if err != nil {
+			sec.Note = degraded(fmt.Errorf("user store: %w", err))
+		} else {
+			add(o.User, mine)
+		}
+	}
+	return sec, len(sec.Items) > 0 || sec.Note != "", nil
 }
 
 // degraded is the note a section shows for err: one line, so that an
@@ -467,7 +535,9 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 		if strings.TrimSpace(o.Task) == "" {
 			return nil, nil
 		}
-		res, err := s.SearchIndexed(ctx, contextfs.Query{Text: o.Task, Types: memoryTypes(), Limit: sp.limit * 2})
+		// Memories only: the section cites nothing else, and ranking the
+		// code index's doc chunks as well was work for nothing.
+		res, err := s.SearchIndexed(ctx, contextfs.Query{Text: o.Task, Types: memoryTypes(), Kinds: []string{"memory"}, Limit: sp.limit * 2})
 		if err != nil {
 			return nil, err
 		}
@@ -641,12 +711,18 @@ func (b *Block) fit() {
 func (b *Block) clone() *Block {
 	c := *b
 	c.Dropped = slices.Clone(b.Dropped)
-	c.Sections = make([]Section, len(b.Sections))
-	for i, sec := range b.Sections {
-		sec.Items = slices.Clone(sec.Items)
-		c.Sections[i] = sec
-	}
+	c.Sections = cloneSections(b.Sections)
 	return &c
+}
+
+// cloneSections copies secs and their items.
+func cloneSections(secs []Section) []Section {
+	out := make([]Section, len(secs))
+	for i, sec := range secs {
+		sec.Items = slices.Clone(sec.Items)
+		out[i] = sec
+	}
+	return out
 }
 
 func (b *Block) section(key string) []Item {

@@ -26,7 +26,7 @@ func registeredSection(ctx context.Context, sp spec, o Options, shown map[string
 	if len(o.Repos) == 0 || o.Scopes == nil || o.Task == "" {
 		return sec, false
 	}
-	res, err := o.Scopes.SearchRegistered(ctx, o.Repos, contextfs.Query{Text: o.Task, Types: memoryTypes(), Limit: sp.limit * 2})
+	res, err := o.Scopes.SearchRegistered(ctx, o.Repos, contextfs.Query{Text: o.Task, Types: memoryTypes(), Kinds: []string{"memory"}, Limit: sp.limit * 2})
 	if err != nil {
 		sec.Note = degraded(fmt.Errorf("registered repositories: %w", err))
 		return sec, true
