@@ -676,13 +676,36 @@ func (it *Item) mask(sc *secrets.Scanner) {
 // fit trims the block to its budget: bodies first, then whole items, each
 // in TrimOrder; headers stay.
 func (b *Block) fit() {
-	b.Tokens = EstimateTokens(b.Markdown())
+	// The estimate of the whole is the sum of its parts' (blockParts), so
+	// a trim re-estimates the one section it changed, not the block: the
+	// block for a task, larger than most budgets, trimmed item by item,
+	// was the estimate of the whole Markdown again at every step.
+	toks := make([]int, len(b.Sections))
+	for i := range b.Sections {
+		toks[i] = sectionTokens(&b.Sections[i])
+	}
+	total := func() int {
+		n := EstimateTokens(mdHeader)
+		for _, t := range toks {
+			n += t
+		}
+		if len(b.Dropped) > 0 {
+			n += EstimateTokens(droppedLine(b.Dropped))
+		}
+		return n
+	}
+	b.Tokens = total()
 	for _, key := range TrimOrder {
-		sec := b.section(key)
+		j := slices.IndexFunc(b.Sections, func(s Section) bool { return s.Key == key })
+		if j < 0 {
+			continue
+		}
+		sec := b.Sections[j].Items
 		for i := len(sec) - 1; i >= 0 && b.Tokens > b.Budget; i-- {
 			if sec[i].Body != "" {
 				sec[i].Body = ""
-				b.Tokens = EstimateTokens(b.Markdown())
+				toks[j] = sectionTokens(&b.Sections[j])
+				b.Tokens = total()
 			}
 		}
 	}
@@ -698,13 +721,23 @@ func (b *Block) fit() {
 			if sec := &b.Sections[i]; len(sec.Items) > 1 {
 				sec.Items = sec.Items[:len(sec.Items)-1]
 				sec.Omitted++
+				toks[i] = sectionTokens(sec)
 			} else {
 				b.Dropped = append(b.Dropped, sec.Title)
 				b.Sections = slices.Delete(b.Sections, i, i+1)
+				toks = slices.Delete(toks, i, i+1)
 			}
-			b.Tokens = EstimateTokens(b.Markdown())
+			b.Tokens = total()
 		}
 	}
+}
+
+// sectionTokens is the estimate of sec as the block shows it, less the
+// line break before its header (see blockParts).
+func sectionTokens(sec *Section) int {
+	var w strings.Builder
+	writeSection(&w, sec)
+	return EstimateTokens(w.String())
 }
 
 // clone is a copy of b that shares nothing that can be changed.
@@ -725,56 +758,67 @@ func cloneSections(secs []Section) []Section {
 	return out
 }
 
-func (b *Block) section(key string) []Item {
-	for i := range b.Sections {
-		if b.Sections[i].Key == key {
-			return b.Sections[i].Items
-		}
-	}
-	return nil
-}
+// mdHeader opens every block.
+const mdHeader = "# Project memory (contextfs)\n\nEach item cites its memory ID: `git contextfs recall ID` (or the recall_memory tool) opens it.\n"
 
 // Markdown renders the block for a model's context window.
+//
+// blockParts: the block is the header, then each section and the line of
+// dropped sections, each after a line break. Every part ends with a line
+// break and begins, after that line break, with a character that is none,
+// so EstimateTokens of the whole is the sum of its parts' without their
+// leading line break (the run of line breaks between two parts counts once
+// either way): fit relies on it (TestFitCountsTheBlockAsAWhole).
 func (b *Block) Markdown() string {
 	var w strings.Builder
-	w.WriteString("# Project memory (contextfs)\n\n")
-	w.WriteString("Each item cites its memory ID: `git contextfs recall ID` (or the recall_memory tool) opens it.\n")
-	for _, sec := range b.Sections {
-		fmt.Fprintf(&w, "\n## %s\n\n", sec.Title)
-		for _, it := range sec.Items {
-			switch {
-			case it.Repo != "":
-				fmt.Fprintf(&w, "- [%s] %s (%s; repository %s)", it.ID, it.Title, it.Type, it.Repo)
-			case it.MayBeStale:
-				fmt.Fprintf(&w, "- [%s] %s (%s; may be stale: its code changed since)", it.ID, it.Title, it.Type)
-			default:
-				fmt.Fprintf(&w, "- [%s] %s (%s)", it.ID, it.Title, it.Type)
-			}
-			if sum := summaryAfter(it.Title, it.Summary); sum != "" {
-				w.WriteString(": " + sum)
-			}
-			w.WriteString("\n")
-			if it.Body != "" {
-				for _, line := range strings.Split(it.Body, "\n") {
-					if line == "" {
-						w.WriteString("\n")
-						continue
-					}
-					w.WriteString("  " + line + "\n")
-				}
-			}
-		}
-		if sec.Omitted > 0 {
-			fmt.Fprintf(&w, "- (%d more left out to fit the budget)\n", sec.Omitted)
-		}
-		if sec.Note != "" {
-			fmt.Fprintf(&w, "- (%s)\n", sec.Note)
-		}
+	w.WriteString(mdHeader)
+	for i := range b.Sections {
+		w.WriteString("\n")
+		writeSection(&w, &b.Sections[i])
 	}
 	if len(b.Dropped) > 0 {
-		fmt.Fprintf(&w, "\n(Left out to fit the budget: %s.)\n", strings.Join(b.Dropped, ", "))
+		w.WriteString("\n" + droppedLine(b.Dropped))
 	}
 	return w.String()
+}
+
+// droppedLine names the sections left out whole.
+func droppedLine(dropped []string) string {
+	return fmt.Sprintf("(Left out to fit the budget: %s.)\n", strings.Join(dropped, ", "))
+}
+
+// writeSection writes sec as the block shows it, from its header on.
+func writeSection(w *strings.Builder, sec *Section) {
+	fmt.Fprintf(w, "## %s\n\n", sec.Title)
+	for _, it := range sec.Items {
+		switch {
+		case it.Repo != "":
+			fmt.Fprintf(w, "- [%s] %s (%s; repository %s)", it.ID, it.Title, it.Type, it.Repo)
+		case it.MayBeStale:
+			fmt.Fprintf(w, "- [%s] %s (%s; may be stale: its code changed since)", it.ID, it.Title, it.Type)
+		default:
+			fmt.Fprintf(w, "- [%s] %s (%s)", it.ID, it.Title, it.Type)
+		}
+		if sum := summaryAfter(it.Title, it.Summary); sum != "" {
+			w.WriteString(": " + sum)
+		}
+		w.WriteString("\n")
+		if it.Body != "" {
+			for _, line := range strings.Split(it.Body, "\n") {
+				if line == "" {
+					w.WriteString("\n")
+					continue
+				}
+				w.WriteString("  " + line + "\n")
+			}
+		}
+	}
+	if sec.Omitted > 0 {
+		fmt.Fprintf(w, "- (%d more left out to fit the budget)\n", sec.Omitted)
+	}
+	if sec.Note != "" {
+		fmt.Fprintf(w, "- (%s)\n", sec.Note)
+	}
 }
 
 // summaryAfter is what summary adds to title. A memory saved without a
