@@ -11,6 +11,7 @@ import (
 
 	contextfs "github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/dedup"
+	"github.com/contextfs/contextfs/memory"
 )
 
 // contradiction is one may_supersede report on a labelled set: the
@@ -260,5 +261,38 @@ func TestNewestWinsAtSave(t *testing.T) {
 				t.Errorf("the old memory is listed %d times, want %d", n, tt.currentOlds)
 			}
 		})
+	}
+}
+
+// A save that writes nothing (it repeats a memory) supersedes nothing:
+// the contradiction it would have settled stays a proposal.
+func TestNewestWinsOnlyWhenANewFileIsWritten(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	argo, err := s.Save(ctx, contextfs.SaveRequest{Type: "decision", Title: "Deploy with Argo CD", Body: "Production deploys go through Argo CD.",
+		Data: map[string]any{"decision": "Argo CD"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flux := contextfs.SaveRequest{Type: "decision", Title: "Deploy with Flux", Body: "Production deploys go through Flux.",
+		Data: map[string]any{"decision": "Flux"}}
+	first, err := dedup.Save(ctx, s, flux, dedup.Skip, dedup.DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Argo CD is superseded now; unlink it to make it current again, as
+	// a person undoing the rule would.
+	if _, err := s.Update(ctx, first.Memory.ID, func(m *memory.Memory) error { m.Supersedes = nil; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	again, err := dedup.Save(ctx, s, flux, dedup.Skip, dedup.DefaultThresholds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Action != dedup.Skipped || len(again.Superseded) != 0 {
+		t.Fatalf("action %s, superseded %+v; want skipped, nothing superseded", again.Action, again.Superseded)
+	}
+	if len(again.MaySupersede) != 1 || again.MaySupersede[0].ID != argo.Memory.ID {
+		t.Errorf("may_supersede %+v; want %s proposed", again.MaySupersede, argo.Memory.ID)
 	}
 }

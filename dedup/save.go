@@ -118,16 +118,15 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 	out := &Outcome{Report: *rep}
 
 	// Newest wins: a contradiction plain enough (Match.Settle) is
-	// superseded by the memory written, not only proposed.
+	// superseded by the memory written, not only proposed. Should no new
+	// file be written (a skip, an update), it stays a proposal.
 	var settled []Match
 	if newestWins(s) {
-		rep.MaySupersede = slices.DeleteFunc(rep.MaySupersede, func(m Match) bool {
+		for _, m := range rep.MaySupersede {
 			if m.Settle {
 				settled = append(settled, m)
 			}
-			return m.Settle
-		})
-		out.MaySupersede = rep.MaySupersede
+		}
 	}
 
 	if len(rep.Similar) > 0 {
@@ -194,6 +193,7 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 			out.Superseded = append(out.Superseded, m)
 		}
 	}
+	out.MaySupersede = slices.DeleteFunc(out.MaySupersede, func(m Match) bool { return slices.Contains(superseded, m.ID) })
 	res, err := s.Save(ctx, req)
 	if err != nil {
 		return nil, err
