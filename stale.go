@@ -70,8 +70,11 @@ func (s *Store) MayBeStale(ctx context.Context, ids []string) (map[string]bool, 
 	if _, ok := s.Repo.Head(); !ok {
 		return nil, nil
 	}
-	args := []string{"-c", "core.quotePath=false", "log", "--no-merges", "--format=%x01%ct", "--name-only",
-		"--since=@" + strconv.FormatInt(oldest.Unix(), 10), "HEAD"}
+	args := []string{"-c", "core.quotePath=false", "log", "--no-merges", "--format=%x01%ct", "--name-only"}
+	if oldest.Unix() > 0 { // a memory without updated: looks at all of history
+		args = append(args, "--since=@"+strconv.FormatInt(oldest.Unix(), 10))
+	}
+	args = append(args, "HEAD")
 	if roots := pathglob.Roots(globs); roots != nil {
 		args = append(args, "--")
 		for _, p := range roots {
