@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/contextfs/contextfs/internal/testgit"
 )
@@ -120,5 +121,48 @@ func TestNewestWinsInTheBlockAndSearch(t *testing.T) {
 				t.Errorf("review changes %+v; want %s superseded by %s, why %q", rep.Changes, old, newer, tt.why)
 			}
 		})
+	}
+}
+
+// TestContextSaysMayBeStaleThroughTheCLI: a memory attached to code that
+// a later commit changed is "may be stale" in the block context prints
+// (JSON may_be_stale, and in the Markdown).
+func TestContextSaysMayBeStaleThroughTheCLI(t *testing.T) {
+	dir := hookedRepo(t)
+	writeFile(t, dir, "auth/token.go", "package auth\n")
+	id := save(t, dir, "--type", "architecture", "--title", "Tokens", "--path", "auth/**", "Tokens live one hour.")
+	testgit.Run(t, dir, "add", "-A")
+	testgit.Run(t, dir, "commit", "-q", "-m", "auth and its memory")
+	if md := ok(t, dir, "context"); strings.Contains(md, "may be stale") {
+		t.Fatalf("may be stale before its code changed:\n%s", md)
+	}
+	writeFile(t, dir, "auth/token.go", "package auth\n\nconst TTL = 2\n")
+	testgit.Run(t, dir, "add", "-A")
+	// A commit an hour on: within one second of the save, commit times
+	// cannot tell the two apart.
+	t.Setenv("GIT_COMMITTER_DATE", time.Now().Add(time.Hour).Format(time.RFC3339))
+	testgit.Run(t, dir, "commit", "-q", "-m", "auth: TTL")
+	var b struct {
+		Sections []struct {
+			Items []struct {
+				ID         string `json:"id"`
+				MayBeStale bool   `json:"may_be_stale"`
+			} `json:"items"`
+		} `json:"sections"`
+	}
+	decodeJSON(t, ok(t, dir, "context", "--format", "json"), &b)
+	found := false
+	for _, s := range b.Sections {
+		for _, it := range s.Items {
+			if it.ID == id {
+				found = it.MayBeStale
+			}
+		}
+	}
+	if !found {
+		t.Errorf("%s is not may_be_stale in context --format json: %+v", id, b.Sections)
+	}
+	if md := ok(t, dir, "context"); !strings.Contains(md, "["+id+"] Tokens (architecture; may be stale") {
+		t.Errorf("the Markdown does not say may be stale:\n%s", md)
 	}
 }
