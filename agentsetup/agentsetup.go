@@ -40,6 +40,12 @@ const (
 	mcpCommand     = "git"
 	contextCommand = "git contextfs session start --tool claude-code --resume >/dev/null 2>&1; git contextfs context"
 	endCommand     = "git contextfs session end --if-open --outcome unknown"
+	// userContextCommand is the SessionStart hook of the user's own
+	// settings: Claude Code runs the user's hooks and the project's
+	// together, so in a project whose settings print the block already
+	// (ProjectInjects), the user's prints nothing and the block is
+	// injected once.
+	userContextCommand = "git contextfs session start --tool claude-code --resume >/dev/null 2>&1; git contextfs context --unless-project-hook"
 	// The capture hooks (docs/AGENTS.md, "Capture"): recall for each
 	// prompt, and a reminder to save what the session settled.
 	promptCommand     = "git contextfs hook user-prompt-submit"
@@ -76,8 +82,11 @@ type Options struct {
 	Home, StateDir string
 	// CodexHome is $CODEX_HOME when set (default Home/.codex).
 	CodexHome string
-	Remove    bool // take our entries out again
-	DryRun    bool // report, write nothing
+	// Project is the repository user setup runs in, if any: its own
+	// settings are read for a note on the hooks both would run.
+	Project string
+	Remove  bool // take our entries out again
+	DryRun  bool // report, write nothing
 }
 
 // Change is what happened (or, in a dry run, would happen) to one file.
@@ -176,18 +185,29 @@ func filesFor(o Options) ([]file, error) {
 		// project's shared and local ones together, so a project's hooks
 		// must not repeat one the user's settings already have.
 		var others []string
+		var notes []string
 		if o.User {
 			mcpPath = filepath.Join(base, ".claude.json")
+			if o.Project != "" && !o.Remove {
+				if p := ProjectInjects(o.Project); p != "" {
+					notes = append(notes, fmt.Sprintf("hooks.SessionStart in %s prints the context block too: in that repository the user hook leaves it to that one (context --unless-project-hook), so the block is injected once", p))
+				}
+			}
 		} else {
 			others = append(others, filepath.Join(base, ".claude", "settings.local.json"))
 			if o.Home != "" {
 				others = append(others, filepath.Join(o.Home, ".claude", "settings.json"))
 			}
 		}
-		return []file{
-			jsonServerFile(mcpPath, server),
-			claudeHooksFile(filepath.Join(base, ".claude", "settings.json"), others),
-		}, nil
+		hooks := claudeHooksFile(filepath.Join(base, ".claude", "settings.json"), others, o.User)
+		if len(notes) > 0 {
+			add := hooks.add
+			hooks.add = func(old []byte) ([]byte, []string, error) {
+				b, more, err := add(old)
+				return b, append(notes, more...), err
+			}
+		}
+		return []file{jsonServerFile(mcpPath, server), hooks}, nil
 	case "cursor":
 		// Cursor starts a server in no documented folder (Claude Code and
 		// Codex start it in the project), so its entry names the
@@ -214,7 +234,7 @@ func filesFor(o Options) ([]file, error) {
 			}
 		}
 		return []file{codexFile(filepath.Join(dir, "config.toml")),
-			hooksFile(filepath.Join(dir, "hooks.json"), "Codex", codexEvents, others)}, nil
+			hooksFile(filepath.Join(dir, "hooks.json"), "Codex", codexEvents, others, o.User)}, nil
 	}
 	return nil, fmt.Errorf("unknown client %q (want %s)", o.Client, strings.Join(Clients, ", "))
 }
@@ -270,12 +290,17 @@ func jsonServerFile(path string, server object, earlier ...object) file {
 
 // claudeHooks are the hook groups Claude Code runs: SessionStart prints
 // the context block (hook output is added to the session's context) after
-// opening a session; SessionEnd ends it.
-func claudeHooks() map[string]object {
+// opening a session; SessionEnd ends it. The user's own SessionStart
+// leaves the block to a project's (userContextCommand).
+func claudeHooks(user bool) map[string]object {
 	group := func(cmd string) object {
 		return object{{"hooks", []any{object{{"type", "command"}, {"command", cmd}}}}}
 	}
-	return map[string]object{"SessionStart": group(contextCommand), "SessionEnd": group(endCommand),
+	start := contextCommand
+	if user {
+		start = userContextCommand
+	}
+	return map[string]object{"SessionStart": group(start), "SessionEnd": group(endCommand),
 		"UserPromptSubmit": group(promptCommand), "Stop": group(stopCommand), "PreCompact": group(preCompactCommand)}
 }
 
@@ -316,14 +341,60 @@ var equivalentHook = sync.OnceValue(func() map[string]*regexp.Regexp {
 // Code settings file, but not where the file, or one of others (the
 // settings Claude Code reads along with it), already has a hook that does
 // the same: then it says so in a note.
-func claudeHooksFile(path string, others []string) file {
-	return hooksFile(path, "Claude Code", claudeEvents, others)
+func claudeHooksFile(path string, others []string, user bool) file {
+	return hooksFile(path, "Claude Code", claudeEvents, others, user)
 }
+
+// ProjectInjects names the settings file of the repository at root
+// (.claude/settings.json or settings.local.json) whose SessionStart hook
+// prints the context block, or "" if neither does. The user's own hook
+// (userContextCommand) then prints nothing: Claude Code would run both.
+//
+// A hook that itself leaves the block to the project's does not count: in
+// a home folder that is a repository (dotfiles), the project's settings
+// are the user's own, and the block would be left to no one.
+func ProjectInjects(root string) string {
+	for _, p := range []string{filepath.Join(root, ".claude", "settings.json"), filepath.Join(root, ".claude", "settings.local.json")} {
+		raw, ok, err := readFile(p)
+		if err != nil || !ok {
+			continue
+		}
+		doc, err := jsonObject(p, raw)
+		if err != nil {
+			continue
+		}
+		hooks, err := childObject(p, doc, "hooks")
+		if err != nil {
+			continue
+		}
+		groups, err := childArray(p, hooks, "SessionStart")
+		if err != nil {
+			continue
+		}
+		for _, g := range groups {
+			group, _ := g.(object)
+			hs, _ := group.get("hooks")
+			list, _ := hs.([]any)
+			for _, h := range list {
+				hook, _ := h.(object)
+				cmd, _ := hook.get("command")
+				if c, ok := cmd.(string); ok && equivalentHook()["SessionStart"].MatchString(c) && !strings.Contains(c, deferFlag) {
+					return p
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// deferFlag is the flag of context that leaves the block to a project's
+// own SessionStart hook.
+const deferFlag = "--unless-project-hook"
 
 // hooksFile adds our groups for events to a file of hooks in Claude
 // Code's format ({"hooks": {EVENT: [groups]}}), which Codex's hooks.json
 // shares; client names the program that runs them, for the notes.
-func hooksFile(path, client string, events []string, others []string) file {
+func hooksFile(path, client string, events []string, others []string, user bool) file {
 	return file{path: path,
 		add: func(old []byte) ([]byte, []string, error) {
 			doc, err := jsonObject(path, old)
@@ -337,12 +408,21 @@ func hooksFile(path, client string, events []string, others []string) file {
 			changed := false
 			var notes []string
 			for _, ev := range events {
-				want := claudeHooks()[ev]
+				want := claudeHooks(user)[ev]
 				groups, err := childArray(path, hooks, ev)
 				if err != nil {
 					return nil, nil, err
 				}
 				if indexGroup(groups, want) >= 0 {
+					continue
+				}
+				// An earlier setup wrote the other form of our group
+				// (the user's SessionStart before it left the block to
+				// a project's): ours, so it is replaced in place.
+				if i := indexGroup(groups, claudeHooks(!user)[ev]); i >= 0 {
+					groups[i] = want
+					hooks.set(ev, groups)
+					changed = true
 					continue
 				}
 				if where := equivalentIn(ev, path, groups, others); where != "" {
@@ -377,7 +457,11 @@ func hooksFile(path, client string, events []string, others []string) file {
 				if err != nil {
 					return nil, err
 				}
-				if i := indexGroup(groups, claudeHooks()[ev]); i >= 0 {
+				i := indexGroup(groups, claudeHooks(user)[ev])
+				if i < 0 {
+					i = indexGroup(groups, claudeHooks(!user)[ev]) // an earlier setup's
+				}
+				if i >= 0 {
 					groups = append(groups[:i], groups[i+1:]...)
 					changed = true
 					if len(groups) == 0 {

@@ -381,7 +381,7 @@ func TestRemoveNeverPutsBackAStaleBackupOverLaterChanges(t *testing.T) {
 func TestRemoveTakesOurEntriesOutOfABackupThatHoldsThem(t *testing.T) {
 	o := options(t, "claude")
 	path := filepath.Join(o.Root, ".claude", "settings.json")
-	f := claudeHooksFile(path, nil)
+	f := claudeHooksFile(path, nil, false)
 	orig := []byte(`{"theme": "dark", "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "` + contextCommand + `"}]}]}}` + "\n")
 	cur, _, err := f.add(orig)
 	if err != nil {

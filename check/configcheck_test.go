@@ -18,7 +18,7 @@ func TestDoctorReportsAConfigValueOutOfItsDomainAsAConfigProblem(t *testing.T) {
 	for _, tt := range []struct{ config, inMessage string }{
 		{"search:\n  semantic_weight: 1.5\n", "search.semantic_weight must be a number from 0 to 1"},
 		{"search:\n  semantic_weight: .nan\n", "search.semantic_weight"},
-		{"hygiene:\n  dedup: maybe\n", "hygiene.dedup must be skip, update, error, allow or off"},
+		{"hygiene:\n  dedup: maybe\n", "hygiene.dedup must be skip, update, error, allow, supersede or off"},
 		{"embedder:\n  provider: bogus\n", "embedder.provider must be builtin or openai"},
 		{"index:\n  languages: [klingon]\n", "index.languages"},
 		{"limits:\n  max_data_depth: -2\n", "limits.max_data_depth"},

@@ -65,6 +65,9 @@ type HygieneConfig struct {
 	Dedup             string `yaml:"dedup"`              // skip (default), update, error or allow
 	SupersedeProgress *bool  `yaml:"supersede_progress"` // default true
 	SessionCap        int    `yaml:"session_cap"`        // default 3
+	// NewestWins: a save that plainly changes a memory's position
+	// supersedes it instead of only proposing it (default true).
+	NewestWins *bool `yaml:"newest_wins"`
 }
 
 // ContextConfig holds the defaults of the context block (package

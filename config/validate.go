@@ -28,7 +28,7 @@ func Languages() []string { return slices.Clone(languages) }
 
 // dedupPolicies are the values of hygiene.dedup: dedup.ParsePolicy's
 // (package dedup imports this one through the root package).
-var dedupPolicies = []string{"skip", "update", "error", "allow", "off"}
+var dedupPolicies = []string{"skip", "update", "error", "allow", "supersede", "off"}
 
 // DedupPolicies returns the values hygiene.dedup accepts.
 func DedupPolicies() []string { return slices.Clone(dedupPolicies) }

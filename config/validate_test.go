@@ -40,7 +40,7 @@ func TestLoadRejectsValuesOutsideTheirDomain(t *testing.T) {
 		{"a negative tag count", "limits:\n  max_tags: -1\n", []string{file + "limits.max_tags must not be negative"}},
 		{"a negative tag length", "limits:\n  max_tag_length: -1\n", []string{file + "limits.max_tag_length must not be negative"}},
 		{"a negative session cap", "hygiene:\n  session_cap: -1\n", []string{file + "hygiene.session_cap must not be negative", "not -1"}},
-		{"an unknown dedup policy", "hygiene:\n  dedup: maybe\n", []string{file + "hygiene.dedup must be skip, update, error, allow or off", `not "maybe"`}},
+		{"an unknown dedup policy", "hygiene:\n  dedup: maybe\n", []string{file + "hygiene.dedup must be skip, update, error, allow, supersede or off", `not "maybe"`}},
 		{"an unknown embedder", "embedder:\n  provider: bogus\n", []string{file + "embedder.provider must be builtin or openai", `not "bogus"`}},
 		{"an embedder URL that is not one", "embedder:\n  provider: openai\n  url: not a url\n", []string{file + "embedder.url must be an http:// or https:// URL", `not "not a url"`}},
 		{"an embedder URL without a host", "embedder:\n  url: http://\n", []string{file + "embedder.url"}},

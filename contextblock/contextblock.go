@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/pathglob"
+	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/secrets"
 	"github.com/contextfs/contextfs/session"
 )
@@ -131,6 +133,7 @@ var specs = []spec{
 	{OpenWork, "Open work", []string{"todo", "issue", "task"}, 15, false},
 	{RelevantChanges, "Relevant to your changes", nil, 10, false},
 	{RelevantTask, "Relevant to the task", nil, 8, false},
+	{RegisteredRepos, "From registered repositories", nil, 5, false},
 }
 
 // TrimOrder is the order in which sections give way when the block is over
@@ -138,7 +141,7 @@ var specs = []spec{
 // the end of each section in this order; a section whose last item goes
 // is left out whole and named in Block.Dropped.
 var TrimOrder = []string{
-	RelevantTask, ProductContext, TechContext, OpenWork, Architecture,
+	RegisteredRepos, RelevantTask, ProductContext, TechContext, OpenWork, Architecture,
 	Preferences, RelevantChanges, LastSession, Progress, ProjectBrief,
 }
 
@@ -170,6 +173,15 @@ type Options struct {
 	// Now is the time a memory's expires: is compared with; zero means
 	// the time of the call.
 	Now time.Time
+	// Repos, with Scopes and a Task, adds "From registered repositories":
+	// the memories of these registered repositories that a search for
+	// the task finds. Off (nil) by default (docs/SCOPES.md).
+	Repos  Repos
+	Scopes *scope.Set
+
+	// staleOf answers Store.MayBeStale for the block; a Builder answers
+	// from what it learnt for the same state (nil: the store itself).
+	staleOf func(ctx context.Context, s *contextfs.Store, ids []string) (map[string]bool, error)
 }
 
 // Block is the context block.
@@ -201,6 +213,13 @@ type Item struct {
 	Title   string `json:"title"`
 	Summary string `json:"summary,omitempty"`
 	Body    string `json:"body,omitempty"`
+	// Repo names the registered repository an item of "From registered
+	// repositories" comes from; empty for this repository's memories.
+	Repo string `json:"repo,omitempty"`
+	// MayBeStale says that code the memory is attached to (paths:) was
+	// committed after the memory last changed (Store.MayBeStale): an
+	// agent should check it against the code before relying on it.
+	MayBeStale bool `json:"may_be_stale,omitempty"`
 }
 
 // Build reads the memories of s and assembles the block.
@@ -225,6 +244,14 @@ func Build(ctx context.Context, s *contextfs.Store, o Options) (*Block, error) {
 type Builder struct {
 	mu   sync.Mutex
 	kept []keptBlock // most recently used last
+	// stale is what MayBeStale said of each memory ID for staleState:
+	// a block state names the memory files and HEAD, all it depends on,
+	// so a session's blocks for many tasks run git for it once.
+	staleState string
+	stale      map[string]bool
+	// base is the task-free part of the last block built, for baseState.
+	baseState string
+	base      *base
 }
 
 type keptBlock struct {
@@ -247,6 +274,9 @@ func (bd *Builder) Build(ctx context.Context, s *contextfs.Store, o Options) (*B
 		return nil, err
 	}
 	state, ok := blockState(ctx, s, o)
+	// Other repositories change without this store's generation moving:
+	// a block that includes them is built every time.
+	ok = ok && len(o.Repos) == 0
 	bd.mu.Lock()
 	defer bd.mu.Unlock()
 	// The generations only grow, and so does the time: blocks of another
@@ -259,8 +289,20 @@ func (bd *Builder) Build(ctx context.Context, s *contextfs.Store, o Options) (*B
 		bd.kept = append(slices.Delete(bd.kept, i, i+1), k)
 		return k.block.clone(), nil
 	}
-	b, until, err := assemble(ctx, s, o)
-	if err != nil || !ok {
+	if !ok {
+		b, _, err := assemble(ctx, s, o)
+		return b, err
+	}
+	o.staleOf = bd.staleFor(state)
+	bs := bd.base
+	if bd.baseState != state || bs == nil || !bs.until.IsZero() && memory.Expired(bs.until, o.Now) {
+		if bs, err = assembleBase(ctx, s, o); err != nil {
+			return nil, err
+		}
+		bd.baseState, bd.base = state, bs
+	}
+	b, until, err := assembleOn(ctx, s, o, bs)
+	if err != nil {
 		return b, err
 	}
 	if len(bd.kept) == builderKeeps {
@@ -275,13 +317,15 @@ func (bd *Builder) Build(ctx context.Context, s *contextfs.Store, o Options) (*B
 // the changed files. ok is false when a generation cannot be read.
 func blockState(ctx context.Context, s *contextfs.Store, o Options) (string, bool) {
 	gen, user, userRoot := s.IndexGeneration(ctx), "-", ""
+	// A commit can make an item "may be stale" without changing a memory.
+	head, _ := s.Repo.Head()
 	if o.User != nil {
 		user, userRoot = o.User.IndexGeneration(ctx), o.User.Repo.Root
 	}
 	if gen == "" || user == "" {
 		return "", false
 	}
-	k, err := json.Marshal([]any{s.Repo.Root, gen, userRoot, user, o.Changed})
+	k, err := json.Marshal([]any{s.Repo.Root, gen, head, userRoot, user, o.Changed})
 	return string(k), err == nil
 }
 
@@ -327,88 +371,150 @@ func prepare(ctx context.Context, s *contextfs.Store, o Options) (Options, error
 // and says until when it holds: the first time an item of it expires
 // (zero: never).
 func assemble(ctx context.Context, s *contextfs.Store, o Options) (*Block, time.Time, error) {
-	b := &Block{Budget: o.Budget, Estimator: Estimator}
-	shown := map[string]bool{}
-	var until time.Time
+	bs, err := assembleBase(ctx, s, o)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	return assembleOn(ctx, s, o, bs)
+}
+
+// base is the part of a block that does not depend on the task: its
+// sections before the task's, the memories they show, and when an item of
+// them first expires (zero: never). A Builder keeps it for a block state,
+// so that a block for a new task costs the task's search, not the whole
+// block again.
+type base struct {
+	sections []Section
+	shown    map[string]bool
+	until    time.Time
+}
+
+// taskSection reports whether the section of key depends on the task.
+func taskSection(key string) bool { return key == RelevantTask || key == RegisteredRepos }
+
+// assembleBase builds the sections that do not depend on the task.
+func assembleBase(ctx context.Context, s *contextfs.Store, o Options) (*base, error) {
+	bs := &base{shown: map[string]bool{}}
 	scanners := map[*contextfs.Store]*secrets.Scanner{}
 	for _, sp := range specs {
-		var (
-			entries []contextfs.Entry
-			known   map[string]session.Episode // files read already, by path
-			err     error
-		)
-		if sp.key == LastSession {
-			entries, known, err = lastSessions(ctx, s, sp.limit)
-		} else {
-			entries, err = gather(ctx, s, sp, o)
+		if taskSection(sp.key) {
+			continue
 		}
-		sec := Section{Key: sp.key, Title: sp.title}
+		sec, ok, err := buildSection(ctx, s, o, sp, bs.shown, &bs.until, scanners)
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, until, fmt.Errorf("context: %s: %w", sp.title, err)
-			}
-			sec.Note = degraded(err)
+			return nil, err
 		}
-		add := func(st *contextfs.Store, entries []contextfs.Entry) {
-			for _, e := range entries {
-				if shown[e.ID] || len(sec.Items) == sp.limit {
-					continue
-				}
-				// The file, read once: for its expiry, and for what the
-				// item shows beyond the index.
-				read := sp.bodies || sp.key == RelevantTask
-				var (
-					raw  []byte
-					m    *memory.Memory
-					rerr error
-				)
-				if ep, ok := known[e.Path]; ok && st == s {
-					raw, m = ep.Raw, ep.Memory
-				} else if raw, rerr = st.Repo.ReadFile(e.Path); rerr != nil && read {
-					// One unreadable file leaves out its item, not the block.
-					sec.Note = degraded(rerr)
-					continue
-				}
-				// An expired memory is no longer true: the block shows
-				// what it will show once prune has removed it.
-				if exp := expiry(raw); !exp.IsZero() {
-					if memory.Expired(exp, o.Now) {
-						continue
-					}
-					if until.IsZero() || exp.Before(until) {
-						until = exp
-					}
-				}
-				if scanners[st] == nil {
-					scanners[st] = scanner(st)
-				}
-				// Search results carry no summary: those are read too.
-				it, err := item(e, raw, m, sp.bodies, read, scanners[st])
-				if err != nil {
-					sec.Note = degraded(err)
-					continue
-				}
-				shown[e.ID] = true
-				sec.Items = append(sec.Items, it)
-			}
+		if ok {
+			bs.sections = append(bs.sections, sec)
 		}
-		add(s, entries)
-		if sp.key == Preferences && o.User != nil {
-			// The user's own preferences follow them into every repository;
-			// the repository's come first, as they bind its team.
-			mine, err := o.User.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Limit: sp.limit * 2})
-			if err != nil {
-				sec.Note = degraded(fmt.Errorf("user store: %w", err))
-			} else {
-				add(o.User, mine)
-			}
+	}
+	return bs, nil
+}
+
+// assembleOn adds the task's sections to a copy of bs, flags what may be
+// stale and fits the block to its budget.
+func assembleOn(ctx context.Context, s *contextfs.Store, o Options, bs *base) (*Block, time.Time, error) {
+	b := &Block{Budget: o.Budget, Estimator: Estimator, Sections: cloneSections(bs.sections)}
+	shown, until := maps.Clone(bs.shown), bs.until
+	scanners := map[*contextfs.Store]*secrets.Scanner{}
+	for _, sp := range specs {
+		if !taskSection(sp.key) {
+			continue
 		}
-		if len(sec.Items) > 0 || sec.Note != "" {
+		sec, ok, err := buildSection(ctx, s, o, sp, shown, &until, scanners)
+		if err != nil {
+			return nil, until, err
+		}
+		if ok {
 			b.Sections = append(b.Sections, sec)
 		}
 	}
+	markStale(ctx, s, b, o.staleOf)
 	b.fit()
 	return b, until, nil
+}
+
+// buildSection gathers one section: ok is false when it has nothing to
+// show. It adds what it shows to shown and moves until to the first
+// expiry of its items.
+func buildSection(ctx context.Context, s *contextfs.Store, o Options, sp spec, shown map[string]bool, until *time.Time,
+	scanners map[*contextfs.Store]*secrets.Scanner) (Section, bool, error) {
+	var (
+		entries []contextfs.Entry
+		known   map[string]session.Episode // files read already, by path
+		err     error
+	)
+	if sp.key == RegisteredRepos {
+		sec, ok := registeredSection(ctx, sp, o, shown)
+		return sec, ok, nil
+	}
+	if sp.key == LastSession {
+		entries, known, err = lastSessions(ctx, s, sp.limit)
+	} else {
+		entries, err = gather(ctx, s, sp, o)
+	}
+	sec := Section{Key: sp.key, Title: sp.title}
+	if err != nil {
+		if ctx.Err() != nil {
+			return Section{}, false, fmt.Errorf("context: %s: %w", sp.title, err)
+		}
+		sec.Note = degraded(err)
+	}
+	add := func(st *contextfs.Store, entries []contextfs.Entry) {
+		for _, e := range entries {
+			if shown[e.ID] || len(sec.Items) == sp.limit {
+				continue
+			}
+			// The file, read once: for its expiry, and for what the
+			// item shows beyond the index.
+			read := sp.bodies || sp.key == RelevantTask
+			var (
+				raw  []byte
+				m    *memory.Memory
+				rerr error
+			)
+			if ep, ok := known[e.Path]; ok && st == s {
+				raw, m = ep.Raw, ep.Memory
+			} else if raw, rerr = st.Repo.ReadFile(e.Path); rerr != nil && read {
+				// One unreadable file leaves out its item, not the block.
+				sec.Note = degraded(rerr)
+				continue
+			}
+			// An expired memory is no longer true: the block shows
+			// what it will show once prune has removed it.
+			if exp := expiry(raw); !exp.IsZero() {
+				if memory.Expired(exp, o.Now) {
+					continue
+				}
+				if until.IsZero() || exp.Before(*until) {
+					*until = exp
+				}
+			}
+			if scanners[st] == nil {
+				scanners[st] = scanner(st)
+			}
+			// Search results carry no summary: those are read too.
+			it, err := item(e, raw, m, sp.bodies, read, scanners[st])
+			if err != nil {
+				sec.Note = degraded(err)
+				continue
+			}
+			shown[e.ID] = true
+			sec.Items = append(sec.Items, it)
+		}
+	}
+	add(s, entries)
+	if sp.key == Preferences && o.User != nil {
+		// The user's own preferences follow them into every repository;
+		// the repository's come first, as they bind its team.
+		mine, err := o.User.ListIndexed(ctx, contextfs.ListOptions{Types: sp.types, Limit: sp.limit * 2})
+		if err != nil {
+			sec.Note = degraded(fmt.Errorf("user store: %w", err))
+		} else {
+			add(o.User, mine)
+		}
+	}
+	return sec, len(sec.Items) > 0 || sec.Note != "", nil
 }
 
 // degraded is the note a section shows for err: one line, so that an
@@ -429,7 +535,9 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 		if strings.TrimSpace(o.Task) == "" {
 			return nil, nil
 		}
-		res, err := s.SearchIndexed(ctx, contextfs.Query{Text: o.Task, Types: memoryTypes(), Limit: sp.limit * 2})
+		// Memories only: the section cites nothing else, and ranking the
+		// code index's doc chunks as well was work for nothing.
+		res, err := s.SearchIndexed(ctx, contextfs.Query{Text: o.Task, Types: memoryTypes(), Kinds: []string{"memory"}, Limit: sp.limit * 2})
 		if err != nil {
 			return nil, err
 		}
@@ -568,13 +676,36 @@ func (it *Item) mask(sc *secrets.Scanner) {
 // fit trims the block to its budget: bodies first, then whole items, each
 // in TrimOrder; headers stay.
 func (b *Block) fit() {
-	b.Tokens = EstimateTokens(b.Markdown())
+	// The estimate of the whole is the sum of its parts' (blockParts), so
+	// a trim re-estimates the one section it changed, not the block: the
+	// block for a task, larger than most budgets, trimmed item by item,
+	// was the estimate of the whole Markdown again at every step.
+	toks := make([]int, len(b.Sections))
+	for i := range b.Sections {
+		toks[i] = sectionTokens(&b.Sections[i])
+	}
+	total := func() int {
+		n := EstimateTokens(mdHeader)
+		for _, t := range toks {
+			n += t
+		}
+		if len(b.Dropped) > 0 {
+			n += EstimateTokens(droppedLine(b.Dropped))
+		}
+		return n
+	}
+	b.Tokens = total()
 	for _, key := range TrimOrder {
-		sec := b.section(key)
+		j := slices.IndexFunc(b.Sections, func(s Section) bool { return s.Key == key })
+		if j < 0 {
+			continue
+		}
+		sec := b.Sections[j].Items
 		for i := len(sec) - 1; i >= 0 && b.Tokens > b.Budget; i-- {
 			if sec[i].Body != "" {
 				sec[i].Body = ""
-				b.Tokens = EstimateTokens(b.Markdown())
+				toks[j] = sectionTokens(&b.Sections[j])
+				b.Tokens = total()
 			}
 		}
 	}
@@ -590,70 +721,104 @@ func (b *Block) fit() {
 			if sec := &b.Sections[i]; len(sec.Items) > 1 {
 				sec.Items = sec.Items[:len(sec.Items)-1]
 				sec.Omitted++
+				toks[i] = sectionTokens(sec)
 			} else {
 				b.Dropped = append(b.Dropped, sec.Title)
 				b.Sections = slices.Delete(b.Sections, i, i+1)
+				toks = slices.Delete(toks, i, i+1)
 			}
-			b.Tokens = EstimateTokens(b.Markdown())
+			b.Tokens = total()
 		}
 	}
+}
+
+// sectionTokens is the estimate of sec as the block shows it, less the
+// line break before its header (see blockParts).
+func sectionTokens(sec *Section) int {
+	var w strings.Builder
+	writeSection(&w, sec)
+	return EstimateTokens(w.String())
 }
 
 // clone is a copy of b that shares nothing that can be changed.
 func (b *Block) clone() *Block {
 	c := *b
 	c.Dropped = slices.Clone(b.Dropped)
-	c.Sections = make([]Section, len(b.Sections))
-	for i, sec := range b.Sections {
-		sec.Items = slices.Clone(sec.Items)
-		c.Sections[i] = sec
-	}
+	c.Sections = cloneSections(b.Sections)
 	return &c
 }
 
-func (b *Block) section(key string) []Item {
-	for i := range b.Sections {
-		if b.Sections[i].Key == key {
-			return b.Sections[i].Items
-		}
+// cloneSections copies secs and their items.
+func cloneSections(secs []Section) []Section {
+	out := make([]Section, len(secs))
+	for i, sec := range secs {
+		sec.Items = slices.Clone(sec.Items)
+		out[i] = sec
 	}
-	return nil
+	return out
 }
 
+// mdHeader opens every block.
+const mdHeader = "# Project memory (contextfs)\n\nEach item cites its memory ID: `git contextfs recall ID` (or the recall_memory tool) opens it.\n"
+
 // Markdown renders the block for a model's context window.
+//
+// blockParts: the block is the header, then each section and the line of
+// dropped sections, each after a line break. Every part ends with a line
+// break and begins, after that line break, with a character that is none,
+// so EstimateTokens of the whole is the sum of its parts' without their
+// leading line break (the run of line breaks between two parts counts once
+// either way): fit relies on it (TestFitCountsTheBlockAsAWhole).
 func (b *Block) Markdown() string {
 	var w strings.Builder
-	w.WriteString("# Project memory (contextfs)\n\n")
-	w.WriteString("Each item cites its memory ID: `git contextfs recall ID` (or the recall_memory tool) opens it.\n")
-	for _, sec := range b.Sections {
-		fmt.Fprintf(&w, "\n## %s\n\n", sec.Title)
-		for _, it := range sec.Items {
-			fmt.Fprintf(&w, "- [%s] %s (%s)", it.ID, it.Title, it.Type)
-			if sum := summaryAfter(it.Title, it.Summary); sum != "" {
-				w.WriteString(": " + sum)
-			}
-			w.WriteString("\n")
-			if it.Body != "" {
-				for _, line := range strings.Split(it.Body, "\n") {
-					if line == "" {
-						w.WriteString("\n")
-						continue
-					}
-					w.WriteString("  " + line + "\n")
-				}
-			}
-		}
-		if sec.Omitted > 0 {
-			fmt.Fprintf(&w, "- (%d more left out to fit the budget)\n", sec.Omitted)
-		}
-		if sec.Note != "" {
-			fmt.Fprintf(&w, "- (%s)\n", sec.Note)
-		}
+	w.WriteString(mdHeader)
+	for i := range b.Sections {
+		w.WriteString("\n")
+		writeSection(&w, &b.Sections[i])
 	}
 	if len(b.Dropped) > 0 {
-		fmt.Fprintf(&w, "\n(Left out to fit the budget: %s.)\n", strings.Join(b.Dropped, ", "))
+		w.WriteString("\n" + droppedLine(b.Dropped))
 	}
 	return w.String()
+}
+
+// droppedLine names the sections left out whole.
+func droppedLine(dropped []string) string {
+	return fmt.Sprintf("(Left out to fit the budget: %s.)\n", strings.Join(dropped, ", "))
+}
+
+// writeSection writes sec as the block shows it, from its header on.
+func writeSection(w *strings.Builder, sec *Section) {
+	fmt.Fprintf(w, "## %s\n\n", sec.Title)
+	for _, it := range sec.Items {
+		switch {
+		case it.Repo != "":
+			fmt.Fprintf(w, "- [%s] %s (%s; repository %s)", it.ID, it.Title, it.Type, it.Repo)
+		case it.MayBeStale:
+			fmt.Fprintf(w, "- [%s] %s (%s; may be stale: its code changed since)", it.ID, it.Title, it.Type)
+		default:
+			fmt.Fprintf(w, "- [%s] %s (%s)", it.ID, it.Title, it.Type)
+		}
+		if sum := summaryAfter(it.Title, it.Summary); sum != "" {
+			w.WriteString(": " + sum)
+		}
+		w.WriteString("\n")
+		if it.Body != "" {
+			for _, line := range strings.Split(it.Body, "\n") {
+				if line == "" {
+					w.WriteString("\n")
+					continue
+				}
+				w.WriteString("  " + line + "\n")
+			}
+		}
+	}
+	if sec.Omitted > 0 {
+		fmt.Fprintf(w, "- (%d more left out to fit the budget)\n", sec.Omitted)
+	}
+	if sec.Note != "" {
+		fmt.Fprintf(w, "- (%s)\n", sec.Note)
+	}
 }
 
 // summaryAfter is what summary adds to title. A memory saved without a
@@ -701,3 +866,68 @@ func clip(s string, n int) string {
 }
 
 func utf8Start(c byte) bool { return c&0xC0 != 0x80 }
+
+// markStale flags the items of s's memories whose code was committed after
+// them (Store.MayBeStale: one git log for the block, none when no item has
+// paths:). A failure leaves the flags off: they are advice, and the block
+// never fails for them.
+func markStale(ctx context.Context, s *contextfs.Store, b *Block, staleOf func(context.Context, *contextfs.Store, []string) (map[string]bool, error)) {
+	var ids []string
+	for _, sec := range b.Sections {
+		for _, it := range sec.Items {
+			if it.Repo == "" { // another repository's memory has its own code
+				ids = append(ids, it.ID)
+			}
+		}
+	}
+	if staleOf == nil {
+		staleOf = func(ctx context.Context, s *contextfs.Store, ids []string) (map[string]bool, error) {
+			return s.MayBeStale(ctx, ids)
+		}
+	}
+	stale, err := staleOf(ctx, s, ids)
+	if err != nil || len(stale) == 0 {
+		return
+	}
+	for i := range b.Sections {
+		for j := range b.Sections[i].Items {
+			if it := &b.Sections[i].Items[j]; it.Repo == "" && stale[it.ID] {
+				it.MayBeStale = true
+			}
+		}
+	}
+}
+
+// staleFor answers MayBeStale for blocks of state, asking the store only
+// about the IDs it has not been asked about since the state was last
+// new. Called with bd.mu held, as assemble is.
+func (bd *Builder) staleFor(state string) func(context.Context, *contextfs.Store, []string) (map[string]bool, error) {
+	if bd.staleState != state {
+		bd.staleState, bd.stale = state, map[string]bool{}
+	}
+	known := bd.stale
+	return func(ctx context.Context, s *contextfs.Store, ids []string) (map[string]bool, error) {
+		var missing []string
+		for _, id := range ids {
+			if _, ok := known[id]; !ok {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) > 0 {
+			found, err := s.MayBeStale(ctx, missing)
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range missing {
+				known[id] = found[id]
+			}
+		}
+		out := map[string]bool{}
+		for _, id := range ids {
+			if known[id] {
+				out[id] = true
+			}
+		}
+		return out, nil
+	}
+}

@@ -185,14 +185,7 @@ func TestSaveRefusesToSupersedeASupersededMemory(t *testing.T) {
 func TestMaySupersedeOnLabelledSet(t *testing.T) {
 	ctx := context.Background()
 	s := open(t)
-	existing := []contextfs.SaveRequest{
-		{Title: "Pool Postgres connections with pgxpool", Body: "We pool Postgres connections with pgxpool, 20 per instance.", Data: map[string]any{"decision": "pgxpool, 20 per instance"}},
-		{Title: "Deploy with Argo CD", Body: "Production deploys go through Argo CD.", Data: map[string]any{"decision": "Argo CD"}},
-		{Title: "Log in JSON", Body: "Services log JSON lines to stdout.", Data: map[string]any{"decision": "JSON lines on stdout"}},
-		{Title: "Store sessions in Redis", Body: "HTTP sessions are kept in Redis with a one-day TTL.", Data: map[string]any{"decision": "Redis, 1 day TTL"}},
-		{Title: "Use GitHub Actions for CI", Body: "CI runs on GitHub Actions.", Data: map[string]any{"decision": "GitHub Actions"}},
-		{Title: "Do not vendor dependencies", Body: "Modules are not vendored; builds fetch them through the module proxy.", Data: map[string]any{"decision": "no vendoring"}},
-	}
+	existing := labelledExisting
 	ids := make([]string, len(existing))
 	for i, r := range existing {
 		r.Type = "decision"
@@ -202,25 +195,7 @@ func TestMaySupersedeOnLabelledSet(t *testing.T) {
 		}
 		ids[i] = res.Memory.ID
 	}
-	cases := []struct {
-		c    dedup.Candidate
-		want int // index of the decision it changes, or -1
-	}{
-		{dedup.Candidate{Title: "Pool Postgres connections with pgxpool", Body: "We now pool 40 connections.", Data: map[string]any{"decision": "pgxpool, 40 per instance"}}, 0},
-		{dedup.Candidate{Title: "Deploy with Flux", Body: "Production deploys go through Flux from now on.", Data: map[string]any{"decision": "Flux"}}, 1},
-		{dedup.Candidate{Title: "Log in plain text", Body: "Services log plain text lines.", Data: map[string]any{"decision": "plain text"}}, 2},
-		{dedup.Candidate{Title: "Store sessions in Postgres", Body: "HTTP sessions move to Postgres.", Data: map[string]any{"decision": "Postgres sessions table"}}, 3},
-		{dedup.Candidate{Title: "Use Buildkite for CI", Body: "CI moves to Buildkite.", Data: map[string]any{"decision": "Buildkite"}}, 4},
-		{dedup.Candidate{Title: "Vendor dependencies", Body: "Dependencies are vendored into the repository from now on.", Data: map[string]any{"decision": "vendor"}}, 5},
-		// Negated like decision 5, on another subject: a negation says
-		// nothing about what a title is about.
-		{dedup.Candidate{Title: "Never log request bodies", Body: "Request bodies are not logged, not even at debug level.", Data: map[string]any{"decision": "no request bodies in logs"}}, -1},
-		{dedup.Candidate{Title: "Pool Postgres connections with pgxpool", Body: "We pool Postgres connections with pgxpool, 20 per instance.", Data: map[string]any{"decision": "pgxpool, 20 per instance"}}, -1},
-		{dedup.Candidate{Title: "Cache HTTP responses in Varnish", Body: "Public pages are cached by Varnish.", Data: map[string]any{"decision": "Varnish"}}, -1},
-		{dedup.Candidate{Title: "Write migrations with goose", Body: "Schema migrations are written for goose.", Data: map[string]any{"decision": "goose"}}, -1},
-		{dedup.Candidate{Title: "Use Go 1.27", Body: "Services build with Go 1.27.", Data: map[string]any{"decision": "Go 1.27"}}, -1},
-		{dedup.Candidate{Title: "Trace with OpenTelemetry", Body: "Services export OpenTelemetry traces.", Data: map[string]any{"decision": "OpenTelemetry"}}, -1},
-	}
+	cases := labelledCandidates
 	var tp, fp, fn int
 	for _, tc := range cases {
 		tc.c.Type = "decision"
@@ -350,4 +325,36 @@ func TestCheckFindsTheSameSubjectBeyondTheNearest(t *testing.T) {
 	if len(rep.MaySupersede) != 1 || rep.MaySupersede[0].ID != target.Memory.ID {
 		t.Errorf("may_supersede %+v; want %s", rep.MaySupersede, target.Memory.ID)
 	}
+}
+
+// labelledExisting are the decisions of the labelled set of may_supersede.
+var labelledExisting = []contextfs.SaveRequest{
+	{Title: "Pool Postgres connections with pgxpool", Body: "We pool Postgres connections with pgxpool, 20 per instance.", Data: map[string]any{"decision": "pgxpool, 20 per instance"}},
+	{Title: "Deploy with Argo CD", Body: "Production deploys go through Argo CD.", Data: map[string]any{"decision": "Argo CD"}},
+	{Title: "Log in JSON", Body: "Services log JSON lines to stdout.", Data: map[string]any{"decision": "JSON lines on stdout"}},
+	{Title: "Store sessions in Redis", Body: "HTTP sessions are kept in Redis with a one-day TTL.", Data: map[string]any{"decision": "Redis, 1 day TTL"}},
+	{Title: "Use GitHub Actions for CI", Body: "CI runs on GitHub Actions.", Data: map[string]any{"decision": "GitHub Actions"}},
+	{Title: "Do not vendor dependencies", Body: "Modules are not vendored; builds fetch them through the module proxy.", Data: map[string]any{"decision": "no vendoring"}},
+}
+
+// labelledCandidates change one of labelledExisting (want: its index) or
+// none (-1).
+var labelledCandidates = []struct {
+	c    dedup.Candidate
+	want int // index of the decision it changes, or -1
+}{
+	{dedup.Candidate{Title: "Pool Postgres connections with pgxpool", Body: "We now pool 40 connections.", Data: map[string]any{"decision": "pgxpool, 40 per instance"}}, 0},
+	{dedup.Candidate{Title: "Deploy with Flux", Body: "Production deploys go through Flux from now on.", Data: map[string]any{"decision": "Flux"}}, 1},
+	{dedup.Candidate{Title: "Log in plain text", Body: "Services log plain text lines.", Data: map[string]any{"decision": "plain text"}}, 2},
+	{dedup.Candidate{Title: "Store sessions in Postgres", Body: "HTTP sessions move to Postgres.", Data: map[string]any{"decision": "Postgres sessions table"}}, 3},
+	{dedup.Candidate{Title: "Use Buildkite for CI", Body: "CI moves to Buildkite.", Data: map[string]any{"decision": "Buildkite"}}, 4},
+	{dedup.Candidate{Title: "Vendor dependencies", Body: "Dependencies are vendored into the repository from now on.", Data: map[string]any{"decision": "vendor"}}, 5},
+	// Negated like decision 5, on another subject: a negation says
+	// nothing about what a title is about.
+	{dedup.Candidate{Title: "Never log request bodies", Body: "Request bodies are not logged, not even at debug level.", Data: map[string]any{"decision": "no request bodies in logs"}}, -1},
+	{dedup.Candidate{Title: "Pool Postgres connections with pgxpool", Body: "We pool Postgres connections with pgxpool, 20 per instance.", Data: map[string]any{"decision": "pgxpool, 20 per instance"}}, -1},
+	{dedup.Candidate{Title: "Cache HTTP responses in Varnish", Body: "Public pages are cached by Varnish.", Data: map[string]any{"decision": "Varnish"}}, -1},
+	{dedup.Candidate{Title: "Write migrations with goose", Body: "Schema migrations are written for goose.", Data: map[string]any{"decision": "goose"}}, -1},
+	{dedup.Candidate{Title: "Use Go 1.27", Body: "Services build with Go 1.27.", Data: map[string]any{"decision": "Go 1.27"}}, -1},
+	{dedup.Candidate{Title: "Trace with OpenTelemetry", Body: "Services export OpenTelemetry traces.", Data: map[string]any{"decision": "OpenTelemetry"}}, -1},
 }

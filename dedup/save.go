@@ -117,10 +117,26 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 	rep.MaySupersede = slices.DeleteFunc(rep.MaySupersede, drop)
 	out := &Outcome{Report: *rep}
 
+	// Newest wins: a contradiction plain enough (Match.Settle) is
+	// superseded by the memory written, not only proposed. Should no new
+	// file be written (a skip, an update), it stays a proposal.
+	var settled []Match
+	if newestWins(s) {
+		for _, m := range rep.MaySupersede {
+			if m.Settle {
+				settled = append(settled, m)
+			}
+		}
+	}
+
 	if len(rep.Similar) > 0 {
 		top := rep.Similar[0]
-		if top.Identical && policy == Allow {
+		if top.Identical && (policy == Allow || policy == Supersede) {
 			policy = Skip
+		}
+		if policy == Supersede {
+			// The new text is the new version of every memory it repeats.
+			settled = append(slices.Clone(rep.Similar), settled...)
 		}
 		switch policy {
 		case Error:
@@ -170,12 +186,29 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 			return out, nil
 		}
 	}
+	for _, m := range settled {
+		if !slices.Contains(superseded, m.ID) {
+			req.Supersedes = append(slices.Clone(req.Supersedes), m.ID)
+			superseded = append(superseded, m.ID)
+			out.Superseded = append(out.Superseded, m)
+		}
+	}
+	out.MaySupersede = slices.DeleteFunc(out.MaySupersede, func(m Match) bool { return slices.Contains(superseded, m.ID) })
 	res, err := s.Save(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	out.Action, out.Memory, out.Saved = Saved, res.Memory, res
 	return out, nil
+}
+
+// newestWins reports whether s settles plain contradictions at save
+// (hygiene.newest_wins, default true).
+func newestWins(s *contextfs.Store) bool {
+	if s.Config.Hygiene.NewestWins == nil {
+		return true
+	}
+	return *s.Config.Hygiene.NewestWins
 }
 
 // supersedeWith adds ids (and reason, when set) to the memory id's

@@ -24,8 +24,9 @@ import (
 
 // ContextInput is the argument of get_context.
 type ContextInput struct {
-	Task   string `json:"task,omitempty" jsonschema:"what the session is about: adds the memories relevant to it"`
-	Budget int    `json:"budget,omitempty" jsonschema:"size in tokens (default 2000)"`
+	Task   string   `json:"task,omitempty" jsonschema:"what the session is about: adds the memories relevant to it"`
+	Budget int      `json:"budget,omitempty" jsonschema:"size in tokens (default 2000)"`
+	Repos  []string `json:"repos,omitempty" jsonschema:"with task: add from these registered repos, or all"`
 }
 
 // SessionInput is the argument of session: one action of the CLI's
@@ -216,7 +217,13 @@ func (sv *server) getContext(ctx context.Context, in ContextInput) (*contextbloc
 	if in.Budget < 0 {
 		return nil, "", fmt.Errorf("budget must not be negative, got %d", in.Budget)
 	}
-	b, err := sv.block(ctx, in.Task, in.Budget)
+	var b *contextblock.Block
+	var err error
+	if len(in.Repos) > 0 {
+		b, err = sv.blockWithRepos(ctx, in.Task, in.Budget, in.Repos) // repos.go
+	} else {
+		b, err = sv.block(ctx, in.Task, in.Budget)
+	}
 	if err != nil {
 		return nil, "", err
 	}

@@ -18,7 +18,7 @@ import (
 // HygieneInput are save_memory's arguments for links and duplicates.
 type HygieneInput struct {
 	Links []string `json:"link,omitempty" jsonschema:"an ID, relation:ID (such as depends_on:k3x9) or a URL"`
-	Dedup string   `json:"dedup,omitempty" jsonschema:"when it repeats a memory: skip (default), update, error or allow"`
+	Dedup string   `json:"dedup,omitempty" jsonschema:"when it repeats a memory: skip (default), update, error, allow or supersede"`
 }
 
 // HygieneOutput is what save_memory found and did about duplicates.
@@ -26,6 +26,7 @@ type HygieneOutput struct {
 	Action       workflow.Action  `json:"action" jsonschema:"saved, skipped (an existing memory already holds this; its ID is returned) or updated"`
 	Similar      []workflow.Match `json:"similar" jsonschema:"existing memories of the same type that this one repeats"`
 	MaySupersede []workflow.Match `json:"may_supersede" jsonschema:"existing memories on the same subject that this one contradicts: save again with supersedes to retire them, after checking"`
+	Superseded   []workflow.Match `json:"superseded,omitempty" jsonschema:"memories this one superseded: newest wins"`
 	Unchecked    string           `json:"unchecked,omitempty" jsonschema:"set when the embedding server was unavailable: the memory was compared for identical content only"`
 	// SupersededProgress is what the CLI's save --json reports too.
 	SupersededProgress []string `json:"superseded_progress,omitempty" jsonschema:"the progress memories this new progress replaced: one progress is current"`
@@ -48,7 +49,7 @@ func (sv *server) checkedSave(ctx context.Context, in SaveInput) (SaveOutput, st
 		return SaveOutput{}, "", err
 	}
 	out := SaveOutput{MemoryRef: refOf(res.Memory, res.Scope), HygieneOutput: HygieneOutput{Action: res.Action, Similar: res.Similar,
-		MaySupersede: res.MaySupersede, Unchecked: res.Unchecked, SupersededProgress: res.SupersededProgress}}
+		MaySupersede: res.MaySupersede, Superseded: res.Superseded, Unchecked: res.Unchecked, SupersededProgress: res.SupersededProgress}}
 	var text string
 	switch res.Action {
 	case workflow.Skipped:
@@ -70,6 +71,9 @@ func (sv *server) checkedSave(ctx context.Context, in SaveInput) (SaveOutput, st
 	}
 	for _, m := range res.MaySupersede {
 		text += fmt.Sprintf("\nmay supersede: %s %q (%s)", m.ID, m.Title, m.Why)
+	}
+	for _, m := range res.Superseded {
+		text += fmt.Sprintf("\nsupersedes: %s %q (newest wins)", m.ID, m.Title)
 	}
 	if res.Unchecked != "" {
 		text += "\nwarning: " + res.Unchecked

@@ -19,8 +19,20 @@ func TestMCPSaveReportsSimilarAndMaySupersede(t *testing.T) {
 	}
 	call(t, cs, "save_memory", map[string]any{"type": "decision", "title": "Pool Postgres connections with pgxpool",
 		"content": "We now pool 40 connections.", "data": map[string]any{"decision": "pgxpool, 40 per instance"}}, &other)
-	if other.Action != "saved" || len(other.MaySupersede) != 1 || other.MaySupersede[0].ID != first.ID {
+	// The same title with another position: newest wins.
+	if other.Action != "saved" || len(other.Superseded) != 1 || other.Superseded[0].ID != first.ID || len(other.MaySupersede) != 0 {
 		t.Fatalf("changed decision: %+v", other)
+	}
+	// Another aspect of the same subject is only proposed.
+	var aspect mcpserver.SaveOutput
+	call(t, cs, "save_memory", map[string]any{"type": "decision", "title": "Pool Postgres connections per service",
+		"content": "Each service keeps its own pool.", "data": map[string]any{"decision": "one pool per service"}}, &aspect)
+	if aspect.Action != "saved" || len(aspect.MaySupersede) != 1 || aspect.MaySupersede[0].ID != other.ID || len(aspect.Superseded) != 0 {
+		t.Fatalf("another aspect: %+v", aspect)
+	}
+	// Only the newest shows in the block.
+	if got := call(t, cs, "get_context", map[string]any{"task": "pool Postgres connections"}, nil); strings.Contains(got, first.ID) || !strings.Contains(got, other.ID) {
+		t.Errorf("block %s; want %s and not %s", got, other.ID, first.ID)
 	}
 }
 

@@ -242,9 +242,9 @@ func (sv *server) register(srv *mcp.Server) {
 	}, sv.status)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "list_repos",
-		Description: "List the registered repositories that search_memory's repos searches.",
-		Annotations: &mcp.ToolAnnotations{Title: "List repositories", ReadOnlyHint: true, IdempotentHint: true},
-		InputSchema: inputSchema[struct{}](nil),
+		Description: "List (or add) the registered repositories that search_memory's and get_context's repos read.",
+		Annotations: &mcp.ToolAnnotations{Title: "List repositories", IdempotentHint: true},
+		InputSchema: inputSchema[ReposInput](nil),
 	}, sv.listRepos)
 	sv.registerChecks(srv)
 	sv.registerAgents(srv)
@@ -275,7 +275,11 @@ func checkLimit(n, most int) error {
 	return nil
 }
 
-func (sv *server) listRepos(ctx context.Context, _ struct{}) (ReposOutput, string, error) {
+func (sv *server) listRepos(ctx context.Context, in ReposInput) (ReposOutput, string, error) {
+	added, err := sv.addRepo(ctx, in) // repos.go
+	if err != nil {
+		return ReposOutput{}, "", err
+	}
 	cfg, err := scope.LoadConfig()
 	if err != nil {
 		return ReposOutput{}, "", err
@@ -289,7 +293,7 @@ func (sv *server) listRepos(ctx context.Context, _ struct{}) (ReposOutput, strin
 	if len(out.Repos) == 0 {
 		return out, "no registered repositories (git contextfs repos add PATH registers one)", nil
 	}
-	return out, strings.TrimRight(b.String(), "\n"), nil
+	return out, added + strings.TrimRight(b.String(), "\n"), nil
 }
 
 func refOf(m *memory.Memory, sc scope.Scope) MemoryRef {

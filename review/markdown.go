@@ -141,6 +141,9 @@ func writeChange(b *strings.Builder, c Change) {
 	if c.SupersededBy != "" {
 		fmt.Fprintf(b, " — superseded by %s", code(c.SupersededBy))
 	}
+	if c.Why != "" {
+		fmt.Fprintf(b, " (%s)", escape(c.Why))
+	}
 	b.WriteString("\n")
 	for _, d := range c.NearDuplicates {
 		fmt.Fprintf(b, "  - **near-duplicate** of **%s** %s · %s (similarity %.2f): update that memory instead?\n",

@@ -22,6 +22,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/contextfs/contextfs/check"
+	"github.com/contextfs/contextfs/dedup"
 	"github.com/contextfs/contextfs/frontmatter"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
@@ -58,6 +59,10 @@ type Change struct {
 	// when one does; a memory that retires itself through data.status has
 	// none.
 	SupersededBy string `json:"superseded_by,omitempty"`
+	// Why says, for a superseded memory, how its successor changes the
+	// position it stated (dedup.PositionChange): what a save's newest-wins
+	// rule decided, or an evolve, for the reviewer to check.
+	Why string `json:"why,omitempty"`
 	// Captured says an added memory was captured (memory.Source.Captured):
 	// saved at a hook's request, or written by one, not asked for by a
 	// person. Reports list these in a group of their own.
@@ -168,6 +173,22 @@ type entry struct {
 	m    *memory.Memory
 	doc  *frontmatter.Document
 	key  string
+}
+
+// positionChange says how the memory newer changes the position of the
+// memory of key older, both on this side (dedup.PositionChange), or "".
+func (s side) positionChange(newer, older string) string {
+	o := s.byKey[older]
+	if o == nil || o.m == nil || newer == "" {
+		return ""
+	}
+	for _, e := range s.byKey {
+		if e.m != nil && strings.EqualFold(e.m.ID, newer) {
+			_, why := dedup.PositionChange(e.m.Data, o.m.Data)
+			return why
+		}
+	}
+	return ""
 }
 
 func (e *entry) id() string {
@@ -375,6 +396,7 @@ func Compare(base, head []gitstore.RefFile, scanner *secrets.Scanner) Report {
 			c.Kind = Superseded
 		}
 		c.SupersededBy = by
+		c.Why = h.positionChange(by, k)
 	}
 
 	for _, c := range changes {

@@ -21,7 +21,7 @@ type SaveRequest struct {
 	// (scope.Config.DefaultScope).
 	Scope scope.Scope
 	// Dedup is the policy when the memory repeats one of its type: skip,
-	// update, error, allow or off; "" is the config's hygiene.dedup, else
+	// update, error, allow, supersede or off; "" is the config's hygiene.dedup, else
 	// skip. A name it does not know is an *InputError of field "dedup". The
 	// default is the config of the store written to.
 	Dedup string
@@ -41,6 +41,10 @@ type SaveResult struct {
 	// those on the same subject it may contradict.
 	Similar      []Match
 	MaySupersede []Match
+	// Superseded are the memories the new one supersedes by the
+	// newest-wins rule (docs/HYGIENE.md): a plain change of position,
+	// or, under the supersede policy, the memories it repeats.
+	Superseded []Match
 	// Unchecked says why the memory was compared for identical content
 	// only (the embedder was unavailable).
 	Unchecked string
@@ -113,7 +117,7 @@ func save(ctx context.Context, st *contextfs.Store, req contextfs.SaveRequest, p
 		return nil, err
 	}
 	res := &SaveResult{Action: out.Action, Memory: out.Memory, Similar: out.Similar,
-		MaySupersede: out.MaySupersede, Unchecked: out.Unchecked}
+		MaySupersede: out.MaySupersede, Superseded: out.Superseded, Unchecked: out.Unchecked}
 	if err == nil && out.Action != Skipped {
 		res.SupersededProgress = prev
 	}

@@ -34,7 +34,7 @@ func main() {
 	runs := flag.Int("runs", 30, "CLI runs per row")
 	queries := flag.Int("queries", 200, "in-process queries per mode")
 	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
-	only := flag.String("only", "", "run only: startup, search, warm, list, agents, prompt, sick, index, save, hooks, repos, lookup, embedder or quality (quality is never run by default)")
+	only := flag.String("only", "", "run only: startup, search, warm, list, agents, contextcode, prompt, sick, index, save, hooks, repos, lookup, embedder or quality (quality is never run by default)")
 	reposN := flag.Int("repos-size", 10000, "memories per repository in the repos row")
 	reposK := flag.Int("repos", 5, "repositories in the repos row")
 	extract := flag.String("quality-extract", "", "derive the quality sets from the mirrors under this folder (owner+name/repo git dirs) into "+qualityDir+", and exit")
@@ -166,6 +166,11 @@ func main() {
 	}
 	if *only == "" || *only == "agents" {
 		if err := benchAgents(ctx, sizeList(*sizes), binAbs, *agentsKeep, *runs, *queries); err != nil {
+			fatal(err)
+		}
+	}
+	if *only == "" || *only == "contextcode" {
+		if err := benchContextCode(ctx, sizeList(*sizes), binAbs, *runs); err != nil {
 			fatal(err)
 		}
 	}

@@ -142,7 +142,7 @@ func (a *app) addCompletions(root *cobra.Command) {
 			"scope":  {"repo\tthis repository's memories", "user\tyour own store", "all\tboth"},
 			"tests":  {"include\tranked below other code", "exclude", "only"},
 			"group":  {"file\tone result per file"},
-			"dedup":  {"skip\tdo not write a repeat (default)", "update\tupdate the memory it repeats", "error", "allow", "off\tno check"},
+			"dedup":  {"skip\tdo not write a repeat (default)", "update\tupdate the memory it repeats", "error", "allow", "supersede\twrite it as the new version of what it repeats", "off\tno check"},
 		}
 		for name, values := range flagValues {
 			if len(values) > 0 && c.Flags().Lookup(name) != nil {

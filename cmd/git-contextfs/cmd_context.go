@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/agentsetup"
 	"github.com/contextfs/contextfs/branchdiff"
 	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/gitstore"
@@ -21,6 +23,8 @@ func (a *app) contextCmd() *cobra.Command {
 	var (
 		task, format string
 		budget       int
+		deferHook    bool
+		repos        []string
 	)
 	cmd := &cobra.Command{
 		Use:   "context [--task TEXT] [--budget TOKENS] [--format markdown|json]",
@@ -29,7 +33,9 @@ func (a *app) contextCmd() *cobra.Command {
 (each left out when empty): Project brief, Architecture, Tech context,
 Product context, Progress (the latest only), Last session, Preferences, Open
 work, Relevant to your changes (memories whose paths cover the files this
-branch changes), Relevant to the task (a search for --task).
+branch changes), Relevant to the task (a search for --task), and with
+--repos, From registered repositories (what the task finds in those
+registered with "git contextfs repos add"; off by default).
 
 Every item cites its memory ID for "git contextfs recall". The block fits
 --budget tokens (default: context.budget in config, else 2000), estimated
@@ -38,7 +44,8 @@ whole sections in the order docs/CONTEXT.md gives. The same files give the
 same bytes.`,
 		Example: `  git contextfs context
   git contextfs context --task "add refresh tokens" --budget 1000
-  git contextfs context --format json`,
+  git contextfs context --format json
+  git contextfs context --task "retry policy" --repos all`,
 		Args: argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "markdown" && format != "json" {
@@ -46,6 +53,12 @@ same bytes.`,
 			}
 			if budget < 0 {
 				return &usageError{fmt.Errorf("--budget must not be negative, got %d", budget)}
+			}
+			if len(repos) > 0 && strings.TrimSpace(task) == "" {
+				return &usageError{fmt.Errorf("--repos adds what --task finds in other repositories: give --task too")}
+			}
+			if deferHook && a.projectInjects() {
+				return nil // the project's own SessionStart hook prints the block
 			}
 			print := func(b *contextblock.Block) error {
 				if format == "json" {
@@ -57,10 +70,14 @@ same bytes.`,
 			err := a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
 				var b *contextblock.Block
 				var err error
-				if a.warm != nil {
+				switch {
+				case len(repos) > 0:
+					// Other repositories are opened here, never kept warm.
+					b, err = a.coldContextBlock(cmd.Context(), s, task, budget, repos)
+				case a.warm != nil:
 					b, err = a.warm.contextBlock(cmd.Context(), s, task, budget)
-				} else {
-					b, err = a.coldContextBlock(cmd.Context(), s, task, budget)
+				default:
+					b, err = a.coldContextBlock(cmd.Context(), s, task, budget, nil)
 				}
 				if err != nil {
 					return err
@@ -84,14 +101,37 @@ same bytes.`,
 	f.StringVar(&task, "task", "", "what the session is about: adds the memories a search for `TEXT` finds")
 	f.IntVar(&budget, "budget", 0, "size of the block in estimated `TOKENS` (default from config, 2000)")
 	f.StringVar(&format, "format", "markdown", "markdown or json")
+	f.StringSliceVar(&repos, "repos", nil, "with --task, add the memories of these registered repositories (`NAMES`, or all) that it finds")
+	// The user-level SessionStart hook's (agentsetup): print nothing in a
+	// repository whose own Claude Code settings print the block, which
+	// Claude Code runs beside the user's.
+	f.BoolVar(&deferHook, "unless-project-hook", false, "print nothing where the repository's own Claude Code SessionStart hook prints the block")
+	_ = f.MarkHidden("unless-project-hook")
 	return cmd
+}
+
+// projectInjects reports whether the repository the command runs in has
+// a Claude Code SessionStart hook of its own that prints the block.
+func (a *app) projectInjects() bool {
+	dir := a.dir
+	if dir == "" {
+		dir = "."
+	}
+	repo, err := gitstore.Discover(dir)
+	if err != nil {
+		return false // outside a repository only the user's hook runs
+	}
+	return agentsetup.ProjectInjects(repo.Root) != ""
 }
 
 // coldContextBlock builds the block in a command of its own: the changed
 // files from what the last command found while nothing it came from
 // changed (branchdiff.Resolver's state file), else from git, and the user
 // store opened for the occasion.
-func (a *app) coldContextBlock(ctx context.Context, s *contextfs.Store, task string, budget int) (*contextblock.Block, error) {
+//
+// repos (names, or "all") adds the memories of those registered
+// repositories that the task finds.
+func (a *app) coldContextBlock(ctx context.Context, s *contextfs.Store, task string, budget int, repos []string) (*contextblock.Block, error) {
 	diff := branchdiff.NewResolver(s.Repo.Root, s.Repo.GitDir, s.Repo.CommonDir)
 	state := filepath.Join(s.CacheDir(), "branchdiff.json")
 	diff.Load(state)
@@ -101,7 +141,18 @@ func (a *app) coldContextBlock(ctx context.Context, s *contextfs.Store, task str
 	if err != nil {
 		fmt.Fprintf(a.io.ErrOut, "contextfs: the user store's preferences are left out: %v\n", err)
 	}
-	b, err := contextblock.Build(ctx, s, contextblock.Options{Task: task, Budget: budget, ChangedUnder: changedUnder(diff), User: user})
+	o := contextblock.Options{Task: task, Budget: budget, ChangedUnder: changedUnder(diff), User: user}
+	if len(repos) > 0 {
+		cfg, err := scope.LoadConfig()
+		if err != nil {
+			return nil, err
+		}
+		if o.Repos, err = cfg.Pick(repos); err != nil {
+			return nil, err
+		}
+		o.Scopes = set
+	}
+	b, err := contextblock.Build(ctx, s, o)
 	if err != nil {
 		return nil, err
 	}

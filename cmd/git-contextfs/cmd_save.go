@@ -46,8 +46,10 @@ The memory is validated before anything is written, and scanned for
 secrets: findings are printed as warnings (the pre-commit hook blocks them).
 It is compared with the memories of its type: ones it repeats are listed
 ("similar:" on stderr) and --dedup decides (skip: print the existing ID and
-write nothing); ones it may replace are listed ("may supersede:"). A
-progress memory supersedes the current progress. See docs/HYGIENE.md.
+write nothing); ones it may replace are listed ("may supersede:"). Newest
+wins: one it plainly replaces (the same title with another position, or
+the same preference_key) is superseded ("supersedes:"). A progress memory
+supersedes the current progress. See docs/HYGIENE.md.
 
 --scope user saves it in your own store (git contextfs user path), which
 follows you into every repository and is committed there at once; nothing
@@ -77,7 +79,7 @@ every other type goes to the repository.`,
 	stringArrayVar(f, &o.supersedes, "supersedes", "", "ID of a memory this one replaces (repeatable); it is then hidden from search")
 	f.StringVar(&o.data, "data", "", "structured fields of the type, as a JSON object")
 	f.BoolVar(&o.json, "json", false, "print the saved memory as JSON")
-	f.StringVar(&o.dedup, "dedup", "", "when it repeats a memory of its type: skip (default), update, error, allow, or off (no check)")
+	f.StringVar(&o.dedup, "dedup", "", "when it repeats a memory of its type: skip (default), update, error, allow, supersede (newest wins), or off (no check)")
 	o.attach.flags(f)
 	f.StringVar(&o.scope, "scope", "", "repo or user (default: user for the user type, else repo)")
 	return cmd

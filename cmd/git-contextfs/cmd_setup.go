@@ -35,6 +35,9 @@ repository's files, to commit and share; --user writes your own.
 Entries are merged into existing files; an entry of your own named
 contextfs is never replaced, and a hook of yours that already runs
 "git contextfs context" (or "session end") gets no second one beside it.
+The user's SessionStart hook prints nothing in a repository whose own
+settings print the block (context --unless-project-hook): the block is
+injected once whichever setup ran first.
 A file that is a symbolic link is written through and stays a link
 (the report names the file it leads to); in the project's files a link
 that leads out of the repository, or into .git, is refused.
@@ -69,6 +72,15 @@ docs/AGENTS.md describes every file.`,
 					state = filepath.Join(home, ".local", "state")
 				}
 				o.StateDir = filepath.Join(state, "contextfs")
+				// Run in a repository, user setup says whether its own
+				// hooks print the block too.
+				dir := a.dir
+				if dir == "" {
+					dir = "."
+				}
+				if repo, err := gitstore.Discover(dir); err == nil {
+					o.Project = repo.Root
+				}
 			} else {
 				dir := a.dir
 				if dir == "" {

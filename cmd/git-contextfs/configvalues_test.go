@@ -19,7 +19,7 @@ func TestConfigValueOutOfItsDomainIsAConfigError(t *testing.T) {
 		name, config, want string
 		args               []string
 	}{
-		{"a bad dedup policy at save", "hygiene:\n  dedup: maybe\n", "hygiene.dedup must be skip, update, error, allow or off, not \"maybe\"",
+		{"a bad dedup policy at save", "hygiene:\n  dedup: maybe\n", "hygiene.dedup must be skip, update, error, allow, supersede or off, not \"maybe\"",
 			[]string{"save", "--type", "fact", "The puffin colony nests on the cliff."}},
 		{"a bad dedup policy, with the flag given", "hygiene:\n  dedup: maybe\n", "hygiene.dedup must be",
 			[]string{"save", "--dedup", "allow", "--type", "fact", "The puffin colony nests on the cliff."}},

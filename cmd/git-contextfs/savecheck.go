@@ -17,6 +17,8 @@ type savedJSON struct {
 	Action       workflow.Action  `json:"action"`
 	Similar      []workflow.Match `json:"similar"`
 	MaySupersede []workflow.Match `json:"may_supersede"`
+	// Superseded are the memories it superseded: newest wins.
+	Superseded []workflow.Match `json:"superseded,omitempty"`
 	// Unchecked says why the save was compared for identical content only.
 	Unchecked string `json:"unchecked,omitempty"`
 	// SupersededProgress lists the progress memories a new progress replaced.
@@ -41,6 +43,9 @@ func (a *app) checkedSave(ctx context.Context, svc *workflow.Service, req workfl
 		}
 		for _, m := range out.MaySupersede {
 			fmt.Fprintf(a.io.ErrOut, "may supersede: %s %s (%s); confirm with --supersedes %s\n", m.ID, m.Title, m.Why, m.ID)
+		}
+		for _, m := range out.Superseded {
+			fmt.Fprintf(a.io.ErrOut, "supersedes: %s %s (%s): newest wins\n", m.ID, m.Title, supersededWhy(m))
 		}
 		if out.Unchecked != "" {
 			fmt.Fprintf(a.io.ErrOut, "warning: %s\n", out.Unchecked)
@@ -73,9 +78,18 @@ func (a *app) checkedSave(ctx context.Context, svc *workflow.Service, req workfl
 			where = out.Scope // as before: a skip names no store
 		}
 		return a.printJSON(savedJSON{Memory: out.Memory, Action: out.Action, Similar: out.Similar,
-			MaySupersede: out.MaySupersede, Unchecked: out.Unchecked, SupersededProgress: out.SupersededProgress,
+			MaySupersede: out.MaySupersede, Superseded: out.Superseded, Unchecked: out.Unchecked, SupersededProgress: out.SupersededProgress,
 			Scope: where, Commit: out.Commit})
 	}
 	fmt.Fprintln(a.io.Out, out.Memory.ID)
 	return nil
+}
+
+// supersededWhy says why a save superseded m: what it contradicts, or
+// that it repeats it.
+func supersededWhy(m workflow.Match) string {
+	if m.Why != "" {
+		return m.Why
+	}
+	return fmt.Sprintf("repeated, similarity %.2f", m.Similarity)
 }
