@@ -71,8 +71,7 @@ var adapterImports = map[string][]string{
 		"config", "contextblock", "exporter", "frontmatter", "git", "gitstore", "graph", "hooks",
 		"importer", "internal/buildinfo", "internal/printable", "internal/sibling", "lineage", "links", "memmerge", "memory", "review",
 		"scope", "secrets", "session", "watch", "workflow"},
-	"mcpserver": {"", "branchdiff", "contextblock", "gitstore", "lineage", "links", "memory", "scope",
-		"session", "workflow"},
+	"mcpserver": {"", "memory", "workflow"},
 }
 
 // unplaced is the layer of a package not yet in layers.

@@ -139,6 +139,11 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 // directory, so it is never committed and worktrees do not share it.
 func (s *Store) CacheDir() string { return filepath.Join(s.Repo.GitDir, "contextfs") }
 
+// CacheReadOnly reports whether the cache was opened read-only (a git
+// directory this process may not write): then nothing that only saves
+// work for the next command is written beside it either.
+func (s *Store) CacheReadOnly() bool { return s.cache.ReadOnly() }
+
 func (s *Store) openCache(ctx context.Context) error {
 	c, err := cache.Open(ctx, s.CacheDir(), s.emb)
 	if err != nil {

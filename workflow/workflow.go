@@ -15,17 +15,29 @@ package workflow
 import (
 	"context"
 	"fmt"
+	"io"
 
+	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/branchdiff"
 	"github.com/contextfs/contextfs/dedup"
 	"github.com/contextfs/contextfs/scope"
 )
 
 // Service runs the workflows over a set of stores: the repository's, the
-// user's and the registered repositories (scope.Set). It holds no state
-// of its own, so an adapter makes one per set it opens.
+// user's and the registered repositories (scope.Set). An adapter makes
+// one per set it opens; what it keeps between calls is the context
+// block's state (context.go), for a long-lived adapter.
 type Service struct {
 	set *scope.Set
+	// home is the store the adapter serves (ForStore), when it is not
+	// set.Repo: the user store, outside any repository.
+	home *contextfs.Store
+	// warn receives warnings (a store left out); ownSet says Close
+	// closes set.
+	warn   io.Writer
+	ownSet bool
+	// context is the context block's state.
+	context contextState
 }
 
 // New returns the service over set. The caller keeps ownership of set and
