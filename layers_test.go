@@ -69,7 +69,7 @@ var layers = map[string]int{
 var adapterImports = map[string][]string{
 	"cmd/git-contextfs": {"", "agentsetup", "branchdiff", "cache", "capture", "check", "cmd/git-contextfs/iostreams",
 		"config", "contextblock", "exporter", "frontmatter", "git", "gitstore", "graph", "hooks",
-		"importer", "internal/buildinfo", "internal/printable", "internal/sibling", "lineage", "links", "memmerge", "memory", "review",
+		"importer", "internal/buildinfo", "internal/printable", "internal/sibling", "links", "memmerge", "memory",
 		"scope", "secrets", "session", "watch", "workflow"},
 	"mcpserver": {"", "memory", "workflow"},
 }

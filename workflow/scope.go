@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"iter"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/memory"
@@ -109,21 +110,44 @@ type SearchRequest struct {
 	Query contextfs.Query
 	Scope Scope
 	// Repos names registered repositories to search too ("all": every
-	// one); none searches the scope's stores alone.
+	// one); none searches the scope's stores alone. A name not
+	// registered is an *InputError of field "repos".
 	Repos []string
+	// Prepare, when set, runs before the repository's store is searched
+	// (an adapter refreshes its code index there), while the registered
+	// repositories are already being searched. Its error is returned,
+	// and nothing else.
+	Prepare func() error
 }
 
 // Search runs req over its stores and merges the hits by score (package
 // scope says why scores of two stores compare).
 func (s *Service) Search(ctx context.Context, req SearchRequest) ([]Result, error) {
 	if len(req.Repos) == 0 {
+		if req.Prepare != nil {
+			if err := req.Prepare(); err != nil {
+				return nil, err
+			}
+		}
 		return s.set.Search(ctx, req.Scope, req.Query)
 	}
 	repos, err := s.set.Config.Pick(req.Repos)
 	if err != nil {
-		return nil, err
+		return nil, &InputError{Field: "repos", Err: err}
 	}
-	return s.set.SearchRepos(ctx, repos, req.Scope, req.Query)
+	return s.set.SearchReposPrepared(ctx, repos, req.Scope, req.Query, req.Prepare)
+}
+
+// Repo is the repository's store, nil outside any repository.
+func (s *Service) Repo() *contextfs.Store { return s.set.Repo }
+
+// User opens the person's own store, creating it on first use.
+func (s *Service) User(ctx context.Context) (*contextfs.Store, error) { return s.set.User(ctx) }
+
+// ListSeq is List one memory at a time, never holding them all; with
+// several stores, one that fails is skipped with a warning.
+func (s *Service) ListSeq(ctx context.Context, sc Scope, o contextfs.ListOptions) iter.Seq2[Entry, error] {
+	return s.set.ListSeq(ctx, sc, o)
 }
 
 // List lists the memories of sc, newest first; with All, both stores'

@@ -16,7 +16,7 @@ import (
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // app is one run of the CLI: the streams its commands read and write, what
@@ -85,27 +85,35 @@ func (a *app) openFiles() (*gitstore.Repo, contextfs.Config, error) {
 	return repo, cfg, nil
 }
 
-// openScopes opens the stores a command with --scope works with: the
-// repository's (none outside a repository) and, on demand, the user's.
-// Warnings about stores skipped go to stderr.
-func (a *app) openScopes(ctx context.Context) (*scope.Set, error) {
+// openScopes opens the service over the stores a command with --scope
+// works with: the repository's (none outside a repository) and, on
+// demand, the user's. Warnings about stores skipped go to stderr.
+func (a *app) openScopes(ctx context.Context) (*workflow.Service, error) {
 	if a.warm != nil {
-		return a.warm.set.Borrow(), nil
+		return workflow.Over(a.warm.set.Borrow(), a.io.ErrOut), nil
 	}
-	return scope.Open(ctx, scope.Options{
-		Store:    contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher},
-		Warnings: a.io.ErrOut,
+	return workflow.Open(ctx, contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher}, a.io.ErrOut)
+}
+
+// withService is withStore for a command body that runs a workflow of
+// the repository's store: the service over it, with the user store
+// opened on demand (and closed after the body).
+func (a *app) withService(body func(cmd *cobra.Command, args []string, svc *workflow.Service) error) func(*cobra.Command, []string) error {
+	return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+		svc := workflow.ForStore(s, nil, a.io.ErrOut)
+		defer svc.Close() // the user store it opened; s stays withStore's
+		return body(cmd, args, svc)
 	})
 }
 
 // parseScope checks a --scope value: a bad one is a usage error (exit 2).
 // one refuses all, for commands that write to a single store.
-func parseScope(v string, one bool) (scope.Scope, error) {
-	sc, err := scope.Parse(v)
+func parseScope(v string, one bool) (workflow.Scope, error) {
+	sc, err := workflow.ParseScope(v)
 	if err != nil {
 		return "", &usageError{fmt.Errorf("--scope: %w", err)}
 	}
-	if one && sc == scope.All {
+	if one && sc == workflow.All {
 		return "", &usageError{errors.New("--scope: a memory is saved in one store: repo or user, not all")}
 	}
 	return sc, nil
