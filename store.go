@@ -222,9 +222,6 @@ func privateDir(dir string) bool {
 	return err == nil && fi.Mode().Perm()&0o077 == 0
 }
 
-// Cache gives packages built on the API (indexing, hooks) the cache.
-func (s *Store) Cache() *cache.Cache { return s.cache }
-
 // Sync brings the memory index up to date with the files: a stat of each
 // memory file, and a parse only of content never seen before. Every
 // command calls it first. A corrupt cache is rebuilt and the sync retried.
