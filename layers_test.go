@@ -68,8 +68,8 @@ var layers = map[string]int{
 // while a list names a package the adapter no longer imports.
 var adapterImports = map[string][]string{
 	"cmd/git-contextfs": {"", "agentsetup", "branchdiff", "cache", "capture", "check", "cmd/git-contextfs/iostreams",
-		"config", "contextblock", "exporter", "frontmatter", "git", "gitstore", "graph", "hooks",
-		"importer", "internal/buildinfo", "internal/printable", "internal/sibling", "links", "memmerge", "memory",
+		"config", "contextblock", "exporter", "frontmatter", "git", "gitstore", "hooks",
+		"importer", "internal/buildinfo", "internal/printable", "internal/sibling", "memmerge", "memory",
 		"scope", "secrets", "session", "watch", "workflow"},
 	"mcpserver": {"", "memory", "workflow"},
 }

@@ -169,3 +169,33 @@ func TestReviewRangesTheCallerMustMendAreRangeErrors(t *testing.T) {
 		t.Errorf("review HEAD..HEAD: %+v, %v; want the same commit on both sides", res, err)
 	}
 }
+
+// TestGraphDrawsAroundAMemoryAndRefusesWhatItCannotDraw draws the
+// memories one link from a memory, in each format, and refuses an
+// unknown format and a depth below 1 as *InputErrors.
+func TestGraphDrawsAroundAMemoryAndRefusesWhatItCannotDraw(t *testing.T) {
+	svc, id := service(t)
+	ctx := context.Background()
+	res, err := svc.Save(ctx, workflow.SaveRequest{Dedup: "allow", SaveRequest: contextfs.SaveRequest{Type: "fact", Body: "The pool holds 20 connections.\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Link(ctx, workflow.LinkRequest{From: res.Memory.ID, To: id, Rel: "depends_on"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range workflow.GraphFormats() {
+		d, err := svc.Graph(ctx, workflow.GraphRequest{ID: id, Depth: 1, Format: format})
+		if err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		if text := string(d.Text); !strings.Contains(text, id) || !strings.Contains(text, res.Memory.ID) || !strings.Contains(text, "depends_on") {
+			t.Errorf("%s drawing lacks the memory, its neighbour or their link:\n%s", format, text)
+		}
+	}
+	for _, req := range []workflow.GraphRequest{{Depth: 1, Format: "svg"}, {Depth: 0, Format: "dot"}} {
+		var ie *workflow.InputError
+		if _, err := svc.Graph(ctx, req); !errors.As(err, &ie) {
+			t.Errorf("graph %+v: %v, want an *InputError", req, err)
+		}
+	}
+}
