@@ -67,10 +67,10 @@ var layers = map[string]int{
 // the service takes its packages off these lists, and the test fails
 // while a list names a package the adapter no longer imports.
 var adapterImports = map[string][]string{
-	"cmd/git-contextfs": {"", "agentsetup", "branchdiff", "cache", "capture", "check", "cmd/git-contextfs/iostreams",
+	"cmd/git-contextfs": {"", "agentsetup", "branchdiff", "cache", "check", "cmd/git-contextfs/iostreams",
 		"config", "contextblock", "exporter", "frontmatter", "git", "gitstore", "hooks",
 		"importer", "internal/buildinfo", "internal/printable", "internal/sibling", "memmerge", "memory",
-		"scope", "secrets", "session", "watch", "workflow"},
+		"scope", "secrets", "watch", "workflow"},
 	"mcpserver": {"", "memory", "workflow"},
 }
 
