@@ -68,8 +68,8 @@ var layers = map[string]int{
 // while a list names a package the adapter no longer imports.
 var adapterImports = map[string][]string{
 	"cmd/git-contextfs": {"", "agentsetup", "branchdiff", "cache", "check", "cmd/git-contextfs/iostreams",
-		"config", "contextblock", "exporter", "frontmatter", "git", "gitstore", "hooks",
-		"importer", "internal/buildinfo", "internal/printable", "internal/sibling", "memmerge", "memory",
+		"config", "contextblock", "frontmatter", "git", "gitstore", "hooks",
+		"internal/buildinfo", "internal/printable", "internal/sibling", "memmerge", "memory",
 		"scope", "secrets", "watch", "workflow"},
 	"mcpserver": {"", "memory", "workflow"},
 }
