@@ -54,10 +54,11 @@ func (sv *server) format(_ context.Context, in FormatInput) (contextfs.FormatRes
 }
 
 func (sv *server) doctor(ctx context.Context, _ struct{}) (*contextfs.DoctorReport, string, error) {
-	rep, err := contextfs.Doctor(ctx, sv.store.Repo, contextfs.DoctorOptions{Version: sv.version})
+	res, err := workflow.Doctor(ctx, workflow.DoctorRequest{Dir: sv.store.Repo.Root, Version: sv.version})
 	if err != nil {
 		return nil, "", err
 	}
+	rep := res.Report
 	var b strings.Builder
 	for _, c := range rep.Checks {
 		mark := "ok"
