@@ -4,12 +4,15 @@
 // Before it, each adapter ran "save with checks" and "update" itself, and
 // they drifted (docs/ARCHITECTURE.md, "The service").
 //
-// It owns, so far: save with checks (Save: progress aging, duplicates and
+// It owns save with checks (Save: progress aging, duplicates and
 // contradictions, secrets, supersedes, the session stamp, the user
-// store's commit) and update as a patch (Update: an UpdatePatch that
-// changes nothing writes nothing). The rule for the default branch that
-// review and the context block compare with is branchdiff.DefaultBranch,
-// re-exported here as DefaultBranch.
+// store's commit), update as a patch (Update: an UpdatePatch that changes
+// nothing writes nothing), evolve, merge and split, links, recall,
+// sessions, the context block, review, search, list and delete across
+// scopes, the graph, import and export, the agent hooks' capture, status
+// and doctor, and prune: one file each. The rule for the default branch
+// that review and the context block compare with is
+// branchdiff.DefaultBranch, named here as DefaultBranch.
 package workflow
 
 import (
