@@ -214,22 +214,12 @@ func resolveCommit(ctx context.Context, root, rev string) (string, error) {
 // for a work tree. Unlike opening a store it leaves the cache alone, so
 // a cache that cannot be opened does not stop a review.
 func openReviewRepo(ctx context.Context, dir string, notices io.Writer) (*gitstore.Repo, contextfs.Config, bool, error) {
-	repo, err := gitstore.Discover(dir)
+	repo, cfg, err := openFiles(dir, notices)
 	if b, ok := errors.AsType[*gitstore.BareError](err); ok {
 		return &gitstore.Repo{Root: b.Dir, GitDir: b.Dir, CommonDir: b.Dir}, contextfs.Config{}, true, nil
 	}
 	if err != nil {
-		return nil, contextfs.Config{}, false, err
-	}
-	cfg, err := contextfs.LoadConfig(repo)
-	if err != nil {
 		return nil, cfg, false, err
-	}
-	repo.MaxFileBytes = cfg.Limits.WithDefaults().MaxFileBytes // as contextfs.Open sets it
-	if notices != nil {
-		for _, n := range cfg.Notices() {
-			fmt.Fprintln(notices, n)
-		}
 	}
 	if os.Getenv("GIT_DIR") != "" {
 		if out, err := git.Output(ctx, repo.Root, "rev-parse", "--is-bare-repository"); err == nil && out == "true" {

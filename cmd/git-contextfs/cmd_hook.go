@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // ---------------------------------------------------------------------------
@@ -181,26 +181,21 @@ func hookBudget() time.Duration {
 // framework is about to run contextfs' framework hook, so that a commit
 // with both installed is checked once.
 func (a *app) preCommit(ctx context.Context, args []string) (hookOutcome, error) {
-	repo, err := gitstore.Discover(a.workDir())
-	if err != nil {
-		return hookOutcome{}, err
-	}
-	var res *contextfs.StagedCheck
+	req := workflow.PreCommitRequest{Dir: a.workDir()}
 	what, refused := "staged memory file(s)", "contextfs: commit refused: %d problem(s) in staged memories:"
 	if len(args) > 0 && args[0] == "--files" {
-		res, err = check.CheckWorkTreeFiles(repo, args[1:])
+		req.Files, req.WorkTree = args[1:], true
 		// Also `pre-commit run --all-files` in CI, which commits nothing.
 		what, refused = "memory file(s) named by the pre-commit framework", "contextfs: %d problem(s) in memory files:"
-	} else {
-		framework, ferr := hooks.FrameworkRunsContextfs(ctx, repo.Root, "pre-commit")
-		if ferr == nil && framework {
-			return hookOutcome{note: "skipped: the pre-commit framework runs contextfs' hook next (.pre-commit-config.yaml)"}, nil
-		}
-		res, err = contextfs.CheckStaged(ctx, repo)
 	}
+	pc, err := workflow.PreCommit(ctx, req)
 	if err != nil {
 		return hookOutcome{}, err
 	}
+	if pc.Skipped != "" {
+		return hookOutcome{note: "skipped: " + pc.Skipped}, nil
+	}
+	res := pc.Check
 	var out hookOutcome
 	for _, w := range res.Warnings {
 		out.report = append(out.report, "contextfs: pre-commit: warning: "+w)
