@@ -70,7 +70,7 @@ var layers = map[string]int{
 var adapterImports = map[string][]string{
 	"cmd/git-contextfs": {"", "agentsetup", "branchdiff", "cache", "cmd/git-contextfs/iostreams",
 		"config", "contextblock", "frontmatter", "git", "gitstore", "hooks",
-		"internal/buildinfo", "internal/printable", "internal/sibling", "memmerge", "memory",
+		"internal/buildinfo", "internal/printable", "internal/sibling", "memory",
 		"scope", "watch", "workflow"},
 	"mcpserver": {"", "memory", "workflow"},
 }

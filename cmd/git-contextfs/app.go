@@ -63,28 +63,6 @@ func (a *app) openStore(ctx context.Context) (*contextfs.Store, error) {
 	return contextfs.Open(ctx, contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher})
 }
 
-// openFiles opens the repository around --repo or the current directory
-// and reads its settings, for a command that reads only memory files,
-// commits and settings (validate, review). Unlike openStore it leaves the
-// cache alone, so a cache that cannot be opened (.git/contextfs unusable)
-// does not stop it, as it does not stop the pre-commit hook.
-func (a *app) openFiles() (*gitstore.Repo, contextfs.Config, error) {
-	repo, err := gitstore.Discover(a.workDir())
-	if err != nil {
-		return nil, contextfs.Config{}, err
-	}
-	cfg, err := contextfs.LoadConfig(repo)
-	if err != nil {
-		return nil, contextfs.Config{}, err
-	}
-	repo.MaxFileBytes = cfg.Limits.WithDefaults().MaxFileBytes // as contextfs.Open sets it
-	// Said as contextfs.Open says them.
-	for _, n := range cfg.Notices() {
-		fmt.Fprintln(a.io.ErrOut, n)
-	}
-	return repo, cfg, nil
-}
-
 // openScopes opens the service over the stores a command with --scope
 // works with: the repository's (none outside a repository) and, on
 // demand, the user's. Warnings about stores skipped go to stderr.
