@@ -68,7 +68,7 @@ var layers = map[string]int{
 // the service takes its packages off these lists, and the test fails
 // while a list names a package the adapter no longer imports.
 var adapterImports = map[string][]string{
-	"cmd/git-contextfs": {"", "agentsetup", "branchdiff", "cache", "cmd/git-contextfs/iostreams",
+	"cmd/git-contextfs": {"", "branchdiff", "cache", "cmd/git-contextfs/iostreams",
 		"config", "contextblock", "frontmatter", "git", "gitstore", "hooks",
 		"internal/buildinfo", "internal/printable", "internal/sibling", "memory",
 		"scope", "watch", "workflow"},
