@@ -252,3 +252,46 @@ func MergeDriverStatus(ctx context.Context, top string) MergeDriver {
 	md, err := hooks.CheckMergeDriver(ctx, top)
 	return MergeDriver{State: md, Err: err, Text: check.DescribeMergeDriver(md, err)}
 }
+
+// AfterGitRequest is a git hook run after git changed files or history:
+// post-checkout, post-merge, post-commit or post-rewrite, with git's
+// arguments to it.
+type AfterGitRequest struct {
+	Dir  string
+	Hook string
+	Args []string
+}
+
+// AfterGit is what a refresh after git did: Skipped says why nothing was
+// done; else Refreshed is the cache's refresh.
+type AfterGit struct {
+	Skipped   string
+	Refreshed contextfs.RefreshResult
+}
+
+// RefreshAfterGit brings the cache up to date after git changed the
+// files, so that the next search is fast. A checkout of files (HEAD did
+// not move) is skipped, and so is every hook of a rebase in progress but
+// post-rewrite, which refreshes once at its end.
+func RefreshAfterGit(ctx context.Context, req AfterGitRequest) (*AfterGit, error) {
+	if req.Hook == "post-checkout" && hooks.FileCheckout(req.Args) {
+		return &AfterGit{Skipped: "a checkout of files, HEAD did not move"}, nil
+	}
+	repo, err := gitstore.Discover(req.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if req.Hook != "post-rewrite" && hooks.RebaseInProgress(repo.GitDir) {
+		return &AfterGit{Skipped: "rebase in progress"}, nil
+	}
+	st, err := contextfs.Open(ctx, contextfs.Options{Dir: repo.Root})
+	if err != nil {
+		return nil, fmt.Errorf("cache not refreshed: %w", err)
+	}
+	defer st.Close()
+	r, err := st.Refresh(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cache not refreshed: %w", err)
+	}
+	return &AfterGit{Refreshed: r}, nil
+}

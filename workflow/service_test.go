@@ -199,3 +199,29 @@ func TestGraphDrawsAroundAMemoryAndRefusesWhatItCannotDraw(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchRunsPrepareFirstAndNamesAnUnregisteredRepository searches the
+// repository: Prepare runs before the search (the CLI refreshes its code
+// index there) and its error is returned alone; a --repos name not
+// registered is an *InputError of repos, and Prepare does not run.
+func TestSearchRunsPrepareFirstAndNamesAnUnregisteredRepository(t *testing.T) {
+	isolateUser(t)
+	svc, id := service(t)
+	ctx := context.Background()
+	q := contextfs.Query{Text: "pool connections", Mode: contextfs.ModeKeyword}
+	ran := 0
+	res, err := svc.Search(ctx, workflow.SearchRequest{Query: q, Scope: workflow.Repo, Prepare: func() error { ran++; return nil }})
+	if err != nil || ran != 1 || len(res) != 1 || res[0].ID != id {
+		t.Errorf("search: %d results, %v, prepare ran %d times; want %s found after one prepare", len(res), err, ran, id)
+	}
+	boom := errors.New("index broken")
+	if _, err := svc.Search(ctx, workflow.SearchRequest{Query: q, Prepare: func() error { return boom }}); !errors.Is(err, boom) {
+		t.Errorf("a failing prepare: %v, want its error", err)
+	}
+	var ie *workflow.InputError
+	ran = 0
+	_, err = svc.Search(ctx, workflow.SearchRequest{Query: q, Repos: []string{"nosuch"}, Prepare: func() error { ran++; return nil }})
+	if !errors.As(err, &ie) || ie.Field != "repos" || ran != 0 {
+		t.Errorf("an unregistered repository: %v (prepare ran %d times), want an *InputError of repos and no prepare", err, ran)
+	}
+}

@@ -10,9 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/hooks"
 	"github.com/contextfs/contextfs/workflow"
 )
 
@@ -237,27 +234,14 @@ func (a *app) refreshHook(name string) hookFunc {
 				}
 			}()
 		}
-		if name == "post-checkout" && hooks.FileCheckout(args) {
-			return hookOutcome{note: "skipped: a checkout of files, HEAD did not move"}, nil
-		}
-		repo, err := gitstore.Discover(a.workDir())
+		res, err := workflow.RefreshAfterGit(ctx, workflow.AfterGitRequest{Dir: a.workDir(), Hook: name, Args: args})
 		if err != nil {
 			return hookOutcome{}, err
 		}
-		// git runs post-checkout and post-commit for every commit a
-		// rebase replays; post-rewrite, at its end, refreshes once.
-		if name != "post-rewrite" && hooks.RebaseInProgress(repo.GitDir) {
-			return hookOutcome{note: "skipped: rebase in progress"}, nil
+		if res.Skipped != "" {
+			return hookOutcome{note: "skipped: " + res.Skipped}, nil
 		}
-		s, err := contextfs.Open(ctx, contextfs.Options{Dir: repo.Root})
-		if err != nil {
-			return hookOutcome{}, fmt.Errorf("cache not refreshed: %w", err)
-		}
-		defer s.Close()
-		r, err := s.Refresh(ctx)
-		if err != nil {
-			return hookOutcome{}, fmt.Errorf("cache not refreshed: %w", err)
-		}
+		r := res.Refreshed
 		note := fmt.Sprintf("refreshed %d memory file(s): %d changed, %d removed", r.Memories, r.Changed, r.Removed)
 		if r.Code {
 			note += "; code index updated"
