@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/internal/testgit"
 )
 
@@ -16,7 +15,7 @@ import (
 func waitReady(t *testing.T, s *contextfs.Store) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if s.Cache().SearchReady(context.Background(), cache.KindMemory) {
+		if s.SearchReady(context.Background()) {
 			return
 		}
 	}
@@ -30,13 +29,13 @@ func TestPrepareSearchLaterReadiesTheNextSearch(t *testing.T) {
 	if _, err := s.Search(ctx, contextfs.Query{Text: "pool"}); err != nil {
 		t.Fatal(err)
 	}
-	if !s.Cache().SearchReady(ctx, cache.KindMemory) {
+	if !s.SearchReady(ctx) {
 		t.Fatal("not ready right after a search")
 	}
 	if _, err := s.Save(ctx, contextfs.SaveRequest{Type: "fact", Body: "The CI runners have two cores."}); err != nil {
 		t.Fatal(err)
 	}
-	if s.Cache().SearchReady(ctx, cache.KindMemory) {
+	if s.SearchReady(ctx) {
 		t.Fatal("ready after a save changed the memories, before anything prepared it")
 	}
 	s.PrepareSearchLater()

@@ -29,7 +29,7 @@ func TestHookRefreshSyncsMemoriesButNeverStartsAFirstCodeIndex(t *testing.T) {
 	if r.Memories != 1 || r.Changed != 1 || r.Code {
 		t.Errorf("first Refresh = %+v, want 1 memory, 1 changed, no code index", r)
 	}
-	if s.Cache().Meta(ctx, "code:last") != "" {
+	if s.cache.Meta(ctx, "code:last") != "" {
 		t.Error("Refresh built a first code index")
 	}
 

@@ -139,6 +139,11 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 // directory, so it is never committed and worktrees do not share it.
 func (s *Store) CacheDir() string { return filepath.Join(s.Repo.GitDir, "contextfs") }
 
+// CacheReadOnly reports whether the cache was opened read-only (a git
+// directory this process may not write): then nothing that only saves
+// work for the next command is written beside it either.
+func (s *Store) CacheReadOnly() bool { return s.cache.ReadOnly() }
+
 func (s *Store) openCache(ctx context.Context) error {
 	c, err := cache.Open(ctx, s.CacheDir(), s.emb)
 	if err != nil {
@@ -216,9 +221,6 @@ func privateDir(dir string) bool {
 	fi, err := os.Stat(dir)
 	return err == nil && fi.Mode().Perm()&0o077 == 0
 }
-
-// Cache gives packages built on the API (indexing, hooks) the cache.
-func (s *Store) Cache() *cache.Cache { return s.cache }
 
 // Sync brings the memory index up to date with the files: a stat of each
 // memory file, and a parse only of content never seen before. Every

@@ -17,10 +17,8 @@ import (
 	"time"
 
 	contextfs "github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/links"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/search"
 )
 
 // ErrReason is a reason outside memory.Reasons.
@@ -449,25 +447,9 @@ func SupersededBy(ctx context.Context, s *contextfs.Store, id string) ([]string,
 
 // Superseders returns, for each memory that current memories supersede,
 // the IDs of those memories, sorted; from the cache as the last sync left
-// it, like SupersededBy.
+// it, like SupersededBy (Store.Superseders).
 func Superseders(ctx context.Context, s *contextfs.Store) (map[string][]string, error) {
-	edges, err := s.Cache().AttrValues(ctx, cache.KindMemory, search.AttrLink, cache.Filter{All: true})
-	if err != nil {
-		return nil, err
-	}
-	out := map[string][]string{}
-	for by, es := range edges {
-		for _, e := range es {
-			if id, ok := strings.CutSuffix(e, " supersedes"); ok {
-				out[id] = append(out[id], by)
-			}
-		}
-	}
-	for id := range out {
-		slices.Sort(out[id])
-		out[id] = slices.Compact(out[id])
-	}
-	return out, nil
+	return s.Superseders(ctx)
 }
 
 // article puts "a" or "an" before a type name, as it is read aloud (no

@@ -15,11 +15,9 @@ import (
 	"strings"
 
 	contextfs "github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/printable"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/search"
 )
 
 // ErrRel is a relation outside the vocabulary: memory.ErrRel, which a
@@ -325,13 +323,12 @@ func reach(out []Neighbour, seen map[string]bool, id string, edges []Edge, d int
 // memories, growing with their number), which related, an agent's
 // question, should not cost.
 func WalkIndexed(ctx context.Context, s *contextfs.Store, start string, depth int, rel string) ([]Neighbour, error) {
-	c := s.Cache()
 	depth = max(depth, 1)
 	seen := map[string]bool{start: true}
 	var out []Neighbour
 	frontier := []string{start}
 	for d := 1; d <= depth && len(frontier) > 0; d++ {
-		outs, err := c.AttrValues(ctx, cache.KindMemory, search.AttrLink, cache.Filter{MIDs: frontier, All: true})
+		outs, err := s.LinksFrom(ctx, frontier)
 		if err != nil {
 			return nil, err
 		}
@@ -342,9 +339,9 @@ func WalkIndexed(ctx context.Context, s *contextfs.Store, start string, depth in
 				to, r, _ := strings.Cut(v, " ")
 				edges = append(edges, Edge{From: id, To: to, Rel: r})
 			}
-			// "ID " up to "ID!": the values that name id as their target,
-			// by source in ID order as Graph.In gives them.
-			ins, err := c.AttrValuesIn(ctx, cache.KindMemory, search.AttrLink, id+" ", id+"!")
+			// The values that name id as their target, by source in ID
+			// order as Graph.In gives them.
+			ins, err := s.LinksTo(ctx, id)
 			if err != nil {
 				return nil, err
 			}
@@ -364,15 +361,9 @@ func WalkIndexed(ctx context.Context, s *contextfs.Store, start string, depth in
 		for _, n := range out[level:] {
 			ids = append(ids, n.ID)
 		}
-		rows, err := c.List(ctx, cache.KindMemory, cache.Filter{MIDs: ids, All: true}, 0)
+		found, err := s.Entries(ctx, ids)
 		if err != nil {
 			return nil, err
-		}
-		found := map[string]cache.Row{}
-		for _, r := range rows {
-			if _, ok := found[r.MID]; !ok {
-				found[r.MID] = r
-			}
 		}
 		var next []string
 		for i := level; i < len(out); i++ {

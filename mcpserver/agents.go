@@ -16,10 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/scope"
-	"github.com/contextfs/contextfs/session"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // ContextInput is the argument of get_context.
@@ -49,16 +47,16 @@ type SessionInput struct {
 // SessionOutput is the result of session; each action fills its fields.
 type SessionOutput struct {
 	// Session is the session started, joined, or open (list).
-	Session *session.Session `json:"session,omitempty" jsonschema:"start: the session; list: the open one"`
+	Session *workflow.Session `json:"session,omitempty" jsonschema:"start: the session; list: the open one"`
 	// Resumed says the session was already open and is kept.
 	Resumed bool `json:"resumed,omitempty" jsonschema:"start: the session was already open (started by a hook or an earlier call) and is kept"`
 	// Closed is the summary memory of a session that was left open.
 	Closed string `json:"closed,omitempty" jsonschema:"start: ID of the summary of a session that was left open and is now closed"`
 	// Memory is the summary that end saved.
-	Memory *MemoryRef        `json:"memory,omitempty" jsonschema:"end: the summary memory"`
-	Saved  []string          `json:"saved,omitempty" jsonschema:"end: IDs of the memories saved in the session"`
-	Ended  []session.Summary `json:"ended,omitempty" jsonschema:"list: ended sessions, newest first"`
-	Log    string            `json:"log,omitempty" jsonschema:"log: the log read"`
+	Memory *MemoryRef                `json:"memory,omitempty" jsonschema:"end: the summary memory"`
+	Saved  []string                  `json:"saved,omitempty" jsonschema:"end: IDs of the memories saved in the session"`
+	Ended  []workflow.SessionSummary `json:"ended,omitempty" jsonschema:"list: ended sessions, newest first"`
+	Log    string                    `json:"log,omitempty" jsonschema:"log: the log read"`
 }
 
 // TypeSchemaInput is the argument of get_type_schema.
@@ -99,7 +97,7 @@ func (sv *server) registerAgents(srv *mcp.Server) {
 		Name:        "session",
 		Description: "Start a working session after get_context, and end it with a summary that is saved for teammates; also lists sessions and keeps a log.",
 		Annotations: &mcp.ToolAnnotations{Title: "Sessions", DestructiveHint: new(false)},
-		InputSchema: inputSchema[SessionInput](map[string][]string{"action": {"start", "end", "list", "log"}, "outcome": session.Outcomes}),
+		InputSchema: inputSchema[SessionInput](map[string][]string{"action": {"start", "end", "list", "log"}, "outcome": workflow.SessionOutcomes}),
 	}, sv.session)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "get_type_schema",
@@ -157,7 +155,7 @@ func inputSchema[In any](enums map[string][]string) *jsonschema.Schema {
 			p.AdditionalProperties = nil // any fields: the default
 		}
 		if name == "scope" && enums["scope"] == nil {
-			p.Enum = []any{string(scope.Repo), string(scope.User), string(scope.All)}
+			p.Enum = []any{string(workflow.Repo), string(workflow.User), string(workflow.All)}
 		}
 	}
 	for name, vals := range enums {
@@ -200,30 +198,15 @@ func clientSource(ctx context.Context) string {
 	return impl.Name + "/" + impl.Version
 }
 
-func (sv *server) block(ctx context.Context, task string, budget int) (*contextblock.Block, error) {
-	// Asked only when some memory has paths: (and only below them).
-	changed := func(ctx context.Context, within []string) ([]string, error) {
-		ch, err := sv.diff.FilesUnder(ctx, within)
-		return ch.Files, err
-	}
-	user, err := sv.set.ExistingUser(ctx)
-	if err != nil {
-		user = nil // the repository's block is still worth having
-	}
-	return sv.blocks.Build(ctx, sv.store, contextblock.Options{Task: task, Budget: budget, ChangedUnder: changed, User: user})
+func (sv *server) block(ctx context.Context, task string, budget int, repos []string) (*workflow.Block, error) {
+	return sv.svc.Context(ctx, workflow.ContextRequest{Task: task, Budget: budget, Repos: repos})
 }
 
-func (sv *server) getContext(ctx context.Context, in ContextInput) (*contextblock.Block, string, error) {
+func (sv *server) getContext(ctx context.Context, in ContextInput) (*workflow.Block, string, error) {
 	if in.Budget < 0 {
 		return nil, "", fmt.Errorf("budget must not be negative, got %d", in.Budget)
 	}
-	var b *contextblock.Block
-	var err error
-	if len(in.Repos) > 0 {
-		b, err = sv.blockWithRepos(ctx, in.Task, in.Budget, in.Repos) // repos.go
-	} else {
-		b, err = sv.block(ctx, in.Task, in.Budget)
-	}
+	b, err := sv.block(ctx, in.Task, in.Budget, in.Repos)
 	if err != nil {
 		return nil, "", err
 	}
@@ -264,21 +247,14 @@ func (sv *server) sessionStart(ctx context.Context, in SessionInput) (SessionOut
 	if tool == "" {
 		tool = clientSource(ctx)
 	}
-	o := session.StartOptions{Label: in.Label, Tool: tool, Model: in.Model}
-	if in.Resume == nil || *in.Resume {
-		cur, err := session.Resume(sv.store.Repo, o)
-		if err != nil {
-			return SessionOutput{}, "", err
-		}
-		if cur != nil {
-			return SessionOutput{Session: cur, Resumed: true},
-				fmt.Sprintf("resumed session %s, open since %s", cur.ID, cur.Started.Format(time.RFC3339)), nil
-		}
-	}
-	o.User = sv.user(ctx)
-	res, err := session.Start(ctx, sv.store, o, time.Now())
+	res, err := sv.svc.SessionStart(ctx, workflow.SessionStartRequest{Label: in.Label, Tool: tool, Model: in.Model,
+		Resume: in.Resume == nil || *in.Resume})
 	if err != nil {
 		return SessionOutput{}, "", err
+	}
+	if res.Resumed {
+		return SessionOutput{Session: res.Session, Resumed: true},
+			fmt.Sprintf("resumed session %s, open since %s", res.Session.ID, res.Session.Started.Format(time.RFC3339)), nil
 	}
 	out := SessionOutput{Session: res.Session}
 	text := "started session " + res.Session.ID
@@ -289,32 +265,16 @@ func (sv *server) sessionStart(ctx context.Context, in SessionInput) (SessionOut
 	return out, text, nil
 }
 
-// user is how a session reaches the user's own store, where its saves of
-// type user go: called, it opens the store (session.EndOptions.User says
-// when a session needs it), or returns nil when it has not been created
-// (nothing is created) or cannot be opened: a session's summary is still
-// worth saving without them.
-func (sv *server) user(ctx context.Context) func() *contextfs.Store {
-	return func() *contextfs.Store {
-		u, err := sv.set.ExistingUser(ctx)
-		if err != nil {
-			fmt.Fprintf(sv.log, "contextfs mcp: the user store is left out of the session: %v\n", err)
-			return nil
-		}
-		return u
-	}
-}
-
 func (sv *server) sessionEnd(ctx context.Context, in SessionInput) (SessionOutput, string, error) {
-	m, err := session.End(ctx, sv.store, session.EndOptions{Summary: in.Summary, Outcome: in.Outcome, User: sv.user(ctx)}, time.Now())
-	if errors.Is(err, session.ErrNoSession) {
+	m, err := sv.svc.SessionEnd(ctx, workflow.SessionEndRequest{Summary: in.Summary, Outcome: in.Outcome})
+	if errors.Is(err, workflow.ErrNoSession) {
 		// ErrNoSession names the CLI; an agent here starts one with the tool.
 		return SessionOutput{}, "", errors.New(`no session is open (start one with session, action "start")`)
 	}
 	if err != nil {
 		return SessionOutput{}, "", err
 	}
-	ref := refOf(m, scope.Repo)
+	ref := refOf(m, workflow.Repo)
 	out := SessionOutput{Memory: &ref}
 	if xs, ok := m.Data["saved"].([]any); ok {
 		for _, x := range xs {
@@ -331,12 +291,12 @@ func (sv *server) sessionLog(_ context.Context, in SessionInput) (SessionOutput,
 		if in.Session != "" {
 			return SessionOutput{}, "", errors.New("a message goes to the open session's log: leave session out")
 		}
-		if err := session.Log(sv.store.Repo, in.Message); err != nil {
+		if err := sv.svc.SessionLog(in.Message); err != nil {
 			return SessionOutput{}, "", err
 		}
 		return SessionOutput{}, "logged", nil
 	}
-	b, err := session.ReadLog(sv.store.Repo, in.Session)
+	b, err := sv.svc.SessionReadLog(in.Session)
 	if err != nil {
 		return SessionOutput{}, "", err
 	}
@@ -351,16 +311,9 @@ func (sv *server) sessionList(ctx context.Context, in SessionInput) (SessionOutp
 	if err := checkLimit(in.Limit, 0); err != nil {
 		return SessionOutput{}, "", err
 	}
-	cur, err := session.Current(sv.store.Repo)
+	cur, list, err := sv.svc.Sessions(ctx, in.Limit)
 	if err != nil {
 		return SessionOutput{}, "", err
-	}
-	list, err := session.List(ctx, sv.store, in.Limit)
-	if err != nil {
-		return SessionOutput{}, "", err
-	}
-	if list == nil {
-		list = []session.Summary{}
 	}
 	var b strings.Builder
 	if cur != nil {
@@ -414,7 +367,7 @@ func (sv *server) index(ctx context.Context, in IndexInput) (IndexOutput, string
 func (sv *server) contextPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
-	b, err := sv.block(ctx, req.Params.Arguments["task"], 0)
+	b, err := sv.block(ctx, req.Params.Arguments["task"], 0, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -427,7 +380,7 @@ func (sv *server) contextPrompt(ctx context.Context, req *mcp.GetPromptRequest) 
 func (sv *server) contextResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
-	b, err := sv.block(ctx, "", 0)
+	b, err := sv.block(ctx, "", 0, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -443,7 +396,7 @@ func (sv *server) memoryResource(ctx context.Context, req *mcp.ReadResourceReque
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
 	// Either store, as recall_memory finds it.
-	m, _, st, err := sv.set.Resolve(ctx, scope.All, id)
+	_, _, raw, err := sv.svc.Read(ctx, workflow.All, id)
 	if errors.Is(err, contextfs.ErrNotFound) {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
@@ -453,10 +406,6 @@ func (sv *server) memoryResource(ctx context.Context, req *mcp.ReadResourceReque
 	}
 	if err != nil {
 		return nil, err
-	}
-	raw, err := st.Repo.ReadFile(m.Path)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", m.Path, err)
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: string(raw)}}}, nil
 }

@@ -3,13 +3,12 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // registerChecks adds the tools that check the memories and the setup:
@@ -36,25 +35,10 @@ type FormatInput struct {
 }
 
 func (sv *server) format(_ context.Context, in FormatInput) (contextfs.FormatResult, string, error) {
-	paths := in.Paths
-	if len(paths) == 0 {
-		entries, err := sv.store.Repo.List()
-		if err != nil {
-			return contextfs.FormatResult{}, "", err
-		}
-		for _, e := range entries {
-			paths = append(paths, e.Path)
-		}
+	res, err := workflow.Format(sv.store, in.Paths, !in.Check)
+	if err != nil {
+		return contextfs.FormatResult{}, "", err
 	}
-	for _, p := range paths {
-		// A symbolic link is never a memory, and rewriting one would
-		// replace the link with a file.
-		fi, err := os.Lstat(sv.store.Repo.Abs(p))
-		if !gitstore.IsMemoryPath(p) || err != nil || !fi.Mode().IsRegular() {
-			return contextfs.FormatResult{}, "", fmt.Errorf("%s: not a memory file (memories are .md files under %s/)", p, gitstore.Dir)
-		}
-	}
-	res := sv.store.Format(paths, !in.Check)
 	verb := "formatted"
 	if in.Check {
 		verb = "would change"
@@ -70,10 +54,11 @@ func (sv *server) format(_ context.Context, in FormatInput) (contextfs.FormatRes
 }
 
 func (sv *server) doctor(ctx context.Context, _ struct{}) (*contextfs.DoctorReport, string, error) {
-	rep, err := contextfs.Doctor(ctx, sv.store.Repo, contextfs.DoctorOptions{Version: sv.version})
+	res, err := workflow.Doctor(ctx, workflow.DoctorRequest{Dir: sv.store.Repo.Root, Version: sv.version})
 	if err != nil {
 		return nil, "", err
 	}
+	rep := res.Report
 	var b strings.Builder
 	for _, c := range rep.Checks {
 		mark := "ok"

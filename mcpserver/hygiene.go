@@ -8,10 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/lineage"
-	"github.com/contextfs/contextfs/links"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/workflow"
 )
 
@@ -146,24 +143,20 @@ func (sv *server) registerHygiene(srv *mcp.Server) {
 }
 
 func (sv *server) link(ctx context.Context, in LinkInput) (MemoryRef, string, error) {
-	st, where, err := sv.storeOf(ctx, scope.All, in.From)
+	res, err := sv.svc.Link(ctx, workflow.LinkRequest{From: in.From, To: in.To, Rel: in.Rel, Scope: workflow.All})
 	if err != nil {
 		return MemoryRef{}, "", err
 	}
-	m, err := links.Add(ctx, st, in.From, in.To, in.Rel)
-	if err != nil {
-		return MemoryRef{}, "", err
-	}
-	sv.committed(ctx, st, where)
+	m := res.Memory
 	var ls []string
 	for _, l := range m.Links {
 		ls = append(ls, l.String())
 	}
-	return refOf(m, where), fmt.Sprintf("%s now links to %s", m.ID, strings.Join(ls, ", ")), nil
+	return refOf(m, res.Scope), fmt.Sprintf("%s now links to %s", m.ID, strings.Join(ls, ", ")), nil
 }
 
 // relatedText lists linked memories for recall_memory's text, one a line.
-func relatedText(ns []links.Neighbour) string {
+func relatedText(ns []workflow.Neighbour) string {
 	var b strings.Builder
 	for _, n := range ns {
 		fmt.Fprintf(&b, "%d %s %s->%s %s %q\n", n.Depth, n.ID, n.Via.From, n.Via.To, n.Via.Rel, n.Title)
@@ -175,7 +168,7 @@ func relatedText(ns []links.Neighbour) string {
 }
 
 // versionsText lists a memory's versions for recall_memory's text.
-func versionsText(vs []lineage.Version) string {
+func versionsText(vs []workflow.Version) string {
 	var b strings.Builder
 	for _, v := range vs {
 		state := "current"
@@ -187,17 +180,18 @@ func versionsText(vs []lineage.Version) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// supersedingText says what a new version wrote and what it supersedes.
+func supersedingText(m *memory.Memory) string {
+	return fmt.Sprintf("saved %s %s, superseding %s", m.ID, m.Path, strings.Join(m.Supersedes, ", "))
+}
+
 func (sv *server) evolve(ctx context.Context, in EvolveInput) (MemoryRef, string, error) {
-	st, where, err := sv.storeOf(ctx, scope.All, in.ID)
+	res, err := sv.svc.Evolve(ctx, workflow.EvolveRequest{ID: in.ID, Scope: workflow.All, Body: in.Content, Title: in.Title,
+		Reason: in.Reason, Data: in.Data, KeepData: in.KeepData})
 	if err != nil {
 		return MemoryRef{}, "", err
 	}
-	res, err := lineage.Evolve(ctx, st, in.ID, lineage.Change{Body: in.Content, Title: in.Title, Reason: in.Reason, Data: in.Data, KeepData: in.KeepData})
-	if err != nil {
-		return MemoryRef{}, "", err
-	}
-	sv.committed(ctx, st, where)
-	return refOf(res.Memory, where), fmt.Sprintf("saved %s %s, superseding %s", res.Memory.ID, res.Memory.Path, strings.Join(res.Memory.Supersedes, ", ")), nil
+	return refOf(res.Memories[0], res.Scope), supersedingText(res.Memories[0]), nil
 }
 
 func (sv *server) merge(ctx context.Context, in MergeInput) (MemoryRef, string, error) {
@@ -205,59 +199,23 @@ func (sv *server) merge(ctx context.Context, in MergeInput) (MemoryRef, string, 
 	if in.Content != "" {
 		content = &in.Content
 	}
-	if len(in.IDs) == 0 {
-		_, err := lineage.Merge(ctx, sv.store, in.IDs, content, in.Data) // says what a merge needs
-		return MemoryRef{}, "", err
-	}
-	// One store holds them all: the first one's.
-	st, where, err := sv.storeOf(ctx, scope.All, in.IDs[0])
+	res, err := sv.svc.Merge(ctx, workflow.MergeRequest{IDs: in.IDs, Scope: workflow.All, Body: content, Data: in.Data})
 	if err != nil {
 		return MemoryRef{}, "", err
 	}
-	res, err := lineage.Merge(ctx, st, in.IDs, content, in.Data)
-	if err != nil {
-		return MemoryRef{}, "", err
-	}
-	sv.committed(ctx, st, where)
-	return refOf(res.Memory, where), fmt.Sprintf("saved %s %s, superseding %s", res.Memory.ID, res.Memory.Path, strings.Join(res.Memory.Supersedes, ", ")), nil
+	return refOf(res.Memories[0], res.Scope), supersedingText(res.Memories[0]), nil
 }
 
 func (sv *server) split(ctx context.Context, in SplitInput) (SplitOutput, string, error) {
-	st, where, err := sv.storeOf(ctx, scope.All, in.ID)
-	if err != nil {
-		return SplitOutput{}, "", err
-	}
-	ms, err := lineage.Split(ctx, st, in.ID, in.Parts, in.Data)
-	if len(ms) > 0 {
-		sv.committed(ctx, st, where)
-	}
+	res, err := sv.svc.Split(ctx, workflow.SplitRequest{ID: in.ID, Scope: workflow.All, Parts: in.Parts, Data: in.Data})
 	if err != nil {
 		return SplitOutput{}, "", err
 	}
 	out := SplitOutput{Parts: []MemoryRef{}}
 	var ids []string
-	for _, m := range ms {
-		out.Parts = append(out.Parts, refOf(m, where))
+	for _, m := range res.Memories {
+		out.Parts = append(out.Parts, refOf(m, res.Scope))
 		ids = append(ids, m.ID)
 	}
 	return out, "saved " + strings.Join(ids, ", "), nil
-}
-
-// storeOf returns the store of sc that holds the memory id (All: the
-// repository's first, then the user's), as recall_memory finds it: the
-// tools that change or walk a memory work where it is.
-func (sv *server) storeOf(ctx context.Context, sc scope.Scope, id string) (*contextfs.Store, scope.Scope, error) {
-	_, where, st, err := sv.set.Resolve(ctx, sc, id)
-	if err != nil {
-		return nil, "", err
-	}
-	return st, where, nil
-}
-
-// committed commits what a tool wrote to the user store, which commits
-// every change at once (the repository's are the user's to commit).
-func (sv *server) committed(ctx context.Context, st *contextfs.Store, where scope.Scope) {
-	if where == scope.User {
-		sv.set.CommitUser(ctx, st)
-	}
 }

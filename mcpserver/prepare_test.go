@@ -4,8 +4,6 @@ import (
 	"context"
 	"testing"
 	"time"
-
-	"github.com/contextfs/contextfs/cache"
 )
 
 // A tool call that changes the memories leaves the next search its
@@ -15,11 +13,11 @@ func TestAChangeLeavesTheNextSearchPrepared(t *testing.T) {
 	ctx := context.Background()
 	call(t, cs, "save_memory", map[string]any{"type": "fact", "content": "The nightly build runs at two."}, nil)
 	call(t, cs, "search_memory", map[string]any{"query": "nightly build"}, nil)
-	if !s.Cache().SearchReady(ctx, cache.KindMemory) {
+	if !s.SearchReady(ctx) {
 		t.Fatal("not ready after a search")
 	}
 	call(t, cs, "save_memory", map[string]any{"type": "decision", "content": "Nightly builds move to three."}, nil)
-	for deadline := time.Now().Add(10 * time.Second); !s.Cache().SearchReady(ctx, cache.KindMemory); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); !s.SearchReady(ctx); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the save left the search unprepared")
 		}

@@ -22,9 +22,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/branchdiff"
-	"github.com/contextfs/contextfs/contextblock"
-	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/workflow"
 )
 
@@ -39,10 +36,11 @@ type Options struct {
 	// stack of a tool that panicked. With the stdio transport it must not
 	// be stdout, which carries the protocol; nil discards them.
 	Log io.Writer
-	// Scopes are the stores behind the scope and repos arguments; nil
-	// means a set around the served store (scope.FromStore), with the
-	// user store opened on demand and warnings going to Log.
-	Scopes *scope.Set
+	// Service runs the tools' workflows, over the stores behind the scope
+	// and repos arguments; nil means the service of the served store
+	// (workflow.ForStore), with the user store opened on demand and
+	// warnings going to Log.
+	Service *workflow.Service
 }
 
 // instructions tell the agent, once per session, when the tools are worth
@@ -71,19 +69,12 @@ store, which follows them across repositories; searches cover both.`
 // server holds what the tool handlers share.
 type server struct {
 	store   *contextfs.Store
-	set     *scope.Set        // store as the repository scope, the user store, registered repositories
-	svc     *workflow.Service // the workflows over set, as the CLI runs them
+	svc     *workflow.Service // the workflows, as the CLI runs them: store, the user store, registered repositories
 	log     io.Writer
 	version string // of the program serving, compared by check_setup
 	// mu serializes tool calls: every call syncs and may write the cache
 	// and the memory files, and the SDK handles requests concurrently.
 	mu sync.Mutex
-	// diff answers what the branch changes for get_context, keeping its
-	// base and merge-base while the refs are unchanged.
-	diff *branchdiff.Resolver
-	// blocks keeps the last context block while the memories, the
-	// branch's changes, the task and the budget are the same.
-	blocks contextblock.Builder
 }
 
 // New returns an MCP server whose tools read and write the memories of s.
@@ -99,12 +90,11 @@ func New(s *contextfs.Store, opts Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "contextfs memory", Version: version},
 		&mcp.ServerOptions{Instructions: instructions})
-	set := opts.Scopes
-	if set == nil {
-		set = scope.FromStore(s, scope.Options{Warnings: log})
+	svc := opts.Service
+	if svc == nil {
+		svc = workflow.ForStore(s, nil, log)
 	}
-	sv := &server{store: s, set: set, svc: workflow.New(set), log: log, version: version,
-		diff: branchdiff.NewResolver(s.Repo.Root, s.Repo.GitDir, s.Repo.CommonDir)}
+	sv := &server{store: s, svc: svc, log: log, version: version}
 	sv.register(srv)
 	return srv
 }

@@ -13,10 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/lineage"
-	"github.com/contextfs/contextfs/links"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/workflow"
 )
 
@@ -123,8 +120,8 @@ type RecallInput struct {
 // to add.
 type RecallOutput struct {
 	*memory.Memory
-	Related  []links.Neighbour `json:"related,omitempty" jsonschema:"with depth: linked memories, both directions"`
-	Versions []lineage.Version `json:"versions,omitempty" jsonschema:"with lineage: oldest first"`
+	Related  []workflow.Neighbour `json:"related,omitempty" jsonschema:"with depth: linked memories, both directions"`
+	Versions []workflow.Version   `json:"versions,omitempty" jsonschema:"with lineage: oldest first"`
 }
 
 // ListInput is the argument of list_memories.
@@ -137,7 +134,7 @@ type ListInput struct {
 
 // ListOutput is the result of list_memories.
 type ListOutput struct {
-	Memories []scope.Entry `json:"memories" jsonschema:"newest first; superseded memories are left out; scope says which store"`
+	Memories []workflow.Entry `json:"memories" jsonschema:"newest first; superseded memories are left out; scope says which store"`
 }
 
 // UpdateInput is the argument of update_memory. Title and Content are
@@ -202,7 +199,7 @@ func (sv *server) register(srv *mcp.Server) {
 		Name:        "save_memory",
 		Description: "Record a decision, fact, error fix, procedure or preference for the team and later sessions, as a Markdown file under .contextfs/ committed with the code.",
 		Annotations: &mcp.ToolAnnotations{Title: "Save a memory", DestructiveHint: new(false)},
-		InputSchema: inputSchema[SaveInput](map[string][]string{"scope": {string(scope.Repo), string(scope.User)}}),
+		InputSchema: inputSchema[SaveInput](map[string][]string{"scope": {string(workflow.Repo), string(workflow.User)}}),
 	}, sv.save)
 	addTool(sv, srv, &mcp.Tool{
 		Name:        "search_memory",
@@ -252,8 +249,8 @@ func (sv *server) register(srv *mcp.Server) {
 }
 
 // parseScope reads a tool's scope argument.
-func parseScope(v string) (scope.Scope, error) {
-	sc, err := scope.Parse(v)
+func parseScope(v string) (workflow.Scope, error) {
+	sc, err := workflow.ParseScope(v)
 	if err != nil {
 		return "", fmt.Errorf("scope: %w", err)
 	}
@@ -280,13 +277,13 @@ func (sv *server) listRepos(ctx context.Context, in ReposInput) (ReposOutput, st
 	if err != nil {
 		return ReposOutput{}, "", err
 	}
-	cfg, err := scope.LoadConfig()
+	repos, err := workflow.RegisteredRepos()
 	if err != nil {
 		return ReposOutput{}, "", err
 	}
 	out := ReposOutput{Repos: []RepoRef{}}
 	var b strings.Builder
-	for _, e := range cfg.Repos {
+	for _, e := range repos {
 		out.Repos = append(out.Repos, RepoRef(e))
 		fmt.Fprintf(&b, "%s  %s  %s\n", e.Name, e.ID, e.Path)
 	}
@@ -296,7 +293,7 @@ func (sv *server) listRepos(ctx context.Context, in ReposInput) (ReposOutput, st
 	return out, added + strings.TrimRight(b.String(), "\n"), nil
 }
 
-func refOf(m *memory.Memory, sc scope.Scope) MemoryRef {
+func refOf(m *memory.Memory, sc workflow.Scope) MemoryRef {
 	return MemoryRef{ID: m.ID, Path: m.Path, Type: m.Type, Title: m.Title, Scope: string(sc)}
 }
 
@@ -319,19 +316,10 @@ func (sv *server) search(ctx context.Context, in SearchInput) (SearchOutput, str
 	if in.Type != "" {
 		q.Types = []string{in.Type}
 	}
-	if sc != scope.User && wantsIndex(q) {
+	if sc != workflow.User && wantsIndex(q) {
 		sv.autoIndex(ctx, q)
 	}
-	var res []scope.Result
-	if len(in.Repos) > 0 {
-		repos, perr := sv.set.Config.Pick(in.Repos)
-		if perr != nil {
-			return SearchOutput{}, "", perr
-		}
-		res, err = sv.set.SearchRepos(ctx, repos, sc, q)
-	} else {
-		res, err = sv.set.Search(ctx, sc, q)
-	}
+	res, err := sv.svc.Search(ctx, workflow.SearchRequest{Query: q, Scope: sc, Repos: in.Repos})
 	if err != nil {
 		return SearchOutput{}, "", err
 	}
@@ -415,7 +403,7 @@ func clip(s string, n int) string {
 
 // hitOf is r as search_memory returns it: the ID, the kind or type, the
 // title and the score, each once; detail adds the rest.
-func hitOf(r scope.Result, detail bool) SearchHit {
+func hitOf(r workflow.Result, detail bool) SearchHit {
 	h := SearchHit{ID: r.ID, Type: r.Type, Title: r.Title, Repo: r.Repo, Relaxed: r.Relaxed}
 	if r.Kind != kindMemory {
 		h.Kind = r.Kind
@@ -423,7 +411,7 @@ func hitOf(r scope.Result, detail bool) SearchHit {
 			h.Type = ""
 		}
 	}
-	if r.Scope != scope.Repo {
+	if r.Scope != workflow.Repo {
 		h.Scope = string(r.Scope)
 	}
 	if !detail {
@@ -465,42 +453,25 @@ func (sv *server) recall(ctx context.Context, in RecallInput) (RecallOutput, str
 		return RecallOutput{}, "", fmt.Errorf("depth must be 0 (no linked memories) or more, not %d", in.Depth)
 	}
 	if in.Rel != "" {
-		if err := links.CheckRel(in.Rel); err != nil {
+		if err := workflow.CheckRel(in.Rel); err != nil {
 			return RecallOutput{}, "", err
 		}
 	}
 	// Code chunks and commits are recallable by the IDs search gives them.
-	if sv.set.Repo != nil && sc != scope.User {
-		if _, err := sv.set.Repo.Sync(ctx); err != nil {
-			return RecallOutput{}, "", err
-		}
-		if x, ok, err := sv.set.Repo.RecallIndexed(ctx, strings.TrimSpace(in.ID)); err != nil || ok {
-			if err != nil {
-				return RecallOutput{}, "", err
-			}
-			return RecallOutput{Memory: indexedMemory(x)}, indexedText(x), nil
-		}
-	}
-	m, _, st, err := sv.set.Resolve(ctx, sc, in.ID)
+	res, err := sv.svc.Recall(ctx, workflow.RecallRequest{ID: in.ID, Scope: sc, Depth: in.Depth, Rel: in.Rel, Lineage: in.Lineage, Indexed: true})
 	if err != nil {
 		return RecallOutput{}, "", err
 	}
-	raw, err := st.Repo.ReadFile(m.Path)
-	if err != nil {
-		return RecallOutput{}, "", fmt.Errorf("read %s: %w", m.Path, err)
+	if x := res.Indexed; x != nil {
+		return RecallOutput{Memory: indexedMemory(x)}, indexedText(x), nil
 	}
-	out := RecallOutput{Memory: m}
-	text := "# " + m.Path + "\n" + string(raw)
+	m := res.Memory
+	out := RecallOutput{Memory: m, Related: res.Related, Versions: res.Versions}
+	text := "# " + m.Path + "\n" + string(res.Raw)
 	if in.Depth > 0 {
-		if out.Related, err = links.WalkIndexed(ctx, st, m.ID, in.Depth, in.Rel); err != nil {
-			return RecallOutput{}, "", err
-		}
 		text += "\n# related\n" + relatedText(out.Related)
 	}
 	if in.Lineage {
-		if out.Versions, err = lineage.Lineage(ctx, st, m.ID); err != nil {
-			return RecallOutput{}, "", err
-		}
 		text += "\n# versions\n" + versionsText(out.Versions)
 	}
 	return out, text, nil
@@ -519,7 +490,7 @@ func (sv *server) list(ctx context.Context, in ListInput) (ListOutput, string, e
 	if err != nil {
 		return ListOutput{}, "", err
 	}
-	es, err := sv.set.List(ctx, sc, o)
+	es, err := sv.svc.List(ctx, sc, o)
 	if err != nil {
 		return ListOutput{}, "", err
 	}
@@ -580,19 +551,16 @@ func (sv *server) delete(ctx context.Context, in IDInput) (DeleteOutput, string,
 	if err != nil {
 		return DeleteOutput{}, "", err
 	}
-	var from []string
-	if m, _, st, err := sv.set.Resolve(ctx, sc, in.ID); err == nil {
-		from, _ = st.LinkedFrom(ctx, m.ID) // only for the warning
-	}
-	m, where, err := sv.set.Delete(ctx, sc, in.ID)
+	res, err := sv.svc.Delete(ctx, sc, in.ID)
 	if err != nil {
 		return DeleteOutput{}, "", err
 	}
-	text := fmt.Sprintf("deleted %s %s (%s)", m.ID, m.Path, where)
+	m, from := res.Memory, res.LinkedFrom
+	text := fmt.Sprintf("deleted %s %s (%s)", m.ID, m.Path, res.Scope)
 	if len(from) > 0 {
 		text += fmt.Sprintf("; %s linked to it: unlink them (unlink their links to %s), or validate will report them", strings.Join(from, ", "), m.ID)
 	}
-	return DeleteOutput{ID: m.ID, Path: m.Path, Scope: string(where), LinkedFrom: from}, text, nil
+	return DeleteOutput{ID: m.ID, Path: m.Path, Scope: string(res.Scope), LinkedFrom: from}, text, nil
 }
 
 func (sv *server) status(ctx context.Context, _ struct{}) (StatusOutput, string, error) {

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
 	"github.com/contextfs/contextfs/secrets"
@@ -341,14 +340,12 @@ func (s *Set) ListSeq(ctx context.Context, sc Scope, o contextfs.ListOptions) it
 // warnProblems names the user store's files that cannot be read: they are
 // left out of results, and the person should know why.
 func (s *Set) warnProblems(ctx context.Context, st *contextfs.Store) {
-	probs, err := st.Cache().Problems(ctx, cache.KindMemory)
+	probs, err := st.Skipped(ctx)
 	if err != nil {
 		return
 	}
 	for _, p := range probs {
-		if p.Msg != "" {
-			s.warnf("user store: %s skipped: %s", st.Repo.Abs(p.Path), p.Msg)
-		}
+		s.warnf("user store: %s skipped: %s", st.Repo.Abs(p.Path), p.Message)
 	}
 }
 

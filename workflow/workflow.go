@@ -4,28 +4,43 @@
 // Before it, each adapter ran "save with checks" and "update" itself, and
 // they drifted (docs/ARCHITECTURE.md, "The service").
 //
-// It owns, so far: save with checks (Save: progress aging, duplicates and
+// It owns save with checks (Save: progress aging, duplicates and
 // contradictions, secrets, supersedes, the session stamp, the user
-// store's commit) and update as a patch (Update: an UpdatePatch that
-// changes nothing writes nothing). The rule for the default branch that
-// review and the context block compare with is branchdiff.DefaultBranch,
-// re-exported here as DefaultBranch.
+// store's commit), update as a patch (Update: an UpdatePatch that changes
+// nothing writes nothing), evolve, merge and split, links, recall,
+// sessions, the context block, review, search, list and delete across
+// scopes, the graph, import and export, the agent hooks' capture, status
+// and doctor, and prune: one file each. The rule for the default branch
+// that review and the context block compare with is
+// branchdiff.DefaultBranch, named here as DefaultBranch.
 package workflow
 
 import (
 	"context"
 	"fmt"
+	"io"
 
+	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/branchdiff"
 	"github.com/contextfs/contextfs/dedup"
 	"github.com/contextfs/contextfs/scope"
 )
 
 // Service runs the workflows over a set of stores: the repository's, the
-// user's and the registered repositories (scope.Set). It holds no state
-// of its own, so an adapter makes one per set it opens.
+// user's and the registered repositories (scope.Set). An adapter makes
+// one per set it opens; what it keeps between calls is the context
+// block's state (context.go), for a long-lived adapter.
 type Service struct {
 	set *scope.Set
+	// home is the store the adapter serves (ForStore), when it is not
+	// set.Repo: the user store, outside any repository.
+	home *contextfs.Store
+	// warn receives warnings (a store left out); ownSet says Close
+	// closes set.
+	warn   io.Writer
+	ownSet bool
+	// context is the context block's state.
+	context contextState
 }
 
 // New returns the service over set. The caller keeps ownership of set and

@@ -28,6 +28,7 @@ import (
 	"github.com/contextfs/contextfs/mcpserver"
 	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/watch"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // version is this build's version, as git-contextfs's is (package
@@ -122,7 +123,7 @@ func serve(ctx context.Context, dir string, in io.Reader, out, errOut io.Writer)
 	default:
 		defer s.Close()
 	}
-	srv := mcpserver.New(s, mcpserver.Options{Version: version, Log: errOut, Scopes: set})
+	srv := mcpserver.New(s, mcpserver.Options{Version: version, Log: errOut, Service: workflow.ForStore(s, set, errOut)})
 	err = srv.Run(ctx, &mcpserver.Transport{In: in, Out: out})
 	// The client closing stdin, or an interrupt, is how a stdio server is
 	// meant to stop.

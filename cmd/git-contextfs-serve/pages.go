@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/lineage"
 	"github.com/contextfs/contextfs/links"
@@ -62,7 +61,7 @@ func (v *viewer) home(ctx context.Context, _ *http.Request) (any, error) {
 		if _, err := st.Sync(ctx); err != nil {
 			return 0, err
 		}
-		by, _, err := st.Cache().Counts(ctx, cache.KindMemory)
+		by, err := st.CountByType(ctx)
 		if err != nil {
 			return 0, err
 		}

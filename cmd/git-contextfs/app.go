@@ -16,7 +16,7 @@ import (
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // app is one run of the CLI: the streams its commands read and write, what
@@ -63,49 +63,35 @@ func (a *app) openStore(ctx context.Context) (*contextfs.Store, error) {
 	return contextfs.Open(ctx, contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher})
 }
 
-// openFiles opens the repository around --repo or the current directory
-// and reads its settings, for a command that reads only memory files,
-// commits and settings (validate, review). Unlike openStore it leaves the
-// cache alone, so a cache that cannot be opened (.git/contextfs unusable)
-// does not stop it, as it does not stop the pre-commit hook.
-func (a *app) openFiles() (*gitstore.Repo, contextfs.Config, error) {
-	repo, err := gitstore.Discover(a.workDir())
-	if err != nil {
-		return nil, contextfs.Config{}, err
+// openScopes opens the service over the stores a command with --scope
+// works with: the repository's (none outside a repository) and, on
+// demand, the user's. Warnings about stores skipped go to stderr.
+func (a *app) openScopes(ctx context.Context) (*workflow.Service, error) {
+	if a.warm != nil {
+		return workflow.Over(a.warm.set.Borrow(), a.io.ErrOut), nil
 	}
-	cfg, err := contextfs.LoadConfig(repo)
-	if err != nil {
-		return nil, contextfs.Config{}, err
-	}
-	repo.MaxFileBytes = cfg.Limits.WithDefaults().MaxFileBytes // as contextfs.Open sets it
-	// Said as contextfs.Open says them.
-	for _, n := range cfg.Notices() {
-		fmt.Fprintln(a.io.ErrOut, n)
-	}
-	return repo, cfg, nil
+	return workflow.Open(ctx, contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher}, a.io.ErrOut)
 }
 
-// openScopes opens the stores a command with --scope works with: the
-// repository's (none outside a repository) and, on demand, the user's.
-// Warnings about stores skipped go to stderr.
-func (a *app) openScopes(ctx context.Context) (*scope.Set, error) {
-	if a.warm != nil {
-		return a.warm.set.Borrow(), nil
-	}
-	return scope.Open(ctx, scope.Options{
-		Store:    contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher},
-		Warnings: a.io.ErrOut,
+// withService is withStore for a command body that runs a workflow of
+// the repository's store: the service over it, with the user store
+// opened on demand (and closed after the body).
+func (a *app) withService(body func(cmd *cobra.Command, args []string, svc *workflow.Service) error) func(*cobra.Command, []string) error {
+	return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+		svc := workflow.ForStore(s, nil, a.io.ErrOut)
+		defer svc.Close() // the user store it opened; s stays withStore's
+		return body(cmd, args, svc)
 	})
 }
 
 // parseScope checks a --scope value: a bad one is a usage error (exit 2).
 // one refuses all, for commands that write to a single store.
-func parseScope(v string, one bool) (scope.Scope, error) {
-	sc, err := scope.Parse(v)
+func parseScope(v string, one bool) (workflow.Scope, error) {
+	sc, err := workflow.ParseScope(v)
 	if err != nil {
 		return "", &usageError{fmt.Errorf("--scope: %w", err)}
 	}
-	if one && sc == scope.All {
+	if one && sc == workflow.All {
 		return "", &usageError{errors.New("--scope: a memory is saved in one store: repo or user, not all")}
 	}
 	return sc, nil

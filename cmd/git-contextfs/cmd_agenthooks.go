@@ -12,17 +12,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/capture"
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
-	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/session"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // maxHookInput bounds the event read from standard input: a prompt with
@@ -66,18 +61,6 @@ func (a *app) readAgentEvent() (*agentEvent, error) {
 	return &ev, nil
 }
 
-// usesContextfs finds the repository around the work directory and
-// reports whether it keeps memories: a client's hooks installed for every
-// repository (setup claude --user) leave the others alone.
-func (a *app) usesContextfs() (*gitstore.Repo, bool, error) {
-	repo, err := gitstore.Discover(a.workDir())
-	if err != nil {
-		return nil, false, err
-	}
-	_, err = os.Stat(filepath.Join(repo.Root, gitstore.Dir))
-	return repo, err == nil, nil
-}
-
 // userPromptSubmit recalls the memories relevant to the prompt, as the
 // additionalContext of Claude Code's UserPromptSubmit output; nothing when
 // none is relevant. The search runs in the repository's watcher when one
@@ -87,7 +70,9 @@ func (a *app) userPromptSubmit(ctx context.Context, _ []string) (hookOutcome, er
 	if err != nil {
 		return hookOutcome{}, err
 	}
-	_, ok, err := a.usesContextfs()
+	// A client's hooks installed for every repository (setup claude
+	// --user) leave those without memories alone.
+	ok, err := workflow.UsesContextfs(a.workDir())
 	if err != nil || !ok {
 		return hookOutcome{note: "no memories here"}, err
 	}
@@ -131,41 +116,19 @@ func (a *app) promptContextCmd() *cobra.Command {
 		Short:  "Print the memories relevant to a prompt as Claude Code hook output (called by hook user-prompt-submit)",
 		Hidden: true,
 		Args:   argsRange(1, 1),
-		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+		RunE: a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
 			if budget < 0 {
 				return &usageError{fmt.Errorf("--budget must not be negative, got %d", budget)}
 			}
-			if budget == 0 {
-				budget = s.Config.Context.PromptBudget
-			}
-			// The person's prompt, for the summary of the session, and
-			// the end of any capture (session.NotePrompt).
-			if err := session.NotePrompt(s.Repo, args[0]); err != nil {
-				fmt.Fprintf(a.io.ErrOut, "contextfs: %v\n", err)
-			}
-			var st *capture.State
-			if sid != "" {
-				st = capture.LoadState(s.Repo, sid)
-			} else {
-				st = &capture.State{}
-			}
-			got, err := capture.Recall(cmd.Context(), s, capture.RecallOptions{Prompt: args[0], Budget: budget, Shown: st.Shown})
+			text, err := svc.PromptContext(cmd.Context(), workflow.PromptContextRequest{Prompt: args[0], Session: sid, Budget: budget})
 			if err != nil {
 				return err
 			}
-			if got.Text == "" {
+			if text == "" {
 				return nil // nothing relevant: no output at all
 			}
-			if sid != "" {
-				for _, it := range got.Items {
-					st.Shown = append(st.Shown, it.ID)
-				}
-				if err := st.Save(s.Repo, sid); err != nil {
-					return err
-				}
-			}
 			return a.printJSON(map[string]any{"hookSpecificOutput": map[string]any{
-				"hookEventName": "UserPromptSubmit", "additionalContext": got.Text}})
+				"hookEventName": "UserPromptSubmit", "additionalContext": text}})
 		}),
 	}
 	cmd.Flags().StringVar(&sid, "session", "", "the agent session's `ID`: memories it was shown are not repeated")
@@ -174,81 +137,39 @@ func (a *app) promptContextCmd() *cobra.Command {
 }
 
 // stopHook reads the session's transcript and, when it settled things no
-// memory records, blocks the stop once with an instruction to save them.
-// It never blocks a stop that a stop hook already continued
-// (stop_hook_active), blocks at most capture.MaxReminders times a
-// session, and raises nothing twice.
+// memory records, blocks the stop once with an instruction to save them
+// (workflow.StopReminder).
 func (a *app) stopHook(ctx context.Context, _ []string) (hookOutcome, error) {
 	ev, err := a.readAgentEvent()
 	if err != nil {
 		return hookOutcome{}, err
 	}
-	if ev.StopHookActive {
-		return hookOutcome{note: "a stop hook already continued this stop"}, nil
+	r, err := workflow.StopReminder(a.workDir(), ev.workflow())
+	if err != nil || r.Block == "" {
+		return hookOutcome{note: r.Note}, err
 	}
-	repo, ok, err := a.usesContextfs()
-	if err != nil || !ok || ev.TranscriptPath == "" || ev.SessionID == "" {
-		return hookOutcome{note: "nothing to read"}, err
-	}
-	st := capture.LoadState(repo, ev.SessionID)
-	if st.Reminders >= capture.MaxReminders {
-		return hookOutcome{note: "reminded enough"}, nil
-	}
-	t, err := capture.ReadTranscript(ev.TranscriptPath)
+	raw, err := json.Marshal(map[string]string{"decision": "block", "reason": r.Block})
 	if err != nil {
 		return hookOutcome{}, err
 	}
-	found := capture.Unrecorded(t, st.Reminded-1, 0)
-	found = append(st.Pending, found...)
-	if len(found) == 0 {
-		return hookOutcome{note: fmt.Sprintf("nothing new in %d messages", len(t.Messages))}, nil
-	}
-	st.Reminded, st.Pending = len(t.Messages), nil
-	st.Reminders++
-	if err := st.Save(repo, ev.SessionID); err != nil {
-		return hookOutcome{}, err
-	}
-	// What the agent saves now, a hook asked for: it is captured.
-	if err := session.MarkCapturing(repo); err != nil {
-		return hookOutcome{}, err
-	}
-	raw, err := json.Marshal(map[string]string{"decision": "block", "reason": capture.Reminder(found)})
-	if err != nil {
-		return hookOutcome{}, err
-	}
-	return hookOutcome{stdout: string(raw) + "\n", note: fmt.Sprintf("blocked once for %d finding(s)", len(found))}, nil
+	return hookOutcome{stdout: string(raw) + "\n", note: r.Note}, nil
 }
 
 // preCompact notes the findings not yet raised before the client
-// compacts the conversation: the next Stop raises them, quoting them,
-// though the agent's context no longer holds them.
+// compacts the conversation (workflow.NoteBeforeCompact).
 func (a *app) preCompact(ctx context.Context, _ []string) (hookOutcome, error) {
 	ev, err := a.readAgentEvent()
 	if err != nil {
 		return hookOutcome{}, err
 	}
-	repo, ok, err := a.usesContextfs()
-	if err != nil || !ok || ev.TranscriptPath == "" || ev.SessionID == "" {
-		return hookOutcome{note: "nothing to read"}, err
-	}
-	t, err := capture.ReadTranscript(ev.TranscriptPath)
+	r, err := workflow.NoteBeforeCompact(a.workDir(), ev.workflow())
 	if err != nil {
 		return hookOutcome{}, err
 	}
-	st := capture.LoadState(repo, ev.SessionID)
-	found := capture.Unrecorded(t, st.Reminded-1, capture.MaxCited+1)
-	if len(found) == 0 {
-		return hookOutcome{note: "nothing to note"}, nil
-	}
-	// Their message indexes are of this transcript; as pending they are
-	// raised whatever comes after.
-	st.Pending = append(st.Pending, found...)
-	if n := len(st.Pending); n > capture.MaxCited+1 {
-		st.Pending = st.Pending[n-capture.MaxCited-1:]
-	}
-	st.Reminded = len(t.Messages)
-	if err := st.Save(repo, ev.SessionID); err != nil {
-		return hookOutcome{}, err
-	}
-	return hookOutcome{note: fmt.Sprintf("noted %d finding(s)", len(found))}, nil
+	return hookOutcome{note: r.Note}, nil
+}
+
+// workflow is the event as the capture workflows read it.
+func (ev *agentEvent) workflow() workflow.AgentEvent {
+	return workflow.AgentEvent{SessionID: ev.SessionID, TranscriptPath: ev.TranscriptPath, StopHookActive: ev.StopHookActive}
 }

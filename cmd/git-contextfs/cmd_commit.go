@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/secrets"
 )
 
 // commitOptions are the flags of commit.
@@ -92,14 +91,8 @@ func (a *app) runCommit(ctx context.Context, s *contextfs.Store, o *commitOption
 // hook would, and exits 1.
 func (a *app) refuseCommit(ve *contextfs.VerifyError, asJSON bool) error {
 	if asJSON {
-		probs, secs := ve.Problems, ve.Secrets
-		if probs == nil {
-			probs = []contextfs.Problem{}
-		}
-		if secs == nil {
-			secs = []secrets.Finding{}
-		}
-		if err := a.printJSON(map[string]any{"sha": "", "problems": probs, "secrets": secs}); err != nil {
+		// Lists, never null, as the other --json outputs give them.
+		if err := a.printJSON(map[string]any{"sha": "", "problems": orEmpty(ve.Problems), "secrets": orEmpty(ve.Secrets)}); err != nil {
 			return err
 		}
 	}
@@ -112,4 +105,13 @@ func (a *app) refuseCommit(ve *contextfs.VerifyError, asJSON bool) error {
 	fmt.Fprintf(a.io.ErrOut, "git-contextfs commit: %v; nothing was committed.\n"+
 		"Fix the files (git contextfs validate), or commit anyway with --no-verify.\n", ve)
 	return &exitError{exitFail}
+}
+
+// orEmpty is xs, or an empty list for nil: JSON output gives a list, not
+// null.
+func orEmpty[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs
 }

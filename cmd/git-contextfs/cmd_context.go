@@ -4,19 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/agentsetup"
-	"github.com/contextfs/contextfs/branchdiff"
-	"github.com/contextfs/contextfs/contextblock"
 	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/review"
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 func (a *app) contextCmd() *cobra.Command {
@@ -57,27 +51,28 @@ same bytes.`,
 			if len(repos) > 0 && strings.TrimSpace(task) == "" {
 				return &usageError{fmt.Errorf("--repos adds what --task finds in other repositories: give --task too")}
 			}
-			if deferHook && a.projectInjects() {
+			if deferHook && workflow.ProjectInjects(a.workDir()) {
 				return nil // the project's own SessionStart hook prints the block
 			}
-			print := func(b *contextblock.Block) error {
+			print := func(b *workflow.Block) error {
 				if format == "json" {
 					return a.printJSON(b)
 				}
 				_, err := fmt.Fprint(a.io.Out, b.Markdown())
 				return err
 			}
+			req := workflow.ContextRequest{Task: task, Budget: budget, Repos: repos}
 			err := a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				var b *contextblock.Block
+				var b *workflow.Block
 				var err error
-				switch {
-				case len(repos) > 0:
-					// Other repositories are opened here, never kept warm.
-					b, err = a.coldContextBlock(cmd.Context(), s, task, budget, repos)
-				case a.warm != nil:
+				// Other repositories are opened by the command, never
+				// kept warm.
+				if a.warm != nil && len(repos) == 0 {
 					b, err = a.warm.contextBlock(cmd.Context(), s, task, budget)
-				default:
-					b, err = a.coldContextBlock(cmd.Context(), s, task, budget, nil)
+				} else {
+					svc := workflow.ForStore(s, nil, a.io.ErrOut)
+					defer svc.Close() // the user store it opens; s stays withStore's
+					b, err = svc.Context(cmd.Context(), req)
 				}
 				if err != nil {
 					return err
@@ -87,8 +82,9 @@ same bytes.`,
 			if errors.Is(err, gitstore.ErrNotRepo) {
 				// An agent started outside a repository (Claude Code's
 				// SessionStart hook in a home folder) still gets the
-				// person's own memories.
-				b, uerr := a.userContextBlock(cmd.Context(), task, budget)
+				// person's own memories: the service without a repository
+				// gives the user store's block.
+				b, uerr := a.userContextBlock(cmd.Context(), req)
 				if uerr != nil {
 					return fmt.Errorf("%w; and the user store: %v", err, uerr)
 				}
@@ -110,112 +106,14 @@ same bytes.`,
 	return cmd
 }
 
-// projectInjects reports whether the repository the command runs in has
-// a Claude Code SessionStart hook of its own that prints the block.
-func (a *app) projectInjects() bool {
-	dir := a.dir
-	if dir == "" {
-		dir = "."
-	}
-	repo, err := gitstore.Discover(dir)
-	if err != nil {
-		return false // outside a repository only the user's hook runs
-	}
-	return agentsetup.ProjectInjects(repo.Root) != ""
-}
-
-// coldContextBlock builds the block in a command of its own: the changed
-// files from what the last command found while nothing it came from
-// changed (branchdiff.Resolver's state file), else from git, and the user
-// store opened for the occasion.
-//
-// repos (names, or "all") adds the memories of those registered
-// repositories that the task finds.
-func (a *app) coldContextBlock(ctx context.Context, s *contextfs.Store, task string, budget int, repos []string) (*contextblock.Block, error) {
-	diff := branchdiff.NewResolver(s.Repo.Root, s.Repo.GitDir, s.Repo.CommonDir)
-	state := filepath.Join(s.CacheDir(), "branchdiff.json")
-	diff.Load(state)
-	set := scope.FromStore(s, scope.Options{Warnings: a.io.ErrOut})
-	defer set.Close() // the user store it opens; s stays the caller's
-	user, err := set.ExistingUser(ctx)
-	if err != nil {
-		fmt.Fprintf(a.io.ErrOut, "contextfs: the user store's preferences are left out: %v\n", err)
-	}
-	o := contextblock.Options{Task: task, Budget: budget, ChangedUnder: changedUnder(diff), User: user}
-	if len(repos) > 0 {
-		cfg, err := scope.LoadConfig()
-		if err != nil {
-			return nil, err
-		}
-		if o.Repos, err = cfg.Pick(repos); err != nil {
-			return nil, err
-		}
-		o.Scopes = set
-	}
-	b, err := contextblock.Build(ctx, s, o)
-	if err != nil {
-		return nil, err
-	}
-	if !s.Cache().ReadOnly() {
-		// Only a saving for the next command: git answers if it fails.
-		_ = diff.Save(state)
-	}
-	return b, nil
-}
-
 // userContextBlock is the block of the user store alone, for a command
 // run outside any repository. With no user store yet, the block is empty
 // (its header only) and nothing is created.
-func (a *app) userContextBlock(ctx context.Context, task string, budget int) (*contextblock.Block, error) {
-	set, err := a.openScopes(ctx)
+func (a *app) userContextBlock(ctx context.Context, req workflow.ContextRequest) (*workflow.Block, error) {
+	svc, err := a.openScopes(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer set.Close()
-	user, err := set.ExistingUser(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if user == nil {
-		return &contextblock.Block{Budget: budget, Estimator: contextblock.Estimator}, nil
-	}
-	return contextblock.Build(ctx, user, contextblock.Options{Task: task, Budget: budget})
-}
-
-// changedUnder asks diff for the files the branch changes below some
-// folders; contextblock asks only when some memory has paths:.
-func changedUnder(diff *branchdiff.Resolver) func(context.Context, []string) ([]string, error) {
-	return func(ctx context.Context, within []string) ([]string, error) {
-		ch, err := diff.FilesUnder(ctx, within)
-		return ch.Files, err
-	}
-}
-
-// relevantToRange lists the memories attached to the code (not the memory
-// files) that a reviewed range changes.
-func relevantToRange(ctx context.Context, s *contextfs.Store, base, head string) ([]review.Relevant, error) {
-	files, err := branchdiff.Between(ctx, s.Repo.Root, base, head)
-	if err != nil {
-		return nil, err
-	}
-	memFiles := map[string]bool{}
-	for _, f := range files {
-		if gitstore.IsMemoryPath(f) {
-			memFiles[f] = true
-		}
-	}
-	files = slices.DeleteFunc(files, gitstore.IsMemoryPath)
-	if len(files) == 0 {
-		return nil, nil
-	}
-	es, err := s.List(ctx, contextfs.ListOptions{Attached: files})
-	if err != nil {
-		return nil, err
-	}
-	var out []review.Relevant
-	for _, e := range es {
-		// The code moved on and the memory about it did not.
-		out = append(out, review.Relevant{ID: e.ID, Type: e.Type, Title: e.Title, Path: e.Path, MayBeStale: !memFiles[e.Path]})
-	}
-	return out, nil
+	defer svc.Close()
+	return svc.Context(ctx, req)
 }

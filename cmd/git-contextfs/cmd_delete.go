@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // deleteOptions are the flags and arguments of delete.
@@ -53,14 +53,11 @@ func (a *app) runDelete(ctx context.Context, o *deleteOptions) error {
 		return err
 	}
 	defer s.Close()
-	var from []string
-	if m, _, st, err := s.Resolve(ctx, sc, o.id); err == nil {
-		from, _ = st.LinkedFrom(ctx, m.ID) // only for the warning
-	}
-	m, where, err := s.Delete(ctx, sc, o.id)
+	res, err := s.Delete(ctx, sc, o.id)
 	if err != nil {
 		return err
 	}
+	m, where, from := res.Memory, res.Scope, res.LinkedFrom
 	if len(from) > 0 {
 		fmt.Fprintf(a.io.ErrOut, "warning: %s linked to %s; those links now name no memory, which validate and the pre-commit hook report: unlink them (git contextfs unlink %s %s)\n",
 			strings.Join(from, ", "), m.ID, from[0], m.ID)
@@ -74,16 +71,16 @@ func (a *app) runDelete(ctx context.Context, o *deleteOptions) error {
 
 // deletedJSON is delete's --json.
 type deletedJSON struct {
-	ID    string      `json:"id"`
-	Path  string      `json:"path"`
-	Scope scope.Scope `json:"scope"`
+	ID    string         `json:"id"`
+	Path  string         `json:"path"`
+	Scope workflow.Scope `json:"scope"`
 	// LinkedFrom are the memories whose links now name no memory.
 	LinkedFrom []string `json:"linked_from,omitempty"`
 }
 
 // scopeNote marks a memory of the user store in a one-line message.
-func scopeNote(sc scope.Scope) string {
-	if sc == scope.User {
+func scopeNote(sc workflow.Scope) string {
+	if sc == workflow.User {
 		return " (user store)"
 	}
 	return ""

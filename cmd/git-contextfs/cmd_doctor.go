@@ -6,9 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // ---------------------------------------------------------------------------
@@ -59,24 +57,14 @@ Exit status: 0 when nothing failed (warnings allowed), 1 otherwise.`,
 
 // runDoctor runs doctor with o.
 func (a *app) runDoctor(ctx context.Context, o *doctorOptions) error {
-	repo, err := gitstore.Discover(a.workDir())
+	res, err := workflow.Doctor(ctx, workflow.DoctorRequest{Dir: a.workDir(), Version: version(), Fix: o.fix})
 	if err != nil {
 		return err
 	}
-	rep, err := contextfs.Doctor(ctx, repo, contextfs.DoctorOptions{Version: version(), Fix: o.fix})
-	if err != nil {
+	for _, err := range res.RepairErrors {
 		fmt.Fprintf(a.io.ErrOut, "contextfs: doctor --fix: %v\n", err)
 	}
-	rep.Checks = append(rep.Checks, scope.UserStatus(ctx).Diagnosis())
-	priv, fixedPriv, err := scope.PrivacyDiagnosis(ctx, o.fix)
-	if err != nil {
-		fmt.Fprintf(a.io.ErrOut, "contextfs: doctor --fix: %v\n", err)
-	}
-	if fixedPriv != "" {
-		rep.Fixed = append(rep.Fixed, fixedPriv)
-	}
-	rep.Checks = append(rep.Checks, priv)
-	rep.OK = rep.OK && priv.OK
+	rep := res.Report
 	checks, fixed, healthy := rep.Checks, rep.Fixed, rep.OK
 	if o.json {
 		if err := a.printJSON(rep); err != nil {

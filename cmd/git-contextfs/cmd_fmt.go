@@ -4,17 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs/check"
-	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/printable"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // ---------------------------------------------------------------------------
@@ -65,16 +59,19 @@ The pre-commit hook never refuses a commit for formatting.`,
 // runFmt runs fmt with o.
 func (a *app) runFmt(ctx context.Context, o *fmtOptions) error {
 	// The repository's limits apply: a file over limits.max_file_bytes
-	// is reported, not read.
-	repo, _, err := a.openFiles()
+	// is reported, not read. Relative paths are taken from --repo when it
+	// is given, as if started there (app.userPath).
+	targets := make([]workflow.FmtTarget, len(o.paths))
+	for i, p := range o.paths {
+		targets[i] = workflow.FmtTarget{Arg: p, Abs: a.userAbs(p)}
+	}
+	res, err := workflow.Fmt(ctx, workflow.FmtRequest{Dir: a.workDir(), Notices: a.io.ErrOut, Targets: targets, Check: o.check})
+	if te := (*workflow.TargetError)(nil); errors.As(err, &te) && te.Usage {
+		return &usageError{te}
+	}
 	if err != nil {
 		return err
 	}
-	paths, err := a.fmtTargets(repo, o.paths)
-	if err != nil {
-		return err
-	}
-	res := check.Format(repo, paths, !o.check)
 	changed, problems := res.Changed, res.Problems
 	if o.json {
 		if err := a.printJSON(res); err != nil {
@@ -95,60 +92,4 @@ func (a *app) runFmt(ctx context.Context, o *fmtOptions) error {
 		return &exitError{exitFail}
 	}
 	return nil
-}
-
-// fmtTargets returns the memory files to format, work-tree relative: every
-// memory, or those named and those under the folders named. Relative
-// paths are taken from --repo when it is given, as if started there
-// (app.userPath).
-func (a *app) fmtTargets(repo *gitstore.Repo, args []string) ([]string, error) {
-	if len(args) == 0 {
-		entries, err := repo.List()
-		if err != nil {
-			return nil, err
-		}
-		out := make([]string, len(entries))
-		for i, e := range entries {
-			out[i] = e.Path
-		}
-		return out, nil
-	}
-	var out []string
-	for _, arg := range args {
-		abs := a.userAbs(arg)
-		fi, err := os.Lstat(abs)
-		if err != nil {
-			return nil, fmt.Errorf("fmt %s: %w", arg, errors.Unwrap(err))
-		}
-		rel := repo.Rel(abs)
-		if strings.HasPrefix(rel, "../") || rel == ".." || filepath.IsAbs(rel) {
-			return nil, &usageError{fmt.Errorf("fmt %s: outside the repository %s", arg, repo.Root)}
-		}
-		if !fi.IsDir() {
-			// A symbolic link is never a memory, and rewriting one would
-			// replace the link with a file.
-			if !fi.Mode().IsRegular() || !gitstore.IsMemoryPath(rel) {
-				return nil, &usageError{fmt.Errorf("fmt %s: not a memory file (memories are .md files under %s/)", arg, gitstore.Dir)}
-			}
-			out = append(out, rel)
-			continue
-		}
-		err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && p != abs && strings.HasPrefix(d.Name(), ".") {
-				return fs.SkipDir
-			}
-			if r := repo.Rel(p); d.Type().IsRegular() && gitstore.IsMemoryPath(r) {
-				out = append(out, r)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("fmt %s: %w", arg, err)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
 }

@@ -8,9 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/graph"
-	"github.com/contextfs/contextfs/links"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 func (a *app) graphCmd() *cobra.Command {
@@ -27,31 +25,28 @@ GitHub renders), a Graphviz digraph or JSON.`,
   git contextfs graph --format json`,
 		Args: argsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(graph.Formats(), format) {
-				return &usageError{fmt.Errorf("--format %q: use %s", format, strings.Join(graph.Formats(), ", "))}
+			if !slices.Contains(workflow.GraphFormats(), format) {
+				return &usageError{fmt.Errorf("--format %q: use %s", format, strings.Join(workflow.GraphFormats(), ", "))}
 			}
 			if depth < 1 {
 				return &usageError{errors.New("--depth must be at least 1")}
 			}
-			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				g, err := links.Load(cmd.Context(), s)
+			return a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
+				req := workflow.GraphRequest{Depth: depth, Format: format}
+				if len(args) == 1 {
+					req.ID = args[0]
+				}
+				d, err := svc.Graph(cmd.Context(), req)
+				if d != nil {
+					for _, b := range d.LeftOut {
+						fmt.Fprintf(a.io.ErrOut, "contextfs: graph: left out %s\n", b)
+					}
+				}
 				if err != nil {
 					return err
 				}
-				// A file that cannot be read is left out of the drawing and
-				// named, not allowed to stop it.
-				for _, b := range g.Broken {
-					fmt.Fprintf(a.io.ErrOut, "contextfs: graph: left out %s\n", b)
-				}
-				start := ""
-				if len(args) == 1 {
-					m, err := s.Resolve(cmd.Context(), args[0])
-					if err != nil {
-						return err
-					}
-					start = m.ID
-				}
-				return graph.Write(a.io.Out, graph.Around(g, start, depth), format)
+				_, err = a.io.Out.Write(d.Text)
+				return err
 			})(cmd, args)
 		},
 	}

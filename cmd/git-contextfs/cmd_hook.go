@@ -10,10 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/check"
-	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/hooks"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // ---------------------------------------------------------------------------
@@ -181,26 +178,21 @@ func hookBudget() time.Duration {
 // framework is about to run contextfs' framework hook, so that a commit
 // with both installed is checked once.
 func (a *app) preCommit(ctx context.Context, args []string) (hookOutcome, error) {
-	repo, err := gitstore.Discover(a.workDir())
-	if err != nil {
-		return hookOutcome{}, err
-	}
-	var res *contextfs.StagedCheck
+	req := workflow.PreCommitRequest{Dir: a.workDir()}
 	what, refused := "staged memory file(s)", "contextfs: commit refused: %d problem(s) in staged memories:"
 	if len(args) > 0 && args[0] == "--files" {
-		res, err = check.CheckWorkTreeFiles(repo, args[1:])
+		req.Files, req.WorkTree = args[1:], true
 		// Also `pre-commit run --all-files` in CI, which commits nothing.
 		what, refused = "memory file(s) named by the pre-commit framework", "contextfs: %d problem(s) in memory files:"
-	} else {
-		framework, ferr := hooks.FrameworkRunsContextfs(ctx, repo.Root, "pre-commit")
-		if ferr == nil && framework {
-			return hookOutcome{note: "skipped: the pre-commit framework runs contextfs' hook next (.pre-commit-config.yaml)"}, nil
-		}
-		res, err = contextfs.CheckStaged(ctx, repo)
 	}
+	pc, err := workflow.PreCommit(ctx, req)
 	if err != nil {
 		return hookOutcome{}, err
 	}
+	if pc.Skipped != "" {
+		return hookOutcome{note: "skipped: " + pc.Skipped}, nil
+	}
+	res := pc.Check
 	var out hookOutcome
 	for _, w := range res.Warnings {
 		out.report = append(out.report, "contextfs: pre-commit: warning: "+w)
@@ -242,38 +234,22 @@ func (a *app) refreshHook(name string) hookFunc {
 				}
 			}()
 		}
-		if name == "post-checkout" && hooks.FileCheckout(args) {
-			return hookOutcome{note: "skipped: a checkout of files, HEAD did not move"}, nil
-		}
-		repo, err := gitstore.Discover(a.workDir())
+		res, err := workflow.RefreshAfterGit(ctx, workflow.AfterGitRequest{Dir: a.workDir(), Hook: name, Args: args})
 		if err != nil {
 			return hookOutcome{}, err
 		}
-		// git runs post-checkout and post-commit for every commit a
-		// rebase replays; post-rewrite, at its end, refreshes once.
-		if name != "post-rewrite" && hooks.RebaseInProgress(repo.GitDir) {
-			return hookOutcome{note: "skipped: rebase in progress"}, nil
+		if res.Skipped != "" {
+			return hookOutcome{note: "skipped: " + res.Skipped}, nil
 		}
-		s, err := contextfs.Open(ctx, contextfs.Options{Dir: repo.Root})
-		if err != nil {
-			return hookOutcome{}, fmt.Errorf("cache not refreshed: %w", err)
-		}
-		defer s.Close()
-		r, err := s.Refresh(ctx)
-		if err != nil {
-			return hookOutcome{}, fmt.Errorf("cache not refreshed: %w", err)
-		}
+		r := res.Refreshed
 		note := fmt.Sprintf("refreshed %d memory file(s): %d changed, %d removed", r.Memories, r.Changed, r.Removed)
 		if r.Code {
 			note += "; code index updated"
 		}
 		out := hookOutcome{note: note}
-		if name == "post-commit" {
-			report, enote := exportOnCommit(ctx, s)
-			out.report = report
-			if enote != "" {
-				out.note += "; " + enote
-			}
+		out.report = res.Exported
+		if res.ExportNote != "" {
+			out.note += "; " + res.ExportNote
 		}
 		return out, nil
 	}

@@ -10,10 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
 	"github.com/contextfs/contextfs/internal/printable"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // ---------------------------------------------------------------------------
@@ -286,7 +286,8 @@ func (a *app) printHooks(ctx context.Context, states []hooks.State, asJSON bool)
 	if r, err := gitstore.Discover(top); err == nil {
 		top = r.Root
 	}
-	md, mderr := hooks.CheckMergeDriver(ctx, top)
+	driver := workflow.MergeDriverStatus(ctx, top)
+	md, mderr := driver.State, driver.Err
 	if asJSON {
 		hs := make([]hookJSON, 0, len(states))
 		for _, s := range states {
@@ -301,7 +302,7 @@ func (a *app) printHooks(ctx context.Context, states []hooks.State, asJSON bool)
 	for _, s := range states {
 		fmt.Fprintf(a.io.Out, "%-14s %-44s %s\n", s.Name, hookState(s), printable.Path(displayPath(top, s.Path)))
 	}
-	fmt.Fprintf(a.io.Out, "%-14s %s\n", "merge driver", check.DescribeMergeDriver(md, mderr))
+	fmt.Fprintf(a.io.Out, "%-14s %s\n", "merge driver", driver.Text)
 	return nil
 }
 

@@ -7,9 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/exporter"
-	"github.com/contextfs/contextfs/importer"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // importOptions are the flags and arguments of import.
@@ -52,16 +50,16 @@ docs/AGENTS.md has the mapping of files and headings to types.`,
 
 // runImport runs import with o.
 func (a *app) runImport(cmd *cobra.Command, o *importOptions) error {
-	return a.withStore(func(cmd *cobra.Command, _ []string, s *contextfs.Store) error {
+	return a.withService(func(cmd *cobra.Command, _ []string, svc *workflow.Service) error {
 		var rels []string
 		for _, p := range o.paths {
-			rel, ok := repoRel(s.Repo, a.userAbs(p))
+			rel, ok := repoRel(svc.Repo().Repo, a.userAbs(p))
 			if !ok {
 				return &usageError{fmt.Errorf("%s: not inside the repository", p)}
 			}
 			rels = append(rels, rel)
 		}
-		plan, err := importer.Import(cmd.Context(), s, importer.Options{Paths: rels, DryRun: o.dryRun})
+		plan, err := svc.Import(cmd.Context(), workflow.ImportRequest{Paths: rels, DryRun: o.dryRun})
 		if plan != nil && !o.json {
 			a.printImport(plan)
 		}
@@ -76,10 +74,10 @@ func (a *app) runImport(cmd *cobra.Command, o *importOptions) error {
 }
 
 // printImport prints one line per step and a count of each action.
-func (a *app) printImport(p *importer.Plan) {
-	verb := map[string]string{importer.Create: "create", importer.Update: "update", importer.Unchanged: "unchanged", importer.Gone: "gone"}
+func (a *app) printImport(p *workflow.ImportPlan) {
+	verb := map[string]string{workflow.ImportCreate: "create", workflow.ImportUpdate: "update", workflow.ImportUnchanged: "unchanged", workflow.ImportGone: "gone"}
 	for _, s := range p.Steps {
-		if s.Action == importer.Unchanged {
+		if s.Action == workflow.ImportUnchanged {
 			continue
 		}
 		id := s.ID
@@ -93,7 +91,7 @@ func (a *app) printImport(p *importer.Plan) {
 		would = " (dry run: nothing written)"
 	}
 	fmt.Fprintf(a.io.Out, "%d files: %d created, %d updated, %d unchanged, %d gone%s\n", len(p.Files),
-		p.Count(importer.Create), p.Count(importer.Update), p.Count(importer.Unchanged), p.Count(importer.Gone), would)
+		p.Count(workflow.ImportCreate), p.Count(workflow.ImportUpdate), p.Count(workflow.ImportUnchanged), p.Count(workflow.ImportGone), would)
 }
 
 // exportCmd is export: its help and flags.
@@ -127,18 +125,18 @@ turns it off again and exports nothing.`,
   git contextfs export claude-md --budget 800 --dry-run
   git contextfs export cursor-rules`,
 		Args:      argsRange(1, 1),
-		ValidArgs: exporter.Targets,
+		ValidArgs: workflow.ExportTargets,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if budget < 0 {
 				return &usageError{fmt.Errorf("--budget must not be negative, got %d", budget)}
 			}
 			target := args[0]
 			found := false
-			for _, t := range exporter.Targets {
+			for _, t := range workflow.ExportTargets {
 				found = found || t == target
 			}
 			if !found {
-				return &usageError{fmt.Errorf("unknown target %q; valid targets are %s", target, strings.Join(exporter.Targets, ", "))}
+				return &usageError{fmt.Errorf("unknown target %q; valid targets are %s", target, strings.Join(workflow.ExportTargets, ", "))}
 			}
 			setOnCommit := cmd.Flags().Changed("on-commit")
 			if setOnCommit && dryRun {
@@ -147,17 +145,17 @@ turns it off again and exports nothing.`,
 			if setOnCommit && onCommit && budget != 0 {
 				// The hook exports with the default budget; a block
 				// that changed size on the next commit would surprise.
-				return &usageError{fmt.Errorf("--on-commit keeps the default budget (%d tokens); drop --budget", exporter.DefaultBudget)}
+				return &usageError{fmt.Errorf("--on-commit keeps the default budget (%d tokens); drop --budget", workflow.ExportDefaultBudget)}
 			}
-			return a.withStore(func(cmd *cobra.Command, _ []string, s *contextfs.Store) error {
+			return a.withService(func(cmd *cobra.Command, _ []string, svc *workflow.Service) error {
 				if setOnCommit && !onCommit {
-					return a.setExportOnCommit(cmd.Context(), s, target, false)
+					return a.setExportOnCommit(cmd.Context(), svc, target, false)
 				}
-				if err := a.runExport(cmd.Context(), s, exporter.Options{Target: target, Budget: budget, DryRun: dryRun}, asJSON); err != nil {
+				if err := a.runExport(cmd.Context(), svc, workflow.ExportRequest{Target: target, Budget: budget, DryRun: dryRun}, asJSON); err != nil {
 					return err
 				}
 				if setOnCommit {
-					return a.setExportOnCommit(cmd.Context(), s, target, onCommit)
+					return a.setExportOnCommit(cmd.Context(), svc, target, onCommit)
 				}
 				return nil
 			})(cmd, args)
@@ -171,8 +169,8 @@ turns it off again and exports nothing.`,
 }
 
 // runExport runs export and prints what it wrote.
-func (a *app) runExport(ctx context.Context, s *contextfs.Store, o exporter.Options, asJSON bool) error {
-	res, err := exporter.Export(ctx, s, o)
+func (a *app) runExport(ctx context.Context, svc *workflow.Service, o workflow.ExportRequest, asJSON bool) error {
+	res, err := svc.Export(ctx, o)
 	if err != nil {
 		return err
 	}

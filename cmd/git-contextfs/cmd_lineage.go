@@ -8,15 +8,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/lineage"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // reasonUsage checks --reason and turns a bad one into a usage error.
 func reasonUsage(r string) error {
-	if err := lineage.CheckReason(r); err != nil {
+	if err := workflow.CheckReason(r); err != nil {
 		return &usageError{fmt.Errorf("--reason: %w", err)}
 	}
 	return nil
@@ -25,7 +23,7 @@ func reasonUsage(r string) error {
 // lineageUsage makes a request that lineage finds wrong in itself (a
 // memory named twice, a blank or repeated part) a usage error.
 func lineageUsage(err error) error {
-	if re := (*lineage.RequestError)(nil); errors.As(err, &re) {
+	if re := (*workflow.RequestError)(nil); errors.As(err, &re) {
 		return &usageError{err}
 	}
 	return err
@@ -66,12 +64,13 @@ anew with --data, or --keep-data to keep it as it is.`,
 			if err != nil {
 				return err
 			}
-			return a.withStore(func(cmd *cobra.Command, _ []string, s *contextfs.Store) error {
-				res, err := lineage.Evolve(cmd.Context(), s, args[0], lineage.Change{Body: body, Title: title, Reason: reason, Data: d, KeepData: keepData})
+			return a.withService(func(cmd *cobra.Command, _ []string, svc *workflow.Service) error {
+				res, err := svc.Evolve(cmd.Context(), workflow.EvolveRequest{ID: args[0], Scope: workflow.Repo, Body: body, Title: title,
+					Reason: reason, Data: d, KeepData: keepData})
 				if err != nil {
 					return err
 				}
-				return a.printSaved(res.Memory, asJSON)
+				return a.printSaved(res.Memories[0], asJSON)
 			})(cmd, args)
 		},
 	}
@@ -123,12 +122,12 @@ drops a figure the data restates (give the field anew with --data).`,
 			if cmd.Flags().Changed("content") {
 				content = &body
 			}
-			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				res, err := lineage.Merge(cmd.Context(), s, args, content, d)
+			return a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
+				res, err := svc.Merge(cmd.Context(), workflow.MergeRequest{IDs: args, Scope: workflow.Repo, Body: content, Data: d})
 				if err != nil {
 					return lineageUsage(err)
 				}
-				return a.printSaved(res.Memory, asJSON)
+				return a.printSaved(res.Memories[0], asJSON)
 			})(cmd, args)
 		},
 	}
@@ -160,15 +159,15 @@ superseded.`,
 			if err != nil {
 				return err
 			}
-			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				ms, err := lineage.Split(cmd.Context(), s, args[0], parts, d)
+			return a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
+				res, err := svc.Split(cmd.Context(), workflow.SplitRequest{ID: args[0], Scope: workflow.Repo, Parts: parts, Data: d})
 				if err != nil {
 					return lineageUsage(err)
 				}
 				if asJSON {
-					return a.printJSON(ms)
+					return a.printJSON(res.Memories)
 				}
-				for _, m := range ms {
+				for _, m := range res.Memories {
 					fmt.Fprintln(a.io.Out, m.ID)
 				}
 				return nil
@@ -192,8 +191,8 @@ the commits that touched its file (commit, author, date).`,
 		Example: `  git contextfs lineage k3x9
   git contextfs lineage k3x9 --json`,
 		Args: idArgs(1, 1, 1),
-		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-			vs, err := lineage.Lineage(cmd.Context(), s, args[0])
+		RunE: a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
+			vs, err := svc.Lineage(cmd.Context(), workflow.Repo, args[0])
 			if err != nil {
 				return err
 			}
@@ -223,9 +222,10 @@ the commits that touched its file (commit, author, date).`,
 	return cmd
 }
 
-// noteSuperseded tells the reader of an old version what replaced it.
-func (a *app) noteSuperseded(ctx context.Context, s *contextfs.Store, m *memory.Memory) {
-	by, err := lineage.SupersededBy(ctx, s, m.ID)
+// noteSuperseded tells the reader of an old version, found in sc, what
+// replaced it.
+func (a *app) noteSuperseded(ctx context.Context, svc *workflow.Service, sc workflow.Scope, m *memory.Memory) {
+	by, err := svc.SupersededBy(ctx, sc, m.ID)
 	if err == nil && len(by) > 0 {
 		fmt.Fprintf(a.io.ErrOut, "note: %s is superseded by %s\n", m.ID, strings.Join(by, ", "))
 	}
@@ -234,18 +234,18 @@ func (a *app) noteSuperseded(ctx context.Context, s *contextfs.Store, m *memory.
 // supersededMarks returns what list --all appends to the line of a
 // superseded memory of the repository; without --all nothing is
 // superseded, so it looks nothing up. What supersedes what comes from the
-// cache (lineage.Superseders), which the listing has just synced.
-func (a *app) supersededMarks(ctx context.Context, s *contextfs.Store, all bool) func(e scope.Entry) string {
-	none := func(scope.Entry) string { return "" }
+// cache (workflow.Service.Superseders), which the listing has just synced.
+func (a *app) supersededMarks(ctx context.Context, svc *workflow.Service, all bool) func(e workflow.Entry) string {
+	none := func(workflow.Entry) string { return "" }
 	if !all {
 		return none
 	}
-	by, err := lineage.Superseders(ctx, s)
+	by, err := svc.Superseders(ctx)
 	if err != nil {
 		return none
 	}
-	return func(e scope.Entry) string {
-		if e.Scope != scope.Repo {
+	return func(e workflow.Entry) string {
+		if e.Scope != workflow.Repo {
 			return ""
 		}
 		if ids := by[e.ID]; len(ids) > 0 {

@@ -8,9 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/links"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // relUsage checks --rel and turns a bad one into a usage error.
@@ -18,7 +17,7 @@ func relUsage(rel string) error {
 	if rel == "" {
 		return nil
 	}
-	if err := links.CheckRel(rel); err != nil {
+	if err := workflow.CheckRel(rel); err != nil {
 		return &usageError{fmt.Errorf("--rel: %w", err)}
 	}
 	return nil
@@ -45,11 +44,12 @@ refused (exit 1), as validate would refuse the file.`,
 			if err := relUsage(rel); err != nil {
 				return err
 			}
-			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				m, err := links.Add(cmd.Context(), s, args[0], args[1], rel)
+			return a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
+				res, err := svc.Link(cmd.Context(), workflow.LinkRequest{From: args[0], To: args[1], Rel: rel, Scope: workflow.Repo})
 				if err != nil {
 					return err
 				}
+				m := res.Memory
 				if asJSON {
 					return a.printJSON(m)
 				}
@@ -82,11 +82,12 @@ stay. It fails (exit 1) when there is nothing to remove.`,
 			if err := relUsage(rel); err != nil {
 				return err
 			}
-			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				m, err := links.Remove(cmd.Context(), s, args[0], args[1], rel)
+			return a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
+				res, err := svc.Unlink(cmd.Context(), workflow.LinkRequest{From: args[0], To: args[1], Rel: rel, Scope: workflow.Repo})
 				if err != nil {
 					return err
 				}
+				m := res.Memory
 				if asJSON {
 					return a.printJSON(m)
 				}
@@ -140,18 +141,14 @@ and title. --rel keeps only links of one relation.`,
 			if depth < 1 {
 				return &usageError{errors.New("--depth must be at least 1")}
 			}
-			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				m, err := s.Resolve(cmd.Context(), args[0])
-				if err != nil {
-					return err
-				}
-				ns, err := links.WalkIndexed(cmd.Context(), s, m.ID, depth, rel)
+			return a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
+				ns, err := svc.Related(cmd.Context(), workflow.Repo, args[0], depth, rel)
 				if err != nil {
 					return err
 				}
 				if asJSON {
 					if ns == nil {
-						ns = []links.Neighbour{}
+						ns = []workflow.Neighbour{}
 					}
 					return a.printJSON(ns)
 				}

@@ -19,7 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // listOptions are the flags of list.
@@ -118,7 +118,7 @@ func (a *app) runList(ctx context.Context, o *listOptions) error {
 	// that one comes, there is more to say.
 	page := o.limit == 0 && !o.all
 	shown, more := 0, false
-	entries := func(yield func(scope.Entry, error) bool) {
+	entries := func(yield func(workflow.Entry, error) bool) {
 		for e, err := range s.ListSeq(ctx, sc, lo) {
 			if err == nil && page && shown == defaultListLimit {
 				more = true
@@ -138,8 +138,8 @@ func (a *app) runList(ctx context.Context, o *listOptions) error {
 	if err != nil {
 		return err
 	}
-	if s.Repo != nil && sc != scope.User {
-		a.noteSkipped(ctx, s.Repo) // the user store's are warned about by the scope set
+	if s.Repo() != nil && sc != workflow.User {
+		a.noteSkipped(ctx, s.Repo()) // the user store's are warned about by the scope set
 	}
 	if more {
 		fmt.Fprintf(a.io.ErrOut, "list: the newest %d shown; -n N or --all for more\n", defaultListLimit)
@@ -150,10 +150,10 @@ func (a *app) runList(ctx context.Context, o *listOptions) error {
 // listText writes entries as a table, through the pager on a terminal.
 // The table is laid out whole before the pager starts, so an error
 // while reading shows on its own, not behind a pager.
-func (a *app) listText(ctx context.Context, s *scope.Set, all bool, entries iter.Seq2[scope.Entry, error]) error {
-	mark := func(scope.Entry) string { return "" }
-	if s.Repo != nil {
-		mark = a.supersededMarks(ctx, s.Repo, all) // hygiene
+func (a *app) listText(ctx context.Context, s *workflow.Service, all bool, entries iter.Seq2[workflow.Entry, error]) error {
+	mark := func(workflow.Entry) string { return "" }
+	if s.Repo() != nil {
+		mark = a.supersededMarks(ctx, s, all) // hygiene
 	}
 	cs := a.io.ColorScheme()
 	paintType := func(t string) string { return typeColor(cs, t) }
@@ -164,7 +164,7 @@ func (a *app) listText(ctx context.Context, s *scope.Set, all bool, entries iter
 			return err
 		}
 		tail := mark(e)
-		if e.Scope == scope.User {
+		if e.Scope == workflow.User {
 			tail = "  (user)" + tail
 		}
 		rows = append(rows, []cell{{e.ID, cs.Yellow}, {e.Type, paintType},

@@ -1,17 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs/git"
-	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/memmerge"
-	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // exitMergeError is the merge driver's exit code when it could not merge
@@ -56,56 +50,18 @@ Exit status 2 means the merge failed and CURRENT was left as it was.`,
 			// given one, the files are taken from it, as every PATH is.
 			// Each side is a memory file: over limits.max_file_bytes it is
 			// refused unread, and git marks the file conflicted.
-			limit := int64(memory.DefaultMaxFileBytes)
-			if repo, _, err := a.openFiles(); err == nil {
-				limit = repo.MaxFileBytes
-			}
-			var in [3][]byte
-			for i, p := range args[:3] {
-				b, err := gitstore.ReadFileLimited(a.userPath(p), limit)
-				if err != nil {
-					return fail(err)
-				}
-				in[i] = b
-			}
-			res, err := memmerge.Merge(in[0], in[1], in[2])
+			conflicts, err := workflow.MergeFiles(cmd.Context(), workflow.MergeFilesRequest{Dir: a.workDir(),
+				Base: a.userPath(args[0]), Current: a.userPath(args[1]), Other: a.userPath(args[2])})
 			if err != nil {
 				return fail(err)
 			}
-			res = res.Labeled(mergeLabels(cmd.Context()))
-			if err := gitstore.WriteFileAtomic(a.userPath(args[1]), res.Content, 0o644); err != nil {
-				return fail(err)
-			}
-			for _, c := range res.Conflicts {
+			for _, c := range conflicts {
 				fmt.Fprintf(a.io.ErrOut, "%s: %s\n", name, c)
 			}
-			if len(res.Conflicts) > 0 {
+			if len(conflicts) > 0 {
 				return &exitError{exitFail}
 			}
 			return nil
 		},
 	}
-}
-
-// mergeLabels names the two sides of the merge git is running, for the
-// conflict markers: ours is the branch checked out in the work tree git
-// runs the driver in, theirs what `git merge` called the other side
-// (it exports GITHEAD_<commit>=NAME for each merged head). A side that
-// cannot be named is "" and keeps the word ours or theirs; without one
-// git merge naming the other side (a rebase or cherry-pick sets no
-// GITHEAD_ variable) neither side is named.
-func mergeLabels(ctx context.Context) (ours, theirs string) {
-	var names []string
-	for _, kv := range os.Environ() {
-		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GITHEAD_") && v != "" {
-			names = append(names, v)
-		}
-	}
-	if len(names) != 1 {
-		return "", "" // not one git merge: name neither side
-	}
-	if b, err := (git.Cmd{}).Output(ctx, "symbolic-ref", "--short", "-q", "HEAD"); err == nil {
-		ours = b
-	}
-	return ours, names[0]
 }

@@ -7,9 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // recallOptions are the flags and arguments of recall.
@@ -55,25 +54,22 @@ func (a *app) runRecall(ctx context.Context, o *recallOptions) error {
 		return err
 	}
 	defer set.Close()
-	if set.Repo != nil && sc != scope.User {
-		if handled, err := a.recallIndexed(ctx, set.Repo, o.id, o.json); handled || err != nil {
+	if sc != workflow.User {
+		if handled, err := a.recallIndexed(ctx, set, o.id, o.json); handled || err != nil {
 			return err
 		}
 	}
-	m, where, s, err := set.Resolve(ctx, sc, o.id)
+	r, err := set.Recall(ctx, workflow.RecallRequest{ID: o.id, Scope: sc})
 	if err != nil {
 		return err
 	}
-	a.noteSuperseded(ctx, s, m) // hygiene
+	m, where, raw := r.Memory, r.Scope, r.Raw
+	a.noteSuperseded(ctx, set, where, m) // hygiene
 	if o.json {
 		return a.printJSON(struct {
 			*memory.Memory
-			Scope scope.Scope `json:"scope"`
+			Scope workflow.Scope `json:"scope"`
 		}{m, where})
-	}
-	raw, err := s.Repo.ReadFile(m.Path)
-	if err != nil {
-		return err
 	}
 	fmt.Fprintf(a.io.Out, "# %s%s\n", m.Path, scopeNote(where))
 	a.io.Out.Write(raw)
@@ -81,11 +77,8 @@ func (a *app) runRecall(ctx context.Context, o *recallOptions) error {
 }
 
 // recallIndexed prints a code chunk or commit when id names one.
-func (a *app) recallIndexed(ctx context.Context, s *contextfs.Store, id string, asJSON bool) (bool, error) {
-	if _, err := s.Sync(ctx); err != nil {
-		return false, err
-	}
-	x, ok, err := s.RecallIndexed(ctx, id)
+func (a *app) recallIndexed(ctx context.Context, svc *workflow.Service, id string, asJSON bool) (bool, error) {
+	x, ok, err := svc.RecallIndexed(ctx, id)
 	if err != nil || !ok {
 		return false, err
 	}

@@ -135,7 +135,7 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 	req := workflow.SaveRequest{Scope: sc, Dedup: o.dedup, SaveRequest: contextfs.SaveRequest{Type: o.typ, Title: o.title,
 		Summary: o.summary, Tags: o.tags, Links: o.links, Supersedes: o.supersedes, Data: d, Body: body}}
 	o.attach.apply(&req.SaveRequest)
-	err = a.checkedSave(ctx, workflow.New(s), req, !o.typeGiven, o.json)
+	err = a.checkedSave(ctx, s, req, !o.typeGiven, o.json)
 	if editFile != "" {
 		// What was typed stays in its file until it is saved: nothing lost.
 		if err == nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,7 +13,7 @@ import (
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // searchOptions are the flags and arguments of search.
@@ -170,31 +171,23 @@ func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
 		return err
 	}
 	defer s.Close()
-	var repos []scope.RepoEntry
-	if len(o.repos) > 0 {
-		if repos, err = s.Config.Pick(o.repos); err != nil {
-			return fmt.Errorf("--repos: %w", err) // a name not registered: not found, exit 1
-		}
-	}
 	prepare := func() error {
-		if s.Repo != nil && sc != scope.User {
-			return a.beforeSearch(ctx, s.Repo, q)
+		if s.Repo() != nil && sc != workflow.User {
+			return a.beforeSearch(ctx, s.Repo(), q)
 		}
 		return nil
 	}
-	var res []scope.Result
-	if len(o.repos) > 0 {
-		// The other repositories are searched while this one's code
-		// index is refreshed.
-		res, err = s.SearchReposPrepared(ctx, repos, sc, q, prepare)
-	} else if err = prepare(); err == nil {
-		res, err = s.Search(ctx, sc, q)
+	// With --repos, the other repositories are searched while this
+	// one's code index is refreshed.
+	res, err := s.Search(ctx, workflow.SearchRequest{Query: q, Scope: sc, Repos: o.repos, Prepare: prepare})
+	if ie := (*workflow.InputError)(nil); errors.As(err, &ie) && ie.Field == "repos" {
+		return fmt.Errorf("--repos: %w", ie.Err) // a name not registered: not found, exit 1
 	}
 	if err != nil {
 		return err
 	}
-	if s.Repo != nil && sc != scope.User {
-		a.noteSkipped(ctx, s.Repo) // the user store's are warned about by the scope set
+	if s.Repo() != nil && sc != workflow.User {
+		a.noteSkipped(ctx, s.Repo()) // the user store's are warned about by the scope set
 	}
 	if o.json {
 		return a.printJSON(res)
@@ -203,7 +196,7 @@ func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
 		fmt.Fprintln(a.io.ErrOut, "no matches")
 		return nil
 	}
-	if slices.ContainsFunc(res, func(r scope.Result) bool { return r.Relaxed }) {
+	if slices.ContainsFunc(res, func(r workflow.Result) bool { return r.Relaxed }) {
 		fmt.Fprintln(a.io.ErrOut, "note: nothing matches the quoted phrases, OR and -word parts as written; these results match the words")
 	}
 	cs, width := a.io.ColorScheme(), a.io.TerminalWidth()
@@ -219,7 +212,7 @@ func (a *app) runSearch(ctx context.Context, o *searchOptions) error {
 		switch {
 		case r.Repo != "":
 			loc = r.Repo + ": " + loc
-		case r.Scope == scope.User:
+		case r.Scope == workflow.User:
 			loc = "user: " + loc
 		}
 		id := shortID(r.Result)

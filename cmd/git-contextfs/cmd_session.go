@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,9 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/scope"
-	"github.com/contextfs/contextfs/session"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 func (a *app) sessionCmd() *cobra.Command {
@@ -39,7 +36,7 @@ in the pull request.`,
 
 func (a *app) sessionStartCmd() *cobra.Command {
 	var (
-		o              session.StartOptions
+		o              workflow.SessionStartRequest
 		asJSON, resume bool
 	)
 	cmd := &cobra.Command{
@@ -48,7 +45,7 @@ func (a *app) sessionStartCmd() *cobra.Command {
 		Long: fmt.Sprintf(`Opens a session for this work tree and prints its ID. A session still open
 is ended first (outcome unknown), and a notice says so; with --resume it is
 kept instead, and given the label, tool and model it lacks. The label, tool
-and model must be at most %d characters, without control characters.`, session.MaxLabel),
+and model must be at most %d characters, without control characters.`, workflow.MaxSessionLabel),
 		Example: `  git contextfs session start
   git contextfs session start --label "fix rounding" --tool claude-code --model opus`,
 		Args: argsRange(0, 0),
@@ -56,26 +53,18 @@ and model must be at most %d characters, without control characters.`, session.M
 			if err := o.Check(); err != nil {
 				return &usageError{err}
 			}
-			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				if resume {
-					cur, err := session.Resume(s.Repo, o)
-					if err != nil {
-						return err
-					}
-					if cur != nil {
-						if asJSON {
-							return a.printJSON(map[string]any{"session": cur, "resumed": true})
-						}
-						fmt.Fprintln(a.io.Out, cur.ID)
-						return nil
-					}
-				}
-				user, done := a.sessionUser(cmd.Context(), s)
-				defer done()
-				o.User = user
-				res, err := session.Start(cmd.Context(), s, o, time.Now())
+			return a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
+				o.Resume = resume
+				res, err := svc.SessionStart(cmd.Context(), o)
 				if err != nil {
 					return err
+				}
+				if res.Resumed {
+					if asJSON {
+						return a.printJSON(map[string]any{"session": res.Session, "resumed": true})
+					}
+					fmt.Fprintln(a.io.Out, res.Session.ID)
+					return nil
 				}
 				if res.Closed != nil {
 					fmt.Fprintf(a.io.ErrOut, "notice: session %v was still open; it is closed now (summary %s)\n", res.Closed.Data["session_id"], res.Closed.ID)
@@ -124,8 +113,8 @@ its summary.`,
   echo "Fixed the flaky test" | git contextfs session end --summary -`,
 		Args: argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if outcome != "" && !slices.Contains(session.Outcomes, outcome) {
-				return &usageError{fmt.Errorf("--outcome must be one of %s, not %q", strings.Join(session.Outcomes, ", "), outcome)}
+			if outcome != "" && !slices.Contains(workflow.SessionOutcomes, outcome) {
+				return &usageError{fmt.Errorf("--outcome must be one of %s, not %q", strings.Join(workflow.SessionOutcomes, ", "), outcome)}
 			}
 			if summary == "-" {
 				b, err := a.readContent([]string{"-"})
@@ -134,13 +123,8 @@ its summary.`,
 				}
 				summary = b
 			}
-			return a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-				user, done := a.sessionUser(cmd.Context(), s)
-				defer done()
-				m, err := session.End(cmd.Context(), s, session.EndOptions{Summary: summary, Outcome: outcome, User: user, Hook: quiet}, time.Now())
-				if quiet && errors.Is(err, session.ErrNoSession) {
-					err = nil
-				}
+			return a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
+				m, err := svc.SessionEnd(cmd.Context(), workflow.SessionEndRequest{Summary: summary, Outcome: outcome, IfOpen: quiet})
 				if err != nil {
 					return err
 				}
@@ -166,32 +150,6 @@ its summary.`,
 	return cmd
 }
 
-// sessionUser is how a session reaches the user's own store, where its
-// saves of type user go: user opens it when first called, and only if it
-// has been created (nil otherwise; nothing is created), so that the hooks,
-// which start and end every agent session, open it only for a session
-// that saved (session.EndOptions.User); done closes it. A user store that
-// cannot be opened is said, and the session goes on without it.
-func (a *app) sessionUser(ctx context.Context, s *contextfs.Store) (user func() *contextfs.Store, done func()) {
-	var set *scope.Set
-	user = func() *contextfs.Store {
-		if set == nil {
-			set = scope.FromStore(s, scope.Options{Warnings: a.io.ErrOut})
-		}
-		u, err := set.ExistingUser(ctx)
-		if err != nil {
-			fmt.Fprintf(a.io.ErrOut, "contextfs: the session's saves in the user store are left out: %v\n", err)
-			return nil
-		}
-		return u
-	}
-	return user, func() {
-		if set != nil {
-			set.Close() // the user store it opened; s stays the caller's
-		}
-	}
-}
-
 func (a *app) sessionListCmd() *cobra.Command {
 	var (
 		limit  int
@@ -202,22 +160,15 @@ func (a *app) sessionListCmd() *cobra.Command {
 		Short:   "List ended sessions, newest first, and the open one",
 		Example: "  git contextfs session list\n  git contextfs session list --json --limit 5",
 		Args:    argsRange(0, 0),
-		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+		RunE: a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
 			if limit < 0 {
 				return &usageError{fmt.Errorf("--limit must not be negative, got %d", limit)}
 			}
-			cur, err := session.Current(s.Repo)
-			if err != nil {
-				return err
-			}
-			list, err := session.List(cmd.Context(), s, limit)
+			cur, list, err := svc.Sessions(cmd.Context(), limit)
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				if list == nil {
-					list = []session.Summary{}
-				}
 				return a.printJSON(map[string]any{"open": cur, "ended": list})
 			}
 			if cur != nil {
@@ -241,8 +192,8 @@ func (a *app) sessionShowCmd() *cobra.Command {
 		Short:   "Show an ended session (by its ID or its summary's) and the memories saved in it",
 		Example: "  git contextfs session show 7hq2",
 		Args:    argsRange(1, 1),
-		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-			x, err := session.Show(cmd.Context(), s, args[0])
+		RunE: a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
+			x, err := svc.SessionShow(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -272,13 +223,13 @@ func (a *app) sessionLogCmd() *cobra.Command {
 		Short: "Append a raw message to the open session's log (kept in the git directory)",
 		Long: fmt.Sprintf(`Appends a message to the open session's log, which stays in the git
 directory, is never committed, and keeps its newest %d KiB. --print prints
-the open session's log; --show ID prints an ended session's.`, session.MaxLog>>10),
+the open session's log; --show ID prints an ended session's.`, workflow.MaxSessionLog>>10),
 		Example: `  git contextfs session log "user: please add refresh tokens"
   git contextfs session log --print`,
 		Args: argsRange(0, -1),
-		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
+		RunE: a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
 			if print || show != "" {
-				b, err := session.ReadLog(s.Repo, show)
+				b, err := svc.SessionReadLog(show)
 				if err != nil {
 					return err
 				}
@@ -292,7 +243,7 @@ the open session's log; --show ID prints an ended session's.`, session.MaxLog>>1
 			if strings.TrimSpace(msg) == "" {
 				return &usageError{errors.New("session log needs a MESSAGE (or - for standard input)")}
 			}
-			return session.Log(s.Repo, msg)
+			return svc.SessionLog(msg)
 		}),
 	}
 	cmd.Flags().BoolVar(&print, "print", false, "print the open session's log")

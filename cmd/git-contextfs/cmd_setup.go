@@ -2,15 +2,12 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs/agentsetup"
-	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 func (a *app) setupCmd() *cobra.Command {
@@ -52,47 +49,13 @@ docs/AGENTS.md describes every file.`,
   git contextfs setup claude --remove`,
 		Args: argsRange(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(agentsetup.Clients, args[0]) {
-				return &usageError{fmt.Errorf("unknown client %q (want %s)", args[0], strings.Join(agentsetup.Clients, ", "))}
+			if !slices.Contains(workflow.SetupClients, args[0]) {
+				return &usageError{fmt.Errorf("unknown client %q (want %s)", args[0], strings.Join(workflow.SetupClients, ", "))}
 			}
 			if project && user {
 				return &usageError{fmt.Errorf("--project and --user exclude each other")}
 			}
-			o := agentsetup.Options{Client: args[0], User: user, Remove: remove, DryRun: dryRun, CodexHome: os.Getenv("CODEX_HOME")}
-			// Project setup reads the user's settings too, so that its
-			// hooks do not repeat theirs; without a home it reads none.
-			home, homeErr := os.UserHomeDir()
-			o.Home = home
-			if user {
-				if homeErr != nil {
-					return homeErr
-				}
-				state := os.Getenv("XDG_STATE_HOME")
-				if state == "" {
-					state = filepath.Join(home, ".local", "state")
-				}
-				o.StateDir = filepath.Join(state, "contextfs")
-				// Run in a repository, user setup says whether its own
-				// hooks print the block too.
-				dir := a.dir
-				if dir == "" {
-					dir = "."
-				}
-				if repo, err := gitstore.Discover(dir); err == nil {
-					o.Project = repo.Root
-				}
-			} else {
-				dir := a.dir
-				if dir == "" {
-					dir = "."
-				}
-				repo, err := gitstore.Discover(dir)
-				if err != nil {
-					return err
-				}
-				o.Root, o.GitDir = repo.Root, repo.GitDir
-			}
-			chs, err := agentsetup.Run(o)
+			chs, err := workflow.Setup(workflow.SetupRequest{Client: args[0], User: user, Dir: a.workDir(), Remove: remove, DryRun: dryRun})
 			if err != nil {
 				return err
 			}

@@ -8,9 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/internal/printable"
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // statusOptions are the flags of status.
@@ -26,8 +25,8 @@ func (a *app) statusCmd() *cobra.Command {
 		Short:   "Show memory counts by type, invalid files, the cache state and the user store",
 		Example: "  git contextfs status\n  git contextfs status --json",
 		Args:    argsRange(0, 0),
-		RunE: a.withStore(func(cmd *cobra.Command, args []string, s *contextfs.Store) error {
-			return a.runStatus(cmd.Context(), s, o)
+		RunE: a.withService(func(cmd *cobra.Command, args []string, svc *workflow.Service) error {
+			return a.runStatus(cmd.Context(), svc, o)
 		}),
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print as JSON")
@@ -35,14 +34,14 @@ func (a *app) statusCmd() *cobra.Command {
 }
 
 // runStatus runs status with o.
-func (a *app) runStatus(ctx context.Context, s *contextfs.Store, o *statusOptions) error {
-	st, err := s.Status(ctx)
+func (a *app) runStatus(ctx context.Context, svc *workflow.Service, o *statusOptions) error {
+	rep, err := svc.Status(ctx)
 	if err != nil {
 		return err
 	}
-	user := scope.UserStatus(ctx)
+	st, user := rep.Status, rep.UserStore
 	if o.json {
-		return a.printJSON(statusJSON{Status: st, UserStore: user})
+		return a.printJSON(rep)
 	}
 	fmt.Fprintf(a.io.Out, "repository  %s\n", printable.Path(st.Root))
 	switch {
@@ -93,11 +92,4 @@ func (a *app) runStatus(ctx context.Context, s *contextfs.Store, o *statusOption
 		}
 	}
 	return nil
-}
-
-// statusJSON is status --json: the repository's status and, beside it,
-// the user store's.
-type statusJSON struct {
-	*contextfs.Status
-	UserStore scope.UserStoreStatus `json:"user_store"`
 }

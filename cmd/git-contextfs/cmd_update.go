@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/workflow"
 )
 
@@ -127,7 +126,7 @@ func (a *app) runUpdate(ctx context.Context, o *updateOptions) error {
 		return err
 	}
 	defer s.Close()
-	res, err := workflow.New(s).Update(ctx, sc, o.args[0], p)
+	res, err := s.Update(ctx, sc, o.args[0], p)
 	if err != nil {
 		return err
 	}
@@ -154,7 +153,7 @@ func (a *app) editUpdate(ctx context.Context, id string) error {
 		return err
 	}
 	defer s.Close()
-	m, _, _, err := s.Resolve(ctx, scope.All, id)
+	m, _, err := s.Find(ctx, workflow.All, id)
 	if err != nil {
 		return err
 	}
@@ -177,7 +176,7 @@ func (a *app) editUpdate(ctx context.Context, id string) error {
 	if e.data == nil {
 		p.Data = map[string]any{}
 	}
-	res, err := workflow.New(s).Update(ctx, scope.All, m.ID, p)
+	res, err := s.Update(ctx, workflow.All, m.ID, p)
 	if err != nil {
 		fmt.Fprintf(a.io.ErrOut, "contextfs: your text is kept in %s\n", file)
 		return err
@@ -196,7 +195,7 @@ func (a *app) editUpdate(ctx context.Context, id string) error {
 // that holds it (repo or user), as save and the reads say.
 type updatedJSON struct {
 	*memory.Memory
-	Scope scope.Scope `json:"scope"`
+	Scope workflow.Scope `json:"scope"`
 	// Changed is false when the update asked for nothing new and the
 	// file was left alone.
 	Changed bool `json:"changed"`

@@ -8,8 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/check"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // validateOptions are the flags and arguments of validate.
@@ -55,28 +54,12 @@ func (a *app) runValidate(ctx context.Context, o *validateOptions) error {
 	}
 	// The files and the settings, not the store: validate never reads the
 	// cache, and must work where the cache cannot be opened.
-	repo, cfg, err := a.openFiles()
+	res, err := workflow.Validate(ctx, workflow.ValidateRequest{Dir: a.workDir(), Notices: a.io.ErrOut, Paths: paths, NoSecrets: o.noSecrets})
 	if err != nil {
 		return err
 	}
-	var probs []contextfs.Problem
-	var n int
-	if o.noSecrets {
-		probs, n, err = check.Validate(repo, paths)
-	} else {
-		sc, serr := check.Scanner(cfg.Secrets)
-		if serr != nil {
-			return serr
-		}
-		probs, n, err = check.ValidateWithSecrets(repo, paths, sc)
-	}
-	if err != nil {
-		return err
-	}
+	probs, n := res.Problems, res.Files
 	if o.json {
-		if probs == nil {
-			probs = []contextfs.Problem{}
-		}
 		if err := a.printJSON(map[string]any{"files": n, "problems": probs}); err != nil {
 			return err
 		}

@@ -40,6 +40,15 @@ type doorUpdated struct {
 type doorAdapter interface {
 	save(t *testing.T, typ, title, body string) doorSaved
 	addTag(t *testing.T, id, tag string) doorUpdated
+	// evolve writes a new version of id, for reason; it answers the new
+	// memory.
+	evolve(t *testing.T, id, body, reason string) doorSaved
+	// link links from to to with rel; it answers the linking memory.
+	link(t *testing.T, from, to, rel string) doorSaved
+	// sessionStart opens a session and answers its ID; sessionEnd ends
+	// it with summary and answers the summary memory.
+	sessionStart(t *testing.T, label, tool, model string) string
+	sessionEnd(t *testing.T, summary string) doorSaved
 }
 
 type cliDoor struct{ dir string }
@@ -53,6 +62,30 @@ func (c cliDoor) save(t *testing.T, typ, title, body string) doorSaved {
 func (c cliDoor) addTag(t *testing.T, id, tag string) doorUpdated {
 	var out doorUpdated
 	decodeJSON(t, ok(t, c.dir, "update", id, "--add-tag", tag, "--json"), &out)
+	return out
+}
+
+func (c cliDoor) evolve(t *testing.T, id, body, reason string) doorSaved {
+	var out doorSaved
+	decodeJSON(t, ok(t, c.dir, "evolve", id, "--reason", reason, "--json", body), &out)
+	return out
+}
+
+func (c cliDoor) link(t *testing.T, from, to, rel string) doorSaved {
+	var out doorSaved
+	decodeJSON(t, ok(t, c.dir, "link", from, to, "--rel", rel, "--json"), &out)
+	return out
+}
+
+func (c cliDoor) sessionStart(t *testing.T, label, tool, model string) string {
+	var out struct{ Session struct{ ID string } }
+	decodeJSON(t, ok(t, c.dir, "session", "start", "--label", label, "--tool", tool, "--model", model, "--json"), &out)
+	return out.Session.ID
+}
+
+func (c cliDoor) sessionEnd(t *testing.T, summary string) doorSaved {
+	var out doorSaved
+	decodeJSON(t, ok(t, c.dir, "session", "end", "--summary", summary, "--json"), &out)
 	return out
 }
 
@@ -98,6 +131,30 @@ func (m mcpDoor) addTag(t *testing.T, id, tag string) doorUpdated {
 	return out
 }
 
+func (m mcpDoor) evolve(t *testing.T, id, body, reason string) doorSaved {
+	var out doorSaved
+	m.call(t, "evolve_memory", map[string]any{"id": id, "content": body, "reason": reason}, &out)
+	return out
+}
+
+func (m mcpDoor) link(t *testing.T, from, to, rel string) doorSaved {
+	var out doorSaved
+	m.call(t, "link_memories", map[string]any{"from": from, "to": to, "rel": rel}, &out)
+	return out
+}
+
+func (m mcpDoor) sessionStart(t *testing.T, label, tool, model string) string {
+	var out struct{ Session struct{ ID string } }
+	m.call(t, "session", map[string]any{"action": "start", "label": label, "tool": tool, "model": model}, &out)
+	return out.Session.ID
+}
+
+func (m mcpDoor) sessionEnd(t *testing.T, summary string) doorSaved {
+	var out struct{ Memory doorSaved }
+	m.call(t, "session", map[string]any{"action": "end", "summary": summary}, &out)
+	return out.Memory
+}
+
 // seedDoor writes the memories both adapters start from: a fact tagged
 // infra and the current progress.
 func seedDoor(t *testing.T) string {
@@ -118,10 +175,12 @@ func readDoor(t *testing.T, dir, rel string) string {
 	return string(raw)
 }
 
-// TestCLIAndMCPWriteTheSameFiles runs save with a duplicate, save of a
-// progress that supersedes the current one, an update that changes
-// nothing and one that adds a tag, through the CLI and through MCP, and
-// compares what each answered and the files each left.
+// TestCLIAndMCPWriteTheSameFiles runs, in a session, save with a
+// duplicate, save of a progress that supersedes the current one, an
+// update that changes nothing and one that adds a tag, an evolve and a
+// link, then ends the session, through the CLI and through MCP, and
+// compares what each answered and the files each left: the summary of
+// the session included.
 func TestCLIAndMCPWriteTheSameFiles(t *testing.T) {
 	const fact = ".contextfs/memories/staging-fact000001.md"
 	files := map[string]map[string]string{} // adapter → file → normalized content
@@ -133,6 +192,11 @@ func TestCLIAndMCPWriteTheSameFiles(t *testing.T) {
 				p := startMCP(t, dir)
 				p.initialize()
 				door = mcpDoor{p: p, next: new(int)}
+			}
+
+			sid := door.sessionStart(t, "staging", "door-tool", "door-model")
+			if sid == "" {
+				t.Fatal("session start answered no session ID")
 			}
 
 			before := readDoor(t, dir, fact)
@@ -162,7 +226,22 @@ func TestCLIAndMCPWriteTheSameFiles(t *testing.T) {
 				t.Errorf("update adding a tag: %+v\n%s", up, after)
 			}
 
-			files[name] = doorFiles(t, dir, map[string]string{prog.ID: "NEW"})
+			evolved := door.evolve(t, "fact000001", "Staging runs on Kubernetes 1.30.", "correction")
+			if got := readDoor(t, dir, evolved.Path); !strings.Contains(got, "supersedes:\n  - fact000001\n") || !strings.Contains(got, "reason: correction\n") {
+				t.Errorf("the new version does not supersede the old for its reason:\n%s", got)
+			}
+
+			linked := door.link(t, evolved.ID, prog.ID, "depends_on")
+			if got := readDoor(t, dir, linked.Path); linked.ID != evolved.ID || !strings.Contains(got, "links:\n  - {id: "+prog.ID+", rel: depends_on}\n") {
+				t.Errorf("link answered %+v; the file:\n%s", linked, got)
+			}
+
+			summary := door.sessionEnd(t, "Staging moved to Kubernetes 1.30.")
+			if got := readDoor(t, dir, summary.Path); !strings.Contains(got, "session_id: "+sid+"\n") || !strings.Contains(got, "    - "+prog.ID+"\n") {
+				t.Errorf("the session's summary does not name the session and the progress saved in it:\n%s", got)
+			}
+
+			files[name] = doorFiles(t, dir, map[string]string{prog.ID: "NEW", evolved.ID: "EVOLVED", summary.ID: "SUMMARY", sid: "SESSION"})
 		})
 	}
 	if len(files) == 2 && !reflect.DeepEqual(files["cli"], files["mcp"]) {
@@ -174,7 +253,7 @@ func TestCLIAndMCPWriteTheSameFiles(t *testing.T) {
 // rename named NEW-like placeholders, times and the source left out.
 func doorFiles(t *testing.T, dir string, rename map[string]string) map[string]string {
 	t.Helper()
-	times := regexp.MustCompile(`(?m)^(created|updated): .*$`)
+	times := regexp.MustCompile(`(?m)^(created|updated|  started|  ended): .*$`)
 	source := regexp.MustCompile(`(?m)^source:\n(  .*\n)*`)
 	out := map[string]string{}
 	root := filepath.Join(dir, ".contextfs", "memories")

@@ -4,7 +4,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // appendEntryJSON appends e as streamJSON's reflective encoder writes it
@@ -15,7 +15,7 @@ import (
 // or fails as printJSON would. At 10,000 memories the reflective encoder
 // was a tenth of list --json --all's time; this one a fiftieth.
 // TestEntryJSONIsTheReflectiveEncoders checks the bytes are the same.
-func appendEntryJSON(dst []byte, e scope.Entry) ([]byte, bool) {
+func appendEntryJSON(dst []byte, e workflow.Entry) ([]byte, bool) {
 	if !e.Updated.IsZero() && (e.Updated.Location() != time.UTC || e.Updated.Year() < 0 || e.Updated.Year() > 9999) {
 		return dst, false
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/scope"
 	"github.com/contextfs/contextfs/workflow"
 )
 
@@ -24,8 +23,8 @@ type savedJSON struct {
 	// SupersededProgress lists the progress memories a new progress replaced.
 	SupersededProgress []string `json:"superseded_progress,omitempty"`
 	// Scope is the store it went to; Commit, the user store's commit of it.
-	Scope  scope.Scope `json:"scope,omitempty"`
-	Commit string      `json:"commit,omitempty"`
+	Scope  workflow.Scope `json:"scope,omitempty"`
+	Commit string         `json:"commit,omitempty"`
 }
 
 // checkedSave saves req through the service (workflow.Service.Save: the
@@ -73,7 +72,7 @@ func (a *app) checkedSave(ctx context.Context, svc *workflow.Service, req workfl
 		fmt.Fprintf(a.io.ErrOut, "updated %s with the new content instead of saving a copy\n", out.Memory.ID)
 	}
 	if asJSON {
-		var where scope.Scope
+		var where workflow.Scope
 		if out.Action != workflow.Skipped {
 			where = out.Scope // as before: a skip names no store
 		}

@@ -479,7 +479,7 @@ func (w *warmServer) refresh() {
 	if _, err := repo.Sync(ctx); err != nil {
 		return // the next command meets it and reports it
 	}
-	_ = repo.Cache().Prepare(ctx, cache.KindMemory)
+	_ = repo.PrepareSearch(ctx)
 }
 
 // replaced reports whether the file this program was started from is now

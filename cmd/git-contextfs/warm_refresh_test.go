@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	contextfs "github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/internal/testgit"
 )
@@ -42,18 +41,18 @@ func TestWatcherRefreshBringsAnotherProcessesChangeIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	repo := w.set.Repo
-	if err := repo.Cache().Prepare(ctx, cache.KindMemory); err != nil {
+	if err := repo.PrepareSearch(ctx); err != nil {
 		t.Fatal(err)
 	}
 
 	if _, err := other.Save(ctx, contextfs.SaveRequest{Type: "fact", Body: "Releases are tagged on Thursdays."}); err != nil {
 		t.Fatal(err)
 	}
-	if repo.Cache().SearchReady(ctx, cache.KindMemory) {
+	if repo.SearchReady(ctx) {
 		t.Fatal("the watcher's search state is current before the refresh: the test shows nothing")
 	}
 	w.refresh()
-	if !repo.Cache().SearchReady(ctx, cache.KindMemory) {
+	if !repo.SearchReady(ctx) {
 		t.Error("after the refresh the next search would still load the change first")
 	}
 	res, err := repo.Search(ctx, contextfs.Query{Text: "tagged thursdays", Mode: contextfs.ModeKeyword})
