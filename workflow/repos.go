@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/contextfs/contextfs/scope"
@@ -21,13 +22,29 @@ func (s *Service) AddRepo(ctx context.Context, dir, name string) (RepoEntry, err
 			dir = filepath.Join(st.Repo.Root, dir)
 		}
 	}
+	return AddRepo(ctx, dir, name)
+}
+
+// AddRepo registers the repository at dir under name ("" derives one
+// from its remote URL or folder) in the user's config file.
+func AddRepo(ctx context.Context, dir, name string) (RepoEntry, error) {
 	cfg, err := scope.LoadConfig()
 	if err != nil {
 		return RepoEntry{}, err
 	}
-	e, err := cfg.AddRepo(ctx, dir, name)
+	return cfg.AddRepo(ctx, dir, name)
+}
+
+// RemoveRepo unregisters a repository by its registered name or, when no
+// repository has that name, by its folder: pathOf turns the argument into
+// the folder the person meant (relative to where they run).
+func RemoveRepo(ctx context.Context, arg string, pathOf func(string) string) (RepoEntry, error) {
+	cfg, err := scope.LoadConfig()
 	if err != nil {
 		return RepoEntry{}, err
 	}
-	return e, nil
+	if !slices.ContainsFunc(cfg.Repos, func(e RepoEntry) bool { return e.Name == arg }) {
+		arg = pathOf(arg)
+	}
+	return cfg.RemoveRepo(ctx, arg)
 }

@@ -2,12 +2,11 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // reposCmd is the repos group: the registry of repositories that
@@ -42,7 +41,8 @@ its folder.`,
 			if len(args) == 1 {
 				dir = a.userPath(args[0]) // from DIR with -C DIR
 			}
-			return a.editRepos(func(c *scope.Config) (scope.RepoEntry, error) { return c.AddRepo(cmd.Context(), dir, name) }, "registered")
+			e, err := workflow.AddRepo(cmd.Context(), dir, name)
+			return a.reportRepo("registered", e, err)
 		},
 	}
 	add.Flags().StringVar(&name, "name", "", "the name --repos takes (default: from the remote URL or the folder)")
@@ -52,15 +52,10 @@ its folder.`,
 		Example: "  git contextfs repos remove api\n  git contextfs repos remove ~/src/api",
 		Args:    argsRange(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.editRepos(func(c *scope.Config) (scope.RepoEntry, error) {
-				arg := args[0]
-				// A registered name is a name; anything else is a PATH,
-				// from DIR with -C DIR.
-				if !slices.ContainsFunc(c.Repos, func(e scope.RepoEntry) bool { return e.Name == arg }) {
-					arg = a.userPath(arg)
-				}
-				return c.RemoveRepo(cmd.Context(), arg)
-			}, "removed")
+			// A registered name is a name; anything else is a PATH, from
+			// DIR with -C DIR.
+			e, err := workflow.RemoveRepo(cmd.Context(), args[0], a.userPath)
+			return a.reportRepo("removed", e, err)
 		},
 	}
 	list := &cobra.Command{
@@ -69,15 +64,15 @@ its folder.`,
 		Example: "  git contextfs repos list\n  git contextfs repos list --json",
 		Args:    argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := scope.LoadConfig()
+			repos, err := workflow.RegisteredRepos()
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return a.printJSON(repoList(cfg.Repos))
+				return a.printJSON(repoList(repos))
 			}
 			tw := tabwriter.NewWriter(a.io.Out, 0, 4, 2, ' ', 0)
-			for _, e := range cfg.Repos {
+			for _, e := range repos {
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, e.ID, e.Path)
 			}
 			return tw.Flush()
@@ -95,7 +90,7 @@ type repoJSON struct {
 	Path string `json:"path"`
 }
 
-func repoList(es []scope.RepoEntry) []repoJSON {
+func repoList(es []workflow.RepoEntry) []repoJSON {
 	out := make([]repoJSON, 0, len(es))
 	for _, e := range es {
 		out = append(out, repoJSON(e))
@@ -103,16 +98,10 @@ func repoList(es []scope.RepoEntry) []repoJSON {
 	return out
 }
 
-// editRepos loads the user's config, applies edit (which saves it) and
-// reports what changed.
-func (a *app) editRepos(edit func(*scope.Config) (scope.RepoEntry, error), verb string) error {
-	cfg, err := scope.LoadConfig()
-	if err != nil {
-		return err
-	}
-	// A name nobody registered is a thing not found (exit 1), as an
-	// unknown memory ID is, not a command line written wrong.
-	e, err := edit(&cfg)
+// reportRepo reports what a change of the registered repositories did;
+// an error (a name nobody registered is a thing not found, exit 1, as an
+// unknown memory ID is) is returned as it is.
+func (a *app) reportRepo(verb string, e workflow.RepoEntry, err error) error {
 	if err != nil {
 		return err
 	}
