@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contextfs/contextfs/autoindex"
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/frontmatter"
@@ -67,6 +68,11 @@ type Store struct {
 	repoEmb bool
 
 	startWatcher func(root string) error
+
+	// tracked keeps git's tracked-file list while the index file is
+	// unchanged, so that a long-lived process (the watcher, the MCP
+	// server) does not read it at every search.
+	tracked *autoindex.Tracked
 
 	// unavailMu guards unavailNoted: whether the embedding server's
 	// error was told once (noteUnavailable).
@@ -128,7 +134,8 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	}
 	repo.MaxFileBytes = cfg.Limits.WithDefaults().MaxFileBytes
 	repo.Private = opts.Private || privateDir(repo.Root)
-	s := &Store{Repo: repo, Config: cfg, emb: emb, ownEmb: ownEmb, repoEmb: repoEmb, notes: notes, now: now, startWatcher: opts.StartWatcher}
+	s := &Store{Repo: repo, Config: cfg, emb: emb, ownEmb: ownEmb, repoEmb: repoEmb, notes: notes, now: now, startWatcher: opts.StartWatcher,
+		tracked: new(autoindex.Tracked)}
 	if err := s.openCache(ctx); err != nil {
 		return nil, err
 	}

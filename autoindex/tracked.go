@@ -1,0 +1,176 @@
+package autoindex
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/contextfs/contextfs/gitindex"
+	"github.com/contextfs/contextfs/gitstore"
+)
+
+// Tracked keeps the list of files git tracks between index runs of one
+// long-lived process (the watcher answering warm commands, the MCP
+// server): while git's index file is the same file, unchanged, its parse
+// and the filtering by the index options are reused, so that a search
+// that finds nothing changed does not read the index again (at 100,000
+// files a 14.5 MB read, its checksum and a map of every path).
+//
+// The file is the same when its device, inode, size, modification and
+// status-change times are. git never rewrites its index in place (it
+// writes index.lock and renames it), so any change gives a new inode or
+// new times; but two writes within one tick of the file system's clock
+// could leave equal times, the case git calls racy. As git re-checks an
+// entry whose time is not older than the index's, a list read from an
+// index whose modification time is not older than the read by
+// racyWindow is not trusted: the next run reads the file again.
+//
+// The zero value is ready to use; a Tracked is safe for concurrent use.
+type Tracked struct {
+	mu    sync.Mutex
+	gitID fileID
+	trust bool
+	opts  string // the options the list was filtered with
+	list  *trackedList
+	reads atomic.Int64
+}
+
+// racyWindow is how much older than its read git's index file must be for
+// the list read from it to be reused: more than any file system's clock
+// tick (FAT's two seconds are the coarsest).
+const racyWindow = 2 * time.Second
+
+// trackedList is the git index filtered by the indexer's options.
+type trackedList struct {
+	paths   []string  // tracked regular files to index, in index order
+	skipped []Skipped // submodules and symbolic links
+	seen    map[string]bool
+}
+
+// fileID is what identifies one version of a file without reading it.
+type fileID struct {
+	dev, ino    uint64
+	size        int64
+	mtime, ctim int64
+}
+
+func idOf(fi fs.FileInfo) fileID {
+	id := fileID{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		id.dev, id.ino, id.ctim = uint64(st.Dev), st.Ino, st.Ctim.Nano()
+	}
+	return id
+}
+
+// Reads is how many times git's index file was read and parsed: tests
+// use it to show that an unchanged index is not read again.
+func (t *Tracked) Reads() int { return int(t.reads.Load()) }
+
+// get returns the tracked files of the repository whose git dir is
+// gitDir, filtered by filter (keyed by opts), reading the index file only
+// when it changed since the last call.
+func (t *Tracked) get(gitDir, opts string, filter func([]gitindex.Entry) *trackedList) (*trackedList, error) {
+	path := filepath.Join(gitDir, "index")
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// No index: nothing was ever added. Not remembered, so that the
+		// first git add is seen.
+		t.list = nil
+		return filter(nil), nil
+	case err != nil:
+		return nil, fmt.Errorf("read git index: %w", err)
+	}
+	if t.list != nil && t.trust && t.opts == opts && idOf(fi) == t.gitID {
+		return t.list, nil
+	}
+	start := time.Now()
+	entries, id, err := readIndex(path)
+	if err != nil {
+		return nil, err
+	}
+	t.reads.Add(1)
+	t.list, t.opts, t.gitID = filter(entries), opts, id
+	t.trust = time.Unix(0, id.mtime).Before(start.Add(-racyWindow))
+	return t.list, nil
+}
+
+// readIndex reads and parses the index file at path, with the identity
+// of the very file read (taken from its descriptor, so that a rename
+// between a stat and the read cannot pair one file's identity with
+// another's contents).
+func readIndex(path string) ([]gitindex.Entry, fileID, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fileID{}, nil
+	}
+	if err != nil {
+		return nil, fileID{}, fmt.Errorf("read git index: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fileID{}, fmt.Errorf("read git index: %w", err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fileID{}, fmt.Errorf("read git index: %w", err)
+	}
+	entries, err := gitindex.Parse(data)
+	if err != nil {
+		return nil, fileID{}, fmt.Errorf("read git index %s: %w", path, err)
+	}
+	return entries, idOf(fi), nil
+}
+
+// optsKey names the options that decide which tracked files are indexed.
+func (ix *Indexer) optsKey() string {
+	return strings.Join(ix.opts.Exclude, "\x00") + "\x01" + strings.Join(ix.opts.Languages, "\x00")
+}
+
+// filter keeps the index entries to index: merged, outside .contextfs/,
+// regular files (submodules and symbolic links are skipped with the
+// reason), not excluded and in an enabled language.
+func (ix *Indexer) filter(idx []gitindex.Entry) *trackedList {
+	l := &trackedList{seen: make(map[string]bool, len(idx))}
+	for _, e := range idx {
+		p := e.Path
+		l.seen[p] = true
+		// Stage 0 is a merged entry; 1-3 are the sides of a conflict, to
+		// be indexed once resolved.
+		if e.Stage != 0 {
+			continue
+		}
+		if strings.HasPrefix(p, gitstore.Dir+"/") {
+			continue
+		}
+		switch e.Mode {
+		case gitindex.ModeDir:
+			continue // a sparse index's folder outside the cone: not checked out
+		case gitindex.ModeGitlink:
+			l.skipped = append(l.skipped, Skipped{p, "submodule"})
+			continue
+		case gitindex.ModeSymlink:
+			l.skipped = append(l.skipped, Skipped{p, "symbolic link"})
+			continue
+		}
+		if matchAny(ix.opts.Exclude, p) {
+			continue
+		}
+		if !ix.languageOn(p) {
+			continue
+		}
+		l.paths = append(l.paths, p)
+	}
+	return l
+}
