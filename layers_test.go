@@ -53,8 +53,10 @@ var layers = map[string]int{
 	"lineage": 8, "aging": 8, "graph": 8, "contextblock": 8,
 	"review": 9, "importer": 8, "exporter": 9, "capture": 9,
 	// 10 the service: the workflows every adapter runs, end to end (save
-	// with checks, update as a patch, prune; docs/ARCHITECTURE.md).
-	"workflow": 10,
+	// with checks, update as a patch, prune; docs/ARCHITECTURE.md); and
+	// the warm-answer server, which runs an adapter's commands inside the
+	// watcher over stores it keeps open.
+	"workflow": 10, "warm": 10,
 	// 11 adapters over the service and the front door; 12 programs.
 	"mcpserver": 11, "cmd/git-contextfs": 12, "cmd/git-contextfs-mcp": 12, "cmd/git-contextfs-embed": 12, "cmd/git-contextfs-serve": 12,
 	"cmd/contextfs-bench": 12, "cmd/contextfs-model": 12,
@@ -67,10 +69,10 @@ var layers = map[string]int{
 // the service takes its packages off these lists, and the test fails
 // while a list names a package the adapter no longer imports.
 var adapterImports = map[string][]string{
-	"cmd/git-contextfs": {"", "agentsetup", "branchdiff", "cache", "capture", "check", "cmd/git-contextfs/iostreams",
-		"config", "contextblock", "exporter", "frontmatter", "git", "gitstore", "graph", "hooks",
+	"cmd/git-contextfs": {"", "agentsetup", "branchdiff", "capture", "check", "cmd/git-contextfs/iostreams",
+		"contextblock", "exporter", "frontmatter", "git", "gitstore", "graph", "hooks",
 		"importer", "internal/buildinfo", "internal/printable", "internal/sibling", "lineage", "links", "memmerge", "memory", "review",
-		"scope", "secrets", "session", "watch", "workflow"},
+		"scope", "secrets", "session", "warm", "watch", "workflow"},
 	"mcpserver": {"", "branchdiff", "contextblock", "gitstore", "lineage", "links", "memory", "scope",
 		"session", "workflow"},
 }

@@ -58,7 +58,7 @@ same bytes.`,
 				var b *contextblock.Block
 				var err error
 				if a.warm != nil {
-					b, err = a.warm.contextBlock(cmd.Context(), s, task, budget)
+					b, err = a.warm.ContextBlock(cmd.Context(), s, task, budget)
 				} else {
 					b, err = a.coldContextBlock(cmd.Context(), s, task, budget)
 				}
