@@ -135,7 +135,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	repo.MaxFileBytes = cfg.Limits.WithDefaults().MaxFileBytes
 	repo.Private = opts.Private || privateDir(repo.Root)
 	s := &Store{Repo: repo, Config: cfg, emb: emb, ownEmb: ownEmb, repoEmb: repoEmb, notes: notes, now: now, startWatcher: opts.StartWatcher,
-		tracked: new(autoindex.Tracked)}
+		tracked: &autoindex.Tracked{File: filepath.Join(repo.GitDir, "contextfs", "tracked")}}
 	if err := s.openCache(ctx); err != nil {
 		return nil, err
 	}

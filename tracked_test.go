@@ -1,6 +1,7 @@
 package contextfs
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -100,5 +101,70 @@ func TestSearchesReuseTheTrackedListWhileGitsIndexIsUnchanged(t *testing.T) {
 	backdate(t, dir)
 	if got := search(); !slices.Equal(got, []string{"b.go"}) {
 		t.Errorf("after git rm the files are %q, want b.go", got)
+	}
+}
+
+// TestASecondProcessReadsTheSavedListNotGitsIndex opens the store twice,
+// as two commands do: the second finds the list the first saved beside
+// the cache and does not read .git/index while it is the same file; once
+// git rewrites it, the index is read again. A damaged saved list is never
+// believed.
+func TestASecondProcessReadsTheSavedListNotGitsIndex(t *testing.T) {
+	testgit.Isolate(t)
+	dir := testgit.Init(t)
+	testgit.WriteFile(t, dir, "a.go", "package a\n\nfunc Alpha() {}\n")
+	testgit.Run(t, dir, "add", "-A")
+	testgit.Run(t, dir, "commit", "-q", "--no-verify", "-m", "base")
+	backdate(t, dir)
+	ctx := context.Background()
+	command := func() (reads int, paths []string) {
+		t.Helper()
+		s, err := Open(ctx, Options{Dir: dir, Embedder: embed.NewBuiltin()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if _, err := s.AutoIndex(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		files, _, err := s.Indexer(nil).Files()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			paths = append(paths, f.Path)
+		}
+		return s.tracked.Reads(), paths
+	}
+	if n, _ := command(); n != 1 {
+		t.Fatalf("the first command read the index %d times, want 1", n)
+	}
+	if n, got := command(); n != 0 || !slices.Equal(got, []string{"a.go"}) {
+		t.Errorf("the second command read the index %d times (files %q), want none (a.go)", n, got)
+	}
+
+	testgit.WriteFile(t, dir, "b.go", "package a\n\nfunc Beta() {}\n")
+	testgit.Run(t, dir, "add", "b.go")
+	backdate(t, dir)
+	if n, got := command(); n != 1 || !slices.Equal(got, []string{"a.go", "b.go"}) {
+		t.Errorf("after git add: %d reads, files %q; want 1 read, a.go and b.go", n, got)
+	}
+
+	saved := filepath.Join(dir, ".git", "contextfs", "tracked")
+	raw, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, bad := range map[string][]byte{
+		"cut short":        raw[:len(raw)-3],
+		"a path upward":    bytes.Replace(raw, []byte("pb.go\x00"), []byte("p../b.go\x00"), 1),
+		"an unknown entry": append(slices.Clone(raw), []byte("xq\x00")...),
+	} {
+		if err := os.WriteFile(saved, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if n, got := command(); n != 1 || !slices.Equal(got, []string{"a.go", "b.go"}) {
+			t.Errorf("saved list %s: %d reads, files %q; want the index read, a.go and b.go", name, n, got)
+		}
 	}
 }

@@ -86,7 +86,7 @@ func (ix *Indexer) Files() ([]cache.FileEntry, []Skipped, error) {
 	if tracked == nil {
 		tracked = new(Tracked)
 	}
-	l, err := tracked.get(ix.repo.GitDir, ix.optsKey(), ix.filter)
+	l, err := tracked.get(ix.repo.GitDir, ix.optsKey(), len(ix.opts.Include) > 0, ix.filter)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -35,6 +35,12 @@ import (
 //
 // The zero value is ready to use; a Tracked is safe for concurrent use.
 type Tracked struct {
+	// File, when set, keeps the list between processes too: a command
+	// run cold reads it instead of git's index while the index is the
+	// file it was made from (see load). It lives in the cache's folder,
+	// and is as disposable as the cache.
+	File string
+
 	mu    sync.Mutex
 	gitID fileID
 	trust bool
@@ -76,8 +82,9 @@ func (t *Tracked) Reads() int { return int(t.reads.Load()) }
 
 // get returns the tracked files of the repository whose git dir is
 // gitDir, filtered by filter (keyed by opts), reading the index file only
-// when it changed since the last call.
-func (t *Tracked) get(gitDir, opts string, filter func([]gitindex.Entry) *trackedList) (*trackedList, error) {
+// when it changed since the last call. withSeen asks for the set of every
+// path in the index, which the saved list does not keep.
+func (t *Tracked) get(gitDir, opts string, withSeen bool, filter func([]gitindex.Entry) *trackedList) (*trackedList, error) {
 	path := filepath.Join(gitDir, "index")
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -94,6 +101,12 @@ func (t *Tracked) get(gitDir, opts string, filter func([]gitindex.Entry) *tracke
 	if t.list != nil && t.trust && t.opts == opts && idOf(fi) == t.gitID {
 		return t.list, nil
 	}
+	if t.list == nil && t.File != "" && !withSeen {
+		if l := load(t.File, idOf(fi), opts); l != nil {
+			t.list, t.opts, t.gitID, t.trust = l, opts, idOf(fi), true
+			return l, nil
+		}
+	}
 	start := time.Now()
 	entries, id, err := readIndex(path)
 	if err != nil {
@@ -102,6 +115,9 @@ func (t *Tracked) get(gitDir, opts string, filter func([]gitindex.Entry) *tracke
 	t.reads.Add(1)
 	t.list, t.opts, t.gitID = filter(entries), opts, id
 	t.trust = time.Unix(0, id.mtime).Before(start.Add(-racyWindow))
+	if t.trust && t.File != "" {
+		_ = save(t.File, id, opts, t.list) // only a saving: the next process reads the index
+	}
 	return t.list, nil
 }
 
