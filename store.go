@@ -51,6 +51,11 @@ type Options struct {
 	// only (0600, 0700): the user store's. A store whose work tree's root
 	// folder is already private is treated so without it.
 	Private bool
+	// LongLived says the process keeps the store open for many commands
+	// (the watcher answering warm commands, the MCP server): the code
+	// index then watches the tracked files' folders (inotify) instead of
+	// stat'ing every tracked file at each search.
+	LongLived bool
 }
 
 // Store is an open contextfs repository: its memory files and its cache.
@@ -135,7 +140,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	repo.MaxFileBytes = cfg.Limits.WithDefaults().MaxFileBytes
 	repo.Private = opts.Private || privateDir(repo.Root)
 	s := &Store{Repo: repo, Config: cfg, emb: emb, ownEmb: ownEmb, repoEmb: repoEmb, notes: notes, now: now, startWatcher: opts.StartWatcher,
-		tracked: &autoindex.Tracked{File: filepath.Join(repo.GitDir, "contextfs", "tracked")}}
+		tracked: &autoindex.Tracked{File: filepath.Join(repo.GitDir, "contextfs", "tracked"), Watch: opts.LongLived}}
 	if err := s.openCache(ctx); err != nil {
 		return nil, err
 	}
@@ -165,6 +170,7 @@ func (s *Store) Close() error {
 	s.bgMu.Lock()
 	defer s.bgMu.Unlock()
 	s.bgClosed = true
+	s.tracked.Close()
 	if c, ok := s.emb.(io.Closer); ok && s.ownEmb {
 		c.Close() // ends provider openai's program, if it was started
 	}

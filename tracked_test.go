@@ -168,3 +168,87 @@ func TestASecondProcessReadsTheSavedListNotGitsIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestALongLivedStoreStatsOnlyWhatChanged runs the search's auto-index on
+// a store kept open (the watcher's, the MCP server's), which watches the
+// tracked files' folders: a second search stats no file, an edit costs a
+// stat of that file and is indexed, and a folder moved away is seen (all
+// its files gone). A store opened for one command stats every file.
+func TestALongLivedStoreStatsOnlyWhatChanged(t *testing.T) {
+	testgit.Isolate(t)
+	dir := testgit.Init(t)
+	testgit.WriteFile(t, dir, "a.go", "package a\n\nfunc Alpha() {}\n")
+	testgit.WriteFile(t, dir, "sub/b.go", "package sub\n\nfunc Beta() {}\n")
+	testgit.WriteFile(t, dir, "sub/deep/c.go", "package deep\n\nfunc Gamma() {}\n")
+	testgit.Run(t, dir, "add", "-A")
+	testgit.Run(t, dir, "commit", "-q", "--no-verify", "-m", "base")
+	backdate(t, dir)
+	ctx := context.Background()
+	open := func(longLived bool) *Store {
+		s, err := Open(ctx, Options{Dir: dir, Embedder: embed.NewBuiltin(), LongLived: longLived})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	search := func(s *Store) map[string]int64 {
+		t.Helper()
+		if _, err := s.AutoIndex(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		files, _, err := s.Indexer(nil).Files()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes := map[string]int64{}
+		for _, f := range files {
+			sizes[f.Path] = f.Size
+		}
+		return sizes
+	}
+	s := open(true)
+	search(s)
+	n := s.tracked.Stats()
+	search(s)
+	search(s)
+	if got := s.tracked.Stats() - n; got != 0 {
+		t.Errorf("two searches with nothing changed stat'ed %d files, want none", got)
+	}
+
+	testgit.WriteFile(t, dir, "sub/b.go", "package sub\n\nfunc BetaRenamed() {}\n")
+	n = s.tracked.Stats()
+	sizes := search(s)
+	if got := s.tracked.Stats() - n; got < 1 || got > 2 {
+		t.Errorf("an edit of one file stat'ed %d files in the next search, want it alone", got)
+	}
+	if want := int64(len("package sub\n\nfunc BetaRenamed() {}\n")); sizes["sub/b.go"] != want {
+		t.Errorf("the edited file's size is %d, want %d: the edit was not seen", sizes["sub/b.go"], want)
+	}
+	if res, err := s.Search(ctx, Query{Text: "BetaRenamed", Types: []string{"code"}, Mode: ModeKeyword}); err != nil || len(res) == 0 {
+		t.Errorf("the edit is not searchable: %v, %v", res, err)
+	}
+
+	if err := os.Rename(filepath.Join(dir, "sub"), filepath.Join(dir, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	if got := search(s); len(got) != 1 || got["a.go"] == 0 {
+		t.Errorf("after the folder moved away the files are %v, want a.go alone", got)
+	}
+	if err := os.Rename(filepath.Join(dir, "moved"), filepath.Join(dir, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	if got := search(s); len(got) != 3 {
+		t.Errorf("after the folder came back the files are %v, want all three", got)
+	}
+
+	once := open(false)
+	search(once)
+	n = once.tracked.Stats()
+	search(once)
+	// A search here looks twice (the auto-index, then Files): all three
+	// files each time.
+	if got := once.tracked.Stats() - n; got != 6 {
+		t.Errorf("a store for one command stat'ed %d files in its second search, want all 3 twice", got)
+	}
+}

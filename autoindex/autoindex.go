@@ -91,7 +91,7 @@ func (ix *Indexer) Files() ([]cache.FileEntry, []Skipped, error) {
 		return nil, nil, err
 	}
 	skipped := slices.Clone(l.skipped)
-	stats, err := statTracked(ix.repo.Root, l.paths)
+	stats, err := tracked.stat(ix.repo.Root, l)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,6 +41,12 @@ type Tracked struct {
 	// file it was made from (see load). It lives in the cache's folder,
 	// and is as disposable as the cache.
 	File string
+	// Watch, set by a process that keeps its store open for many commands
+	// (the watcher, the MCP server), watches the tracked files' folders
+	// with inotify (dirWatch) and stats only the files events name, not
+	// every tracked file at every run. A command that runs once would
+	// spend more adding the watches than it saves.
+	Watch bool
 
 	mu    sync.Mutex
 	gitID fileID
@@ -47,6 +54,15 @@ type Tracked struct {
 	opts  string // the options the list was filtered with
 	list  *trackedList
 	reads atomic.Int64
+	stats atomic.Int64 // files stat'ed
+
+	// With Watch: the watch over the folders of statsOf's files, their
+	// last stats and each path's place in them.
+	dw      *dirWatch
+	noWatch bool // a watch could not be set up (no inotify, no watches left): stat every time
+	statsOf *trackedList
+	last    []tracked
+	pos     map[string]int
 }
 
 // racyWindow is how much older than its read git's index file must be for
@@ -79,6 +95,82 @@ func idOf(fi fs.FileInfo) fileID {
 // Reads is how many times git's index file was read and parsed: tests
 // use it to show that an unchanged index is not read again.
 func (t *Tracked) Reads() int { return int(t.reads.Load()) }
+
+// Stats is how many tracked files were stat'ed: tests use it to show that
+// a watched work tree is not stat'ed file by file.
+func (t *Tracked) Stats() int { return int(t.stats.Load()) }
+
+// Close gives back the inotify watch, if any.
+func (t *Tracked) Close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dw != nil {
+		t.dw.close()
+		t.dw = nil
+	}
+}
+
+// stat returns the work-tree state of l's files (under root), in l's
+// order. With Watch it stats only the files changed since the last call
+// on the same list, by the watch's events; the first call on a list, and
+// any time the events cannot name the files, stat them all after setting
+// up a new watch (so that a change after the watch began is an event).
+func (t *Tracked) stat(root string, l *trackedList) ([]tracked, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.Watch || t.noWatch {
+		t.stats.Add(int64(len(l.paths)))
+		return statTracked(root, l.paths)
+	}
+	if t.dw != nil && t.statsOf == l {
+		dirty, err := t.dw.changes()
+		var paths []string
+		var at []int
+		for p := range dirty { // files git does not track (an editor's, a build's) are left out
+			if i, ok := t.pos[p]; ok {
+				paths = append(paths, p)
+				at = append(at, i)
+			}
+		}
+		// Past a quarter of the files, one pass over them all is as cheap.
+		if err == nil && len(paths) <= len(l.paths)/4+16 {
+			st, err := statTracked(root, paths)
+			if err != nil {
+				return nil, err
+			}
+			t.stats.Add(int64(len(paths)))
+			for k, i := range at {
+				t.last[i] = st[k]
+			}
+			return slices.Clone(t.last), nil
+		}
+	}
+	if t.dw != nil {
+		t.dw.close()
+		t.dw = nil
+	}
+	dw, err := newDirWatch(root, l.paths)
+	if err != nil {
+		t.noWatch = true
+	}
+	st, err := statTracked(root, l.paths)
+	t.stats.Add(int64(len(l.paths)))
+	if err != nil {
+		if dw != nil {
+			dw.close()
+		}
+		return nil, err
+	}
+	if dw != nil {
+		t.dw, t.statsOf, t.last = dw, l, st
+		t.pos = make(map[string]int, len(l.paths))
+		for i, p := range l.paths {
+			t.pos[p] = i
+		}
+		return slices.Clone(st), nil
+	}
+	return st, nil
+}
 
 // get returns the tracked files of the repository whose git dir is
 // gitDir, filtered by filter (keyed by opts), reading the index file only

@@ -241,7 +241,7 @@ func (w *Server) open(ctx context.Context) error {
 	}
 	w.closeLocked()
 	set, err := scope.Open(ctx, scope.Options{
-		Store:    contextfs.Options{Dir: w.root, Notices: w.notes},
+		Store:    contextfs.Options{Dir: w.root, Notices: w.notes, LongLived: true},
 		Warnings: w.notes,
 	})
 	if err != nil {
