@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/contextfs/contextfs/gitindex"
@@ -86,9 +85,7 @@ type fileID struct {
 
 func idOf(fi fs.FileInfo) fileID {
 	id := fileID{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		id.dev, id.ino, id.ctim = uint64(st.Dev), st.Ino, st.Ctim.Nano()
-	}
+	id.dev, id.ino, id.ctim = fileDevIno(fi)
 	return id
 }
 

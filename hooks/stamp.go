@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -81,9 +80,8 @@ func MergeDriverStamp(top, gitDir, commonDir string, now time.Time) (stamp strin
 		}
 		mtime := fi.ModTime()
 		fmt.Fprintf(&b, "%s %d %d", p, fi.Size(), mtime.UnixNano())
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			fmt.Fprintf(&b, " %d %d %d", st.Dev, st.Ino, st.Ctim.Nano())
-		}
+		dev, ino, ctime := fileDevIno(fi)
+		fmt.Fprintf(&b, " %d %d %d", dev, ino, ctime)
 		b.WriteByte(0)
 		if !mtime.Before(now.Add(-racyWindow)) {
 			return "", false
