@@ -73,7 +73,7 @@ const racyWindow = 2 * time.Second
 type trackedList struct {
 	paths   []string  // tracked regular files to index, in index order
 	skipped []Skipped // submodules and symbolic links
-	seen    map[string]bool
+	seen    map[string]bool // every path of the index, when asked for (index.include)
 }
 
 // fileID is what identifies one version of a file without reading it.
@@ -173,7 +173,7 @@ func (t *Tracked) stat(root string, l *trackedList) ([]tracked, error) {
 // gitDir, filtered by filter (keyed by opts), reading the index file only
 // when it changed since the last call. withSeen asks for the set of every
 // path in the index, which the saved list does not keep.
-func (t *Tracked) get(gitDir, opts string, withSeen bool, filter func([]gitindex.Entry) *trackedList) (*trackedList, error) {
+func (t *Tracked) get(gitDir, opts string, withSeen bool, filter func([]gitindex.Entry, bool) *trackedList) (*trackedList, error) {
 	path := filepath.Join(gitDir, "index")
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -183,11 +183,11 @@ func (t *Tracked) get(gitDir, opts string, withSeen bool, filter func([]gitindex
 		// No index: nothing was ever added. Not remembered, so that the
 		// first git add is seen.
 		t.list = nil
-		return filter(nil), nil
+		return filter(nil, withSeen), nil
 	case err != nil:
 		return nil, fmt.Errorf("read git index: %w", err)
 	}
-	if t.list != nil && t.trust && t.opts == opts && idOf(fi) == t.gitID {
+	if t.list != nil && t.trust && t.opts == opts && idOf(fi) == t.gitID && (!withSeen || t.list.seen != nil) {
 		return t.list, nil
 	}
 	if t.list == nil && t.File != "" && !withSeen {
@@ -202,7 +202,7 @@ func (t *Tracked) get(gitDir, opts string, withSeen bool, filter func([]gitindex
 		return nil, err
 	}
 	t.reads.Add(1)
-	t.list, t.opts, t.gitID = filter(entries), opts, id
+	t.list, t.opts, t.gitID = filter(entries, withSeen), opts, id
 	t.trust = time.Unix(0, id.mtime).Before(start.Add(-racyWindow))
 	if t.trust && t.File != "" {
 		_ = save(t.File, id, opts, t.list) // only a saving: the next process reads the index
@@ -245,12 +245,18 @@ func (ix *Indexer) optsKey() string {
 
 // filter keeps the index entries to index: merged, outside .contextfs/,
 // regular files (submodules and symbolic links are skipped with the
-// reason), not excluded and in an enabled language.
-func (ix *Indexer) filter(idx []gitindex.Entry) *trackedList {
-	l := &trackedList{seen: make(map[string]bool, len(idx))}
+// reason), not excluded and in an enabled language; with withSeen, also
+// the set of every path in the index.
+func (ix *Indexer) filter(idx []gitindex.Entry, withSeen bool) *trackedList {
+	l := new(trackedList)
+	if withSeen {
+		l.seen = make(map[string]bool, len(idx))
+	}
 	for _, e := range idx {
 		p := e.Path
-		l.seen[p] = true
+		if withSeen {
+			l.seen[p] = true
+		}
 		// Stage 0 is a merged entry; 1-3 are the sides of a conflict, to
 		// be indexed once resolved.
 		if e.Stage != 0 {
