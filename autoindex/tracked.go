@@ -17,12 +17,13 @@ import (
 	"github.com/contextfs/contextfs/gitstore"
 )
 
-// Tracked keeps the list of files git tracks between index runs of one
-// long-lived process (the watcher answering warm commands, the MCP
-// server): while git's index file is the same file, unchanged, its parse
-// and the filtering by the index options are reused, so that a search
-// that finds nothing changed does not read the index again (at 100,000
-// files a 14.5 MB read, its checksum and a map of every path).
+// Tracked keeps the list of files git tracks between index runs, in
+// memory for a long-lived process (the watcher answering warm commands,
+// the MCP server) and in File for the next command: while git's index
+// file is the same file, unchanged, its parse and the filtering by the
+// index options are reused, so that a search that finds nothing changed
+// does not read the index again (at 100,000 files a 9–15 MB read, its
+// checksum and a pass over every path).
 //
 // The file is the same when its device, inode, size, modification and
 // status-change times are. git never rewrites its index in place (it
@@ -58,7 +59,7 @@ type Tracked struct {
 	// With Watch: the watch over the folders of statsOf's files, their
 	// last stats and each path's place in them.
 	dw      *dirWatch
-	noWatch bool // a watch could not be set up (no inotify, no watches left): stat every time
+	noWatch bool // a watch could not be set up (no inotify, no watches left): stat every time from then on
 	statsOf *trackedList
 	last    []tracked
 	pos     map[string]int
@@ -71,8 +72,8 @@ const racyWindow = 2 * time.Second
 
 // trackedList is the git index filtered by the indexer's options.
 type trackedList struct {
-	paths   []string  // tracked regular files to index, in index order
-	skipped []Skipped // submodules and symbolic links
+	paths   []string        // tracked regular files to index, in index order
+	skipped []Skipped       // submodules and symbolic links
 	seen    map[string]bool // every path of the index, when asked for (index.include)
 }
 
@@ -133,6 +134,9 @@ func (t *Tracked) stat(root string, l *trackedList) ([]tracked, error) {
 		if err == nil && len(paths) <= len(l.paths)/4+16 {
 			st, err := statTracked(root, paths)
 			if err != nil {
+				// The events are spent: the next run starts over.
+				t.dw.close()
+				t.dw = nil
 				return nil, err
 			}
 			t.stats.Add(int64(len(paths)))
