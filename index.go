@@ -43,7 +43,7 @@ type IndexResult struct {
 func (s *Store) Indexer(progress func(done, total int)) *autoindex.Indexer {
 	ic := s.Config.Index
 	return autoindex.New(s.Repo, s.cache, autoindex.Options{Include: ic.Include, Exclude: ic.Exclude,
-		Languages: ic.Languages, MaxCommits: ic.MaxCommits, Workers: ic.Workers, Progress: progress})
+		Languages: ic.Languages, MaxCommits: ic.MaxCommits, Workers: ic.Workers, Progress: progress, Tracked: s.tracked})
 }
 
 // Index brings the code and commit index up to date: only files whose

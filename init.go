@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
@@ -40,7 +41,18 @@ func (s *Store) Init(ctx context.Context) ([]string, error) {
 	} else if !errors.Is(err, os.ErrExist) {
 		return created, err
 	}
+	// Asking git takes three processes; the user store runs Init at every
+	// open, so a registration found complete is remembered with the
+	// files that decide it (hooks.MergeDriverStamp) and not asked again
+	// while they are the same.
+	stamp, stampOK := hooks.MergeDriverStamp(s.Repo.Root, s.Repo.GitDir, s.Repo.CommonDir, time.Now())
+	if stampOK && s.cache.Meta(ctx, mergeDriverMeta) == stamp {
+		return created, nil
+	}
 	before, _ := hooks.CheckMergeDriver(ctx, s.Repo.Root)
+	if before.Configured && before.Attributes && stampOK {
+		_ = s.cache.SetMeta(ctx, mergeDriverMeta, stamp) // only a saving: a read-only cache asks again
+	}
 	if !before.Configured || !before.Attributes {
 		if err := hooks.RegisterMergeDriver(ctx, s.Repo.Root); err != nil {
 			return created, err
@@ -54,3 +66,7 @@ func (s *Store) Init(ctx context.Context) ([]string, error) {
 	}
 	return created, nil
 }
+
+// mergeDriverMeta is the cache's key for the stamp of a merge driver
+// registration found complete (see Init).
+const mergeDriverMeta = "init:mergedriver"

@@ -54,8 +54,10 @@ var layers = map[string]int{
 	"review": 9, "importer": 8, "exporter": 9, "capture": 9,
 	// 10 the service: the workflows every adapter runs, end to end (save
 	// with checks, update, lineage, links, sessions, the context block,
-	// review, search across scopes …; docs/ARCHITECTURE.md).
-	"workflow": 10,
+	// review, search across scopes …; docs/ARCHITECTURE.md); and the
+	// warm-answer server, which runs an adapter's commands inside the
+	// watcher over stores it keeps open.
+	"workflow": 10, "warm": 10,
 	// 11 adapters over the service and the front door; 12 programs.
 	"mcpserver": 11, "cmd/git-contextfs": 12, "cmd/git-contextfs-mcp": 12, "cmd/git-contextfs-embed": 12, "cmd/git-contextfs-serve": 12,
 	"cmd/contextfs-bench": 12, "cmd/contextfs-model": 12,
@@ -68,10 +70,10 @@ var layers = map[string]int{
 // the service takes its packages off these lists, and the test fails
 // while a list names a package the adapter no longer imports.
 var adapterImports = map[string][]string{
-	"cmd/git-contextfs": {"", "branchdiff", "cache", "cmd/git-contextfs/iostreams",
-		"config", "contextblock", "frontmatter", "git", "gitstore", "hooks",
+	"cmd/git-contextfs": {"", "cmd/git-contextfs/iostreams",
+		"frontmatter", "git", "gitstore", "hooks",
 		"internal/buildinfo", "internal/printable", "internal/sibling", "memory",
-		"scope", "watch", "workflow"},
+		"warm", "watch", "workflow"},
 	"mcpserver": {"", "memory", "workflow"},
 }
 

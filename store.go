@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contextfs/contextfs/autoindex"
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/frontmatter"
@@ -50,6 +51,11 @@ type Options struct {
 	// only (0600, 0700): the user store's. A store whose work tree's root
 	// folder is already private is treated so without it.
 	Private bool
+	// LongLived says the process keeps the store open for many commands
+	// (the watcher answering warm commands, the MCP server): the code
+	// index then watches the tracked files' folders (inotify) instead of
+	// stat'ing every tracked file at each search.
+	LongLived bool
 }
 
 // Store is an open contextfs repository: its memory files and its cache.
@@ -67,6 +73,11 @@ type Store struct {
 	repoEmb bool
 
 	startWatcher func(root string) error
+
+	// tracked keeps git's tracked-file list while the index file is
+	// unchanged, so that a long-lived process (the watcher, the MCP
+	// server) does not read it at every search.
+	tracked *autoindex.Tracked
 
 	// unavailMu guards unavailNoted: whether the embedding server's
 	// error was told once (noteUnavailable).
@@ -128,7 +139,8 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	}
 	repo.MaxFileBytes = cfg.Limits.WithDefaults().MaxFileBytes
 	repo.Private = opts.Private || privateDir(repo.Root)
-	s := &Store{Repo: repo, Config: cfg, emb: emb, ownEmb: ownEmb, repoEmb: repoEmb, notes: notes, now: now, startWatcher: opts.StartWatcher}
+	s := &Store{Repo: repo, Config: cfg, emb: emb, ownEmb: ownEmb, repoEmb: repoEmb, notes: notes, now: now, startWatcher: opts.StartWatcher,
+		tracked: &autoindex.Tracked{File: filepath.Join(repo.GitDir, "contextfs", "tracked"), Watch: opts.LongLived}}
 	if err := s.openCache(ctx); err != nil {
 		return nil, err
 	}
@@ -163,6 +175,7 @@ func (s *Store) Close() error {
 	s.bgMu.Lock()
 	defer s.bgMu.Unlock()
 	s.bgClosed = true
+	s.tracked.Close()
 	if c, ok := s.emb.(io.Closer); ok && s.ownEmb {
 		c.Close() // ends provider openai's program, if it was started
 	}

@@ -14,20 +14,18 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 	"unicode"
 
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/chunker"
-	"github.com/contextfs/contextfs/gitindex"
 	"github.com/contextfs/contextfs/gitstore"
 )
 
@@ -38,8 +36,11 @@ type Options struct {
 	Languages  []string // only these languages (empty: all)
 	MaxCommits int      // commits of the current branch (0: 1000; negative: none)
 	Workers    int      // files parsed at once, one parser each (0: runtime.GOMAXPROCS(0))
-	Touch      bool     // record this run as the last one even if nothing changed
-	Progress   func(done, total int)
+	// Tracked keeps the tracked-file list between runs; nil reads git's
+	// index at every run.
+	Tracked  *Tracked
+	Touch    bool // record this run as the last one even if nothing changed
+	Progress func(done, total int)
 }
 
 // Indexer indexes one repository into its cache.
@@ -79,87 +80,40 @@ type Skipped struct {
 // process is spawned) that are regular files, outside .contextfs/, not
 // excluded and in an enabled language, plus untracked files matching
 // Include. Submodules and symbolic links are skipped, with the reason.
+// The index is read again only when it changed (see Tracked).
 func (ix *Indexer) Files() ([]cache.FileEntry, []Skipped, error) {
-	var out []cache.FileEntry
-	var skipped []Skipped
-	idx, err := gitindex.Read(ix.repo.GitDir)
+	tracked := ix.opts.Tracked
+	if tracked == nil {
+		tracked = new(Tracked)
+	}
+	l, err := tracked.get(ix.repo.GitDir, ix.optsKey(), len(ix.opts.Include) > 0, ix.filter)
 	if err != nil {
 		return nil, nil, err
 	}
-	seen := map[string]bool{}
-	var paths []string
-	for _, e := range idx {
-		p := e.Path
-		seen[p] = true
-		// Stage 0 is a merged entry; 1-3 are the sides of a conflict, to
-		// be indexed once resolved.
-		if e.Stage != 0 {
-			continue
-		}
-		if strings.HasPrefix(p, gitstore.Dir+"/") {
-			continue
-		}
-		switch e.Mode {
-		case gitindex.ModeDir:
-			continue // a sparse index's folder outside the cone: not checked out
-		case gitindex.ModeGitlink:
-			skipped = append(skipped, Skipped{p, "submodule"})
-			continue
-		case gitindex.ModeSymlink:
-			skipped = append(skipped, Skipped{p, "symbolic link"})
-			continue
-		}
-		if matchAny(ix.opts.Exclude, p) {
-			continue
-		}
-		if !ix.languageOn(p) {
-			continue
-		}
-		paths = append(paths, p)
+	skipped := slices.Clone(l.skipped)
+	stats, err := tracked.stat(ix.repo.Root, l)
+	if err != nil {
+		return nil, nil, err
 	}
-	infos, errs := ix.lstatAll(paths)
-	for i, p := range paths {
-		fi, err := infos[i], errs[i]
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				continue // deleted in the work tree
-			}
-			return nil, nil, err
-		}
-		if !fi.Mode().IsRegular() {
+	out := make([]cache.FileEntry, 0, len(l.paths))
+	for i, p := range l.paths {
+		switch stats[i].kind {
+		case statMissing:
+			// deleted in the work tree
+		case statOther:
 			skipped = append(skipped, Skipped{p, "not a regular file in the work tree"})
-			continue
+		default:
+			out = append(out, stats[i].entry)
 		}
-		out = append(out, entry(p, fi))
 	}
 	if len(ix.opts.Include) > 0 {
-		extra, err := ix.included(seen)
+		extra, err := ix.included(l.seen)
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, extra...)
 	}
 	return out, skipped, nil
-}
-
-// lstatAll stats the work-tree files at paths, on all cores in
-// contiguous ranges: an index run that finds nothing changed is mostly
-// this one system call per tracked file.
-func (ix *Indexer) lstatAll(paths []string) ([]fs.FileInfo, []error) {
-	infos, errs := make([]fs.FileInfo, len(paths)), make([]error, len(paths))
-	workers := min(runtime.GOMAXPROCS(0), len(paths)/512+1)
-	per := (len(paths) + workers - 1) / workers
-	var wg sync.WaitGroup
-	for lo := 0; lo < len(paths); lo += per {
-		hi := min(lo+per, len(paths))
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				infos[i], errs[i] = os.Lstat(ix.repo.Abs(paths[i]))
-			}
-		})
-	}
-	wg.Wait()
-	return infos, errs
 }
 
 func (ix *Indexer) languageOn(p string) bool {

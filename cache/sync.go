@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"maps"
 	"os"
@@ -702,16 +701,26 @@ const (
 )
 
 // statSum hashes a stat list (path, size, mtime, inode of every file).
+// It runs at every sync, over every file of the kind (100,000 at a
+// large repository's code index), so the entries are packed into a
+// buffer hashed in large writes with SHA-256, which the CPU accelerates:
+// FNV-128a byte by byte, one interface call per field, was a third of a
+// warm search's CPU at 100K tracked files.
 func statSum(entries []FileEntry) string {
-	h := fnv.New128a()
-	var buf [24]byte
+	h := sha256.New()
+	buf := make([]byte, 0, 64<<10)
 	for _, e := range entries {
-		h.Write([]byte(e.Path))
-		binary.LittleEndian.PutUint64(buf[0:], uint64(e.Size))
-		binary.LittleEndian.PutUint64(buf[8:], uint64(e.Changed))
-		binary.LittleEndian.PutUint64(buf[16:], e.Ino)
-		h.Write(buf[:])
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(e.Path)))
+		buf = append(buf, e.Path...)
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(e.Size))
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(e.Changed))
+		buf = binary.LittleEndian.AppendUint64(buf, e.Ino)
+		if len(buf) >= 60<<10 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
 	}
+	h.Write(buf)
 	return hex.EncodeToString(h.Sum(nil)) + ":" + strconv.Itoa(len(entries))
 }
 

@@ -107,10 +107,10 @@ and how to configure agents.`,
 // person's own store alone, which it creates if there is none yet.
 func serve(ctx context.Context, dir string, in io.Reader, out, errOut io.Writer) error {
 	var set *scope.Set
-	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Notices: errOut, StartWatcher: spawnWatcher})
+	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Notices: errOut, StartWatcher: spawnWatcher, LongLived: true})
 	switch {
 	case errors.Is(err, gitstore.ErrNotRepo):
-		if set, err = scope.Open(ctx, scope.Options{Store: contextfs.Options{Dir: dir, Notices: errOut}, Warnings: errOut}); err != nil {
+		if set, err = scope.Open(ctx, scope.Options{Store: contextfs.Options{Dir: dir, Notices: errOut, LongLived: true}, Warnings: errOut}); err != nil {
 			return err
 		}
 		defer set.Close() // and the user store with it

@@ -16,6 +16,7 @@ import (
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/warm"
 	"github.com/contextfs/contextfs/workflow"
 )
 
@@ -36,7 +37,7 @@ type app struct {
 	askWarm bool
 	// warm is set when this app runs inside the watcher for a caller: the
 	// stores are the watcher's, kept open across commands.
-	warm *warmServer
+	warm *warm.Session
 	// execve replaces the process with another program (syscall.Exec,
 	// set by main); nil runs it as a child instead.
 	execve func(path string, argv, env []string) error
@@ -58,7 +59,7 @@ func (a *app) open(cmd *cobra.Command) (*contextfs.Store, error) { return a.open
 // rather than the cobra command.
 func (a *app) openStore(ctx context.Context) (*contextfs.Store, error) {
 	if a.warm != nil {
-		return a.warm.set.Repo, nil
+		return a.warm.Set.Repo, nil
 	}
 	return contextfs.Open(ctx, contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher})
 }
@@ -68,7 +69,7 @@ func (a *app) openStore(ctx context.Context) (*contextfs.Store, error) {
 // demand, the user's. Warnings about stores skipped go to stderr.
 func (a *app) openScopes(ctx context.Context) (*workflow.Service, error) {
 	if a.warm != nil {
-		return workflow.Over(a.warm.set.Borrow(), a.io.ErrOut), nil
+		return workflow.Over(a.warm.Set.Borrow(), a.io.ErrOut), nil
 	}
 	return workflow.Open(ctx, contextfs.Options{Dir: a.dir, Notices: a.io.ErrOut, StartWatcher: a.startWatcher}, a.io.ErrOut)
 }

@@ -68,7 +68,7 @@ same bytes.`,
 				// Other repositories are opened by the command, never
 				// kept warm.
 				if a.warm != nil && len(repos) == 0 {
-					b, err = a.warm.contextBlock(cmd.Context(), s, task, budget)
+					b, err = a.warm.ContextBlock(cmd.Context(), s, task, budget)
 				} else {
 					svc := workflow.ForStore(s, nil, a.io.ErrOut)
 					defer svc.Close() // the user store it opens; s stays withStore's

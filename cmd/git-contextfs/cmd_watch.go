@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/warm"
 	"github.com/contextfs/contextfs/watch"
 )
 
@@ -95,10 +96,10 @@ func (a *app) watchRunCmd() *cobra.Command {
 			os.Chdir("/")
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if w, err := newWarmServer(o.Root); err == nil {
-				o.Call, o.OnChange = w.call, w.refresh
-				defer w.close()
-				go w.closeWhenIdle(ctx, warmIdle)
+			if w, err := warm.NewServer(o.Root, version(), warmRunner{}); err == nil {
+				o.Call, o.OnChange = w.Call, w.Refresh
+				defer w.Close()
+				go w.CloseWhenIdle(ctx, warm.Idle)
 			}
 			err = watch.Serve(ctx, o)
 			if errors.Is(err, watch.ErrAlreadyRunning) {
@@ -127,7 +128,7 @@ func (a *app) watchStartCmd() *cobra.Command {
 				return nil
 			} else if !errors.Is(err, watch.ErrNotRunning) {
 				if pid, _ := watch.Holder(o.Socket); pid > 0 {
-					return &hungWatcher{pid: pid, err: err}
+					return &warm.NotAnsweringError{PID: pid, Err: err}
 				}
 			}
 			if err := spawnWatcher(o.Root); err != nil {
@@ -217,7 +218,7 @@ func describeWatcher(w contextfs.WatcherStatus) string {
 	s := "not running"
 	switch {
 	case w.NotAnswering:
-		s = fmt.Sprintf("running (pid %d) but not answering (stopped or stuck: %s)", w.PID, hungFix)
+		s = fmt.Sprintf("running (pid %d) but not answering (stopped or stuck: %s)", w.PID, warm.HungFix)
 	case w.Running:
 		s = fmt.Sprintf("running (pid %d, since %s)", w.PID, w.Started.Local().Format("2006-01-02 15:04"))
 	}

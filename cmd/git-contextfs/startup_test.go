@@ -40,13 +40,13 @@ func TestVersionStartsNothingItDoesNotNeed(t *testing.T) {
 		"github.com/go-git/go-git/v5",        // go-git's transports, for review's ReadRef
 		"golang.org/x/crypto/ssh",
 		"github.com/ProtonMail/go-crypto/openpgp/internal/ecc",
-		"github.com/go-git/gcfg",   // go-git's config reader, for the identity: gitstore/gitconfig.go
+		"github.com/go-git/gcfg",   // go-git's config reader disagrees with git's (docs/DESIGN.md): gitstore/gitconfig.go
 		"github.com/yuin/goldmark", // its root and HTML renderer: we only parse
 		"github.com/yuin/goldmark/renderer/html",
 		"net/http", // provider openai's client: git-contextfs-embed makes its requests
 		"crypto/tls",
 		"crypto/x509",
-		"github.com/go-git/go-git/v5/plumbing", // go-git's index reader, for autoindex: package gitindex reads it
+		"github.com/go-git/go-git/v5/plumbing", // its index reader fails sparse, skipHash and SHA-256 indexes (docs/DESIGN.md): package gitindex
 		"github.com/pjbgf/sha1cd",
 	}
 	total := 0

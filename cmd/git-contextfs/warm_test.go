@@ -129,30 +129,57 @@ func TestWarmAnswersFollowEditsAndSettings(t *testing.T) {
 	}
 }
 
-func TestWarmAnswersAreNotTakenFromAnotherBuildOrEnvironment(t *testing.T) {
+func TestWarmAnswersAreNotTakenFromAnotherBuild(t *testing.T) {
 	bin := filepath.Join(binDir, "git-contextfs")
 	dir := warmRepo(t, bin)
 	other := filepath.Join(t.TempDir(), "git-contextfs")
 	copyFile(t, bin, other)
+	r := runBin(t, other, dir, []string{"CONTEXTFS_WARM=only"}, "search", "deploy")
+	if r.code != 1 || !strings.Contains(r.stderr, "another build") {
+		t.Fatalf("exit %d, stderr %q; want a refusal naming another build", r.code, r.stderr)
+	}
+	// Without "only" the command runs cold and answers.
+	if r := runBin(t, other, dir, nil, "search", "deploy"); r.code != 0 || !strings.Contains(r.stdout, "deploy bot") {
+		t.Fatalf("cold fallback: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestWarmAnswersCarryTheCallersEnvironment: the watcher answers callers
+// whose environment differs from its own, with the caller's settings. A
+// command with another PATH is answered warm; one naming another user
+// store (CONTEXTFS_USER_DIR) gets that store's memories, and the next
+// command without it gets the first store's again; another embedder
+// setting is answered as a cold run with it would be.
+func TestWarmAnswersCarryTheCallersEnvironment(t *testing.T) {
+	bin := filepath.Join(binDir, "git-contextfs")
+	dir := warmRepo(t, bin)
+	mine, other := filepath.Join(t.TempDir(), "mine"), filepath.Join(t.TempDir(), "other")
+	for store, text := range map[string]string{mine: "Mine: deploy on Tuesdays.", other: "Other: deploy on Fridays."} {
+		if r := runBin(t, bin, dir, []string{"CONTEXTFS_USER_DIR=" + store, "CONTEXTFS_WARM=off"}, "save", "--scope", "user", "--type", "preference", text); r.code != 0 {
+			t.Fatalf("save to %s: exit %d: %s", store, r.code, r.stderr)
+		}
+	}
+	only := "CONTEXTFS_WARM=only"
 	tests := []struct {
-		name string
-		bin  string
-		env  []string
-		want string
+		name      string
+		env       []string
+		want, not string
 	}{
-		{"another executable file", other, nil, "another build"},
-		{"another user store", bin, []string{"CONTEXTFS_USER_DIR=" + t.TempDir()}, "another environment"},
-		{"another embedder setting", bin, []string{"CONTEXTFS_EMBEDDER=builtin"}, "another environment"},
+		{"another PATH", []string{"PATH=" + t.TempDir() + string(os.PathListSeparator) + os.Getenv("PATH")}, "deploy bot", ""},
+		{"a user store", []string{"CONTEXTFS_USER_DIR=" + mine}, "Tuesdays", "Fridays"},
+		{"another user store", []string{"CONTEXTFS_USER_DIR=" + other}, "Fridays", "Tuesdays"},
+		{"the first user store again", []string{"CONTEXTFS_USER_DIR=" + mine}, "Tuesdays", "Fridays"},
+		{"another embedder setting", []string{"CONTEXTFS_EMBEDDER=builtin"}, "deploy bot", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := runBin(t, tt.bin, dir, append(tt.env, "CONTEXTFS_WARM=only"), "search", "deploy")
-			if r.code != 1 || !strings.Contains(r.stderr, tt.want) {
-				t.Fatalf("exit %d, stderr %q; want a refusal naming %q", r.code, r.stderr, tt.want)
+			warm := runBin(t, bin, dir, append(tt.env, only), "search", "--scope", "all", "deploy")
+			if warm.code != 0 || !strings.Contains(warm.stdout, tt.want) || tt.not != "" && strings.Contains(warm.stdout, tt.not) {
+				t.Fatalf("warm: exit %d, want %q and not %q\n%s%s", warm.code, tt.want, tt.not, warm.stdout, warm.stderr)
 			}
-			// Without "only" the command runs cold and answers.
-			if r := runBin(t, tt.bin, dir, tt.env, "search", "deploy"); r.code != 0 || !strings.Contains(r.stdout, "deploy bot") {
-				t.Fatalf("cold fallback: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			cold := runBin(t, bin, dir, append(tt.env, "CONTEXTFS_WARM=off"), "search", "--scope", "all", "deploy")
+			if warm != cold {
+				t.Fatalf("warm answer differs from cold\nwarm:\n%s%s\ncold:\n%s%s", warm.stdout, warm.stderr, cold.stdout, cold.stderr)
 			}
 		})
 	}

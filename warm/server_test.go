@@ -1,4 +1,4 @@
-package main
+package warm
 
 import (
 	"context"
@@ -25,13 +25,13 @@ func TestWatcherRefreshBringsAnotherProcessesChangeIn(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	w, err := newWarmServer(dir)
+	w, err := NewServer(dir, "test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.close()
-	w.refresh() // nothing open yet: nothing to keep warm, and nothing opened
-	if w.set != nil {
+	defer w.Close()
+	w.Refresh() // nothing open yet: nothing to keep warm, and nothing opened
+	if w.session != nil {
 		t.Fatal("refresh opened the stores")
 	}
 	w.mu.Lock()
@@ -40,7 +40,7 @@ func TestWatcherRefreshBringsAnotherProcessesChangeIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	repo := w.set.Repo
+	repo := w.session.Set.Repo
 	if err := repo.PrepareSearch(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestWatcherRefreshBringsAnotherProcessesChangeIn(t *testing.T) {
 	if repo.SearchReady(ctx) {
 		t.Fatal("the watcher's search state is current before the refresh: the test shows nothing")
 	}
-	w.refresh()
+	w.Refresh()
 	if !repo.SearchReady(ctx) {
 		t.Error("after the refresh the next search would still load the change first")
 	}
