@@ -320,26 +320,32 @@ func libInits(dir, bin string, runs int) (initTimes, error) {
 		if err := cmd.Run(); err != nil {
 			return nil, fmt.Errorf("%s --version with inittrace: %v: %s", bin, err, stderr.Bytes())
 		}
-		var run []initLine
-		for _, line := range strings.Split(stderr.String(), "\n") {
-			f := strings.Fields(line)
-			// init PKG @T ms, C ms clock, B bytes, A allocs
-			if len(f) < 8 || f[0] != "init" || f[5] != "ms" || f[6] != "clock," {
-				continue
-			}
-			c, err := strconv.ParseFloat(f[4], 64)
-			if err != nil {
-				continue
-			}
-			b, _ := strconv.ParseInt(f[7], 10, 64)
-			run = append(run, initLine{pkg: f[1], clock: time.Duration(c * 1e6), bytes: b})
-		}
+		run := parseInittrace(stderr.String())
 		if len(run) == 0 {
 			return nil, fmt.Errorf("%s --version with GODEBUG=inittrace=1 printed no init lines", bin)
 		}
 		it = append(it, run)
 	}
 	return it, nil
+}
+
+// parseInittrace reads the runtime's GODEBUG=inittrace=1 lines, "init
+// PKG @T ms, C ms clock, B bytes, A allocs", skipping anything else.
+func parseInittrace(out string) []initLine {
+	var run []initLine
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 8 || f[0] != "init" || f[5] != "ms" || f[6] != "clock," {
+			continue
+		}
+		c, err := strconv.ParseFloat(f[4], 64)
+		if err != nil {
+			continue
+		}
+		b, _ := strconv.ParseInt(f[7], 10, 64)
+		run = append(run, initLine{pkg: f[1], clock: time.Duration(c * 1e6), bytes: b})
+	}
+	return run
 }
 
 // linkedPackages lists the packages linked into git-contextfs, from the
