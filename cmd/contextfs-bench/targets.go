@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -62,6 +63,17 @@ type sectionTime struct {
 // add appends a summary row.
 func (r *report) add(t target) { r.rows = append(r.rows, t) }
 
+// fail appends a row saying that the section name failed with err, so
+// that the summary shows why its targets are missing.
+func (r *report) fail(name string, err error) {
+	msg := err.Error()
+	if len(msg) > 300 {
+		msg = msg[:300] + "…"
+	}
+	r.rows = append(r.rows, target{What: "the " + name + " section (its targets are missing)", Goal: "runs to the end",
+		Value: "failed", Note: msg})
+}
+
 // writeSummary writes the summary table.
 func (r *report) writeSummary(w io.Writer) {
 	fmt.Fprintln(w, "## Targets")
@@ -94,7 +106,11 @@ func (r *report) writeSummary(w io.Writer) {
 		if t.Note != "" {
 			verdict += ": " + t.Note
 		}
-		fmt.Fprintf(w, "| #%d | %s | %s | %s | %s | %s | %s |\n", t.Issue, cell(t.What), cell(t.Goal), cell(value), cpu, cell(t.Baseline), cell(verdict))
+		issue := ""
+		if t.Issue > 0 {
+			issue = "#" + strconv.Itoa(t.Issue)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", issue, cell(t.What), cell(t.Goal), cell(value), cpu, cell(t.Baseline), cell(verdict))
 	}
 	fmt.Fprintln(w)
 }

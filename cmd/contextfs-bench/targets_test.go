@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +30,17 @@ func TestSummaryTableHasOneRowPerTargetWithItsVerdict(t *testing.T) {
 	}
 	if n := strings.Count(out, "\n| #"); n != 3 {
 		t.Errorf("summary has %d target rows, want 3:\n%s", n, out)
+	}
+}
+
+func TestFailedSectionIsARowOfTheSummary(t *testing.T) {
+	var rep report
+	rep.fail("save", errors.New("search --json: exit status 1:\nno warm answer"))
+	var b bytes.Buffer
+	rep.writeSummary(&b)
+	want := "|  | the save section (its targets are missing) | runs to the end | failed |  |  | **not met**: search --json: exit status 1: no warm answer |\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("summary lacks\n%s\nin\n%s", want, b.String())
 	}
 }
 
