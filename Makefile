@@ -129,8 +129,9 @@ stress:
 # the issues set, then the end-to-end tables (1K and 10K memories;
 # bench-full adds 100K, to stdout), then the Go micro-benchmarks of
 # BENCH_PKGS. Nothing in it is edited by hand. Progress goes to stderr; a
-# section that fails stops the run and leaves docs/BENCHMARKS.md as it was
-# (what ran is in bin/BENCHMARKS.md). About 20 minutes on a busy 2-core
+# section that fails is a failed row of the summary and the others run; if
+# the program or go test fails, docs/BENCHMARKS.md stays as it was (what ran
+# is in bin/BENCHMARKS.md). About 20 minutes on a busy 2-core
 # machine: the repos row uses 2,000 memories per repository, SICK is left to
 # bench-quality (nearly 3 minutes, and no target of make bench's), and the
 # micro-benchmarks run 0.5 s each over the packages below (cmd/git-contextfs'
