@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -14,9 +15,10 @@ import (
 )
 
 // benchHooks measures the hook handlers as git runs them, against the cost
-// of an empty shell hook: pre-commit with no memory staged and with 10,
-// and post-merge after a pull that changed 10 memories.
-func benchHooks(bin string, runs int) error {
+// of an empty shell hook: pre-commit with no memory staged (also through
+// the installed hook file: issue 31's ≤ 25 ms) and with 10, and post-merge
+// after a pull that changed 10 memories.
+func benchHooks(rep *report, bin string, runs int) error {
 	dir, err := os.MkdirTemp("", "contextfs-hooks-")
 	if err != nil {
 		return err
@@ -56,24 +58,40 @@ func benchHooks(bin string, runs int) error {
 	empty := filepath.Join(dir, "empty-hook")
 	os.WriteFile(empty, []byte("#!/bin/sh\nexit 0\n"), 0o755)
 
-	var base, none, ten, merge []time.Duration
-	for i := 0; i < runs; i++ {
-		d, _, err := timeCmd(clone, empty)
-		if err != nil {
-			return err
-		}
-		base = append(base, d)
-	}
-	// No memory staged: a source change only.
+	// No memory staged: a source change only. Timed three ways in rounds:
+	// the pre-commit file `hooks install` writes, run as git runs it (the
+	// shell, its block, then the handler); the handler alone; and the
+	// empty shell hook. The shims come out again before the pull below,
+	// whose post-merge would otherwise run ours first.
 	os.WriteFile(filepath.Join(clone, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	gitIn(clone, "add", "main.go")
-	for i := 0; i < runs; i++ {
-		d, _, err := timeCmd(clone, bin, "hook", "pre-commit")
-		if err != nil {
-			return err
-		}
-		none = append(none, d)
+	if _, _, err := timeCmd(clone, bin, "hooks", "install"); err != nil {
+		return err
 	}
+	shim := filepath.Join(clone, ".git", "hooks", "pre-commit")
+	env := append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	var base, none, shimmed, baseCPU, noneCPU, shimCPU []time.Duration
+	for i := 0; i < runs; i++ {
+		for _, r := range []struct {
+			cmd       *exec.Cmd
+			wall, cpu *[]time.Duration
+		}{
+			{exec.Command(empty), &base, &baseCPU},
+			{exec.Command(bin, "hook", "pre-commit"), &none, &noneCPU},
+			{exec.Command(shim), &shimmed, &shimCPU},
+		} {
+			r.cmd.Dir, r.cmd.Env = clone, env
+			w, c, _, err := cpuRun(r.cmd)
+			if err != nil {
+				return err
+			}
+			*r.wall, *r.cpu = append(*r.wall, w), append(*r.cpu, c)
+		}
+	}
+	if _, _, err := timeCmd(clone, bin, "hooks", "uninstall"); err != nil {
+		return err
+	}
+	var ten, merge []time.Duration
 	// Ten new memories staged.
 	for i := 0; i < 10; i++ {
 		if _, err := writeMemory(clone, fmt.Sprintf("Staged memory %d about retries", i), ts); err != nil {
@@ -109,14 +127,19 @@ func benchHooks(bin string, runs int) error {
 	}
 	fmt.Println("## Hooks")
 	fmt.Println()
-	fmt.Printf("A clone with 200 memories; each handler run as the hook shim runs it (`git-contextfs hook NAME`), %d runs, against an empty `#!/bin/sh` hook in the same run.\n\n", runs)
-	fmt.Println("| hook | p50 | p99 | target |")
-	fmt.Println("| --- | ---: | ---: | ---: |")
-	fmt.Printf("| empty shell hook (baseline) | %s | %s | |\n", ms(pct(base, 0.5)), ms(pct(base, 0.99)))
-	fmt.Printf("| pre-commit, no memory staged | %s | %s | ≤ 30 ms |\n", ms(pct(none, 0.5)), ms(pct(none, 0.99)))
-	fmt.Printf("| pre-commit, 10 memories staged | %s | %s | ≤ 100 ms |\n", ms(pct(ten, 0.5)), ms(pct(ten, 0.99)))
-	fmt.Printf("| post-merge after pulling 10 changed memories | %s | %s | ≤ 200 ms |\n", ms(pct(merge, 0.5)), ms(pct(merge, 0.99)))
+	fmt.Printf("A clone with 200 memories; each handler run as the hook shim runs it (`git-contextfs hook NAME`), %d runs, against an empty `#!/bin/sh` hook in the same run. \"As git runs it\": the pre-commit file `git-contextfs hooks install` writes, run directly (its shell, the block's checks, then the handler), in rounds with the handler alone and the empty hook. CPU is user + system from getrusage, the shell's children included.\n\n", runs)
+	fmt.Println("| hook | wall p50 | wall p99 | CPU p50 | target |")
+	fmt.Println("| --- | ---: | ---: | ---: | ---: |")
+	fmt.Printf("| empty shell hook (baseline) | %s | %s | %s | |\n", ms(pct(base, 0.5)), ms(pct(base, 0.99)), ms(pct(baseCPU, 0.5)))
+	fmt.Printf("| pre-commit as git runs it, no memory staged | %s | %s | %s | ≤ 25 ms |\n", ms(pct(shimmed, 0.5)), ms(pct(shimmed, 0.99)), ms(pct(shimCPU, 0.5)))
+	fmt.Printf("| pre-commit handler, no memory staged | %s | %s | %s | |\n", ms(pct(none, 0.5)), ms(pct(none, 0.99)), ms(pct(noneCPU, 0.5)))
+	fmt.Printf("| pre-commit handler, 10 memories staged | %s | %s | | ≤ 100 ms |\n", ms(pct(ten, 0.5)), ms(pct(ten, 0.99)))
+	fmt.Printf("| post-merge after pulling 10 changed memories | %s | %s | | ≤ 200 ms |\n", ms(pct(merge, 0.5)), ms(pct(merge, 0.99)))
 	fmt.Println()
+	met, note := wallTarget(pct(shimmed, 0.5), pct(shimCPU, 0.5), 25*time.Millisecond)
+	rep.add(target{Issue: 31, What: "pre-commit hook as git runs it (the installed file), nothing of ours staged", Goal: "≤ 25 ms wall",
+		Wall: pct(shimmed, 0.5), CPU: pct(shimCPU, 0.5), Baseline: "empty `#!/bin/sh` hook " + ms(pct(base, 0.5)) + "; handler alone " + ms(pct(none, 0.5)),
+		Met: met, Note: note})
 	return nil
 }
 

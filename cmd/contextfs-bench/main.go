@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,7 +35,7 @@ func main() {
 	runs := flag.Int("runs", 30, "CLI runs per row")
 	queries := flag.Int("queries", 200, "in-process queries per mode")
 	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
-	only := flag.String("only", "", "run only: startup, search, warm, list, agents, contextcode, prompt, sick, index, save, hooks, repos, lookup, embedder or quality (quality is never run by default)")
+	only := flag.String("only", "", "run only these comma-separated sections: startup, embedder, search, warm, list, agents, contextcode, prompt, sick, index, save, repos, hooks, lookup; or embedder or quality alone (quality is never run by default)")
 	reposN := flag.Int("repos-size", 10000, "memories per repository in the repos row")
 	reposK := flag.Int("repos", 5, "repositories in the repos row")
 	extract := flag.String("quality-extract", "", "derive the quality sets from the mirrors under this folder (owner+name/repo git dirs) into "+qualityDir+", and exit")
@@ -63,7 +64,7 @@ func main() {
 		if err := benchEmbedder(*runs); err != nil {
 			fatal(err)
 		}
-		if err := benchEmbedderWork(context.Background(), *repoSrc, *workRuns); err != nil {
+		if err := benchEmbedderWork(ctx, *repoSrc, *workRuns); err != nil {
 			fatal(err)
 		}
 		return
@@ -127,94 +128,124 @@ func main() {
 	if _, err := os.Stat(binAbs); err != nil {
 		fatal(fmt.Errorf("%s: build it first (make build): %w", *bin, err))
 	}
-	fmt.Printf("# contextfs benchmarks\n\n%s, %d cores, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), numCPU(), goVersion())
-	if *only == "" || *only == "startup" {
-		if err := benchStartup(binAbs, *runs); err != nil {
-			fatal(err)
-		}
-	}
-	if *only == "" {
-		if err := benchEmbedder(*runs); err != nil {
-			fatal(err)
-		}
-		if err := benchEmbedderWork(context.Background(), *repoSrc, *workRuns); err != nil {
-			fatal(err)
-		}
-	}
-	if *only == "" || *only == "search" {
-		var ns []int
-		for _, s := range strings.Split(*sizes, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil {
-				fatal(fmt.Errorf("-sizes: %w", err))
+	rep := &report{}
+	sections := []section{
+		{"startup", func() error { return benchStartup(rep, binAbs, *runs) }},
+		{"embedder", func() error {
+			if err := benchEmbedder(*runs); err != nil {
+				return err
 			}
-			ns = append(ns, n)
-		}
-		if err := benchSearch(ctx, ns, binAbs, *runs, *queries); err != nil {
-			fatal(err)
-		}
-	}
-	if *only == "" || *only == "warm" {
-		if err := benchWarm(ctx, sizeList(*sizes), binAbs, *runs, *queries); err != nil {
-			fatal(err)
-		}
-	}
-	if *only == "" || *only == "list" {
-		if err := benchList(ctx, sizeList(*sizes), binAbs, *listBase, *runs); err != nil {
-			fatal(err)
-		}
-	}
-	if *only == "" || *only == "agents" {
-		if err := benchAgents(ctx, sizeList(*sizes), binAbs, *agentsKeep, *runs, *queries); err != nil {
-			fatal(err)
-		}
-	}
-	if *only == "" || *only == "contextcode" {
-		if err := benchContextCode(ctx, sizeList(*sizes), binAbs, *runs); err != nil {
-			fatal(err)
-		}
-	}
-	if *only == "" || *only == "prompt" {
-		if err := benchPrompt(ctx, sizeList(*sizes), binAbs, *runs, *queries); err != nil {
-			fatal(err)
-		}
-	}
-	if *sick && (*only == "" || *only == "sick") {
-		if err := benchSICK(ctx); err != nil {
-			fatal(err)
-		}
-	}
-	if *only == "" || *only == "index" {
-		if err := benchIndex(*repoSrc, binAbs, *indexBase, *indexRuns); err != nil {
-			fatal(err)
-		}
-	}
-	if *only == "" || *only == "save" {
-		if err := benchSave(ctx, *sizes, binAbs, *saveBase, *runs); err != nil {
-			fatal(err)
-		}
-	}
-	if *only == "" || *only == "repos" {
-		if err := benchRepos(ctx, *reposN, *reposK, binAbs, *runs); err != nil {
-			fatal(err)
-		}
-	}
-	if *only == "" || *only == "hooks" {
-		if err := benchHooks(binAbs, *runs); err != nil {
-			fatal(err)
-		}
-	}
-	if *only == "" || *only == "lookup" {
-		base := *lookupBase
-		if base != "" {
-			if base, err = filepath.Abs(base); err != nil {
-				fatal(err)
+			return benchEmbedderWork(ctx, *repoSrc, *workRuns)
+		}},
+		{"search", func() error { return benchSearch(ctx, sizeList(*sizes), binAbs, *runs, *queries) }},
+		{"warm", func() error { return benchWarm(ctx, sizeList(*sizes), binAbs, *runs, *queries) }},
+		{"list", func() error { return benchList(ctx, sizeList(*sizes), binAbs, *listBase, *runs) }},
+		{"agents", func() error { return benchAgents(ctx, sizeList(*sizes), binAbs, *agentsKeep, *runs, *queries) }},
+		{"contextcode", func() error { return benchContextCode(ctx, sizeList(*sizes), binAbs, *runs) }},
+		{"prompt", func() error { return benchPrompt(ctx, rep, sizeList(*sizes), binAbs, *runs, *queries) }},
+		{"sick", func() error { return benchSICK(ctx) }},
+		{"index", func() error { return benchIndex(*repoSrc, binAbs, *indexBase, *indexRuns) }},
+		{"save", func() error { return benchSave(ctx, *sizes, binAbs, *saveBase, *runs) }},
+		{"repos", func() error { return benchRepos(ctx, *reposN, *reposK, binAbs, *runs) }},
+		{"hooks", func() error { return benchHooks(rep, binAbs, *runs) }},
+		{"lookup", func() error {
+			base := *lookupBase
+			if base != "" {
+				if base, err = filepath.Abs(base); err != nil {
+					return err
+				}
 			}
-		}
-		if err := benchLookup(ctx, sizeList(*sizes), binAbs, base, *runs); err != nil {
-			fatal(err)
+			return benchLookup(ctx, sizeList(*sizes), binAbs, base, *runs)
+		}},
+	}
+	// -only startup,hooks runs those; "embedder" alone is handled above.
+	picked := map[string]bool{}
+	for _, name := range strings.Split(*only, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			picked[name] = true
 		}
 	}
+	for name := range picked {
+		if !slices.ContainsFunc(sections, func(s section) bool { return s.name == name }) {
+			fatal(fmt.Errorf("-only: no section %q", name))
+		}
+	}
+	if !*sick {
+		sections = slices.DeleteFunc(sections, func(s section) bool { return s.name == "sick" })
+	}
+	load := loadAvg()
+	start := time.Now()
+	// The sections print their tables to stdout as they go; the summary
+	// of targets comes first in the file but is known only at the end,
+	// so their output goes to a temporary file until then.
+	body, err := captureStdout(func() error {
+		for _, s := range sections {
+			if len(picked) > 0 && !picked[s.name] {
+				continue
+			}
+			fmt.Fprintf(os.Stderr, "contextfs-bench: %s...\n", s.name)
+			t := time.Now()
+			// A section that fails is reported and the run goes on: a
+			// long run on a busy machine keeps what the others measured.
+			if err := s.run(); err != nil {
+				fmt.Fprintf(os.Stderr, "contextfs-bench: %s failed: %v\n", s.name, err)
+				fmt.Printf("\n**The %s section failed:**\n\n```\n%v\n```\n\n", s.name, err)
+				rep.fail(s.name, err)
+			}
+			rep.sections = append(rep.sections, sectionTime{s.name, time.Since(t)})
+			fmt.Fprintf(os.Stderr, "contextfs-bench: %s took %s\n", s.name, time.Since(t).Round(time.Second))
+		}
+		return nil
+	})
+	if err != nil {
+		fatal(err)
+	}
+	fmt.Printf("# contextfs benchmarks\n\n%s, %d cores, %s; load average %s at the start, %s at the end.\n\n", start.UTC().Format("2006-01-02 15:04 UTC"), numCPU(), goVersion(), load, loadAvg())
+	fmt.Println("Written by `make bench` (`cmd/contextfs-bench`, then the Go micro-benchmarks); not edited by hand.")
+	fmt.Println()
+	rep.writeSummary(os.Stdout)
+	os.Stdout.Write(body)
+	rep.writeSections(os.Stdout, time.Since(start))
+}
+
+// section is one part of the run, selectable with -only.
+type section struct {
+	name string
+	run  func() error
+}
+
+// captureStdout runs f with os.Stdout going to a temporary file and
+// returns what f wrote there. The sections print with fmt.Print*, which
+// writes to os.Stdout as it is when called.
+func captureStdout(f func() error) ([]byte, error) {
+	tmp, err := os.CreateTemp("", "contextfs-bench-out-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	stdout := os.Stdout
+	os.Stdout = tmp
+	err = f()
+	os.Stdout = stdout
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(tmp.Name())
+}
+
+// loadAvg is the 1, 5 and 15 minute load averages, for the reader to
+// judge how busy the machine was.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " / ")
 }
 
 // sizeList parses -sizes.

@@ -18,7 +18,7 @@ import (
 // the client runs it, on a committed corpus with the change watcher
 // running: answered warm by the watcher (issue 34's target: ≤ 50 ms at
 // 10K memories), and done by the process itself (CONTEXTFS_WARM=off).
-func benchPrompt(ctx context.Context, sizes []int, bin string, runs, nq int) error {
+func benchPrompt(ctx context.Context, rep *report, sizes []int, bin string, runs, nq int) error {
 	fmt.Println("## Recall on every prompt (UserPromptSubmit hook)")
 	fmt.Println()
 	fmt.Println("`git-contextfs hook user-prompt-submit` with Claude Code's event JSON on stdin (a new agent session each run, so nothing is held back as already shown; the prompt one of the corpus's queries), from process start to exit, interleaved runs, medians. Warm: answered by the running watcher (`CONTEXTFS_WARM=only`); its CPU is the hook's plus the watcher's, read from /proc before and after each run. Cold: `CONTEXTFS_WARM=off`, the hook searches itself, the watcher saying what changed. CPU is user + system from getrusage. \"Recalled\": the runs whose output had context. Target: ≤ 50 ms warm at 10K memories.")
@@ -26,7 +26,7 @@ func benchPrompt(ctx context.Context, sizes []int, bin string, runs, nq int) err
 	fmt.Println("| memories | warm wall p50 / p99 | warm CPU p50 (+ watcher) | cold wall p50 / p99 | cold CPU p50 | recalled |")
 	fmt.Println("| ---: | ---: | ---: | ---: | ---: | ---: |")
 	for _, n := range sizes {
-		row, err := promptRow(ctx, n, bin, runs, nq)
+		row, err := promptRow(ctx, rep, n, bin, runs, nq)
 		if err != nil {
 			return fmt.Errorf("%d memories: %w", n, err)
 		}
@@ -36,7 +36,9 @@ func benchPrompt(ctx context.Context, sizes []int, bin string, runs, nq int) err
 	return nil
 }
 
-func promptRow(ctx context.Context, n int, bin string, runs, nq int) (string, error) {
+// promptRow measures one corpus size; at 10K memories, issue 34's size,
+// it adds the target's row to rep.
+func promptRow(ctx context.Context, rep *report, n int, bin string, runs, nq int) (string, error) {
 	dir, err := os.MkdirTemp("", "contextfs-bench-prompt-")
 	if err != nil {
 		return "", err
@@ -118,6 +120,14 @@ func promptRow(ctx context.Context, n int, bin string, runs, nq int) (string, er
 		cw, cc = append(cw, w), append(cc, c)
 	}
 	perRun := daemon / time.Duration(runs)
+	if n == 10000 {
+		// The CPU is the hook's and the watcher's: the work is the same
+		// wherever it runs.
+		cpu := pct(wc, 0.5) + perRun
+		met, note := wallTarget(pct(ww, 0.5), cpu, 50*time.Millisecond)
+		rep.add(target{Issue: 34, What: "UserPromptSubmit hook, warm (answered by the watcher), 10K memories", Goal: "≤ 50 ms wall",
+			Wall: pct(ww, 0.5), CPU: cpu, Baseline: "the same hook cold (`CONTEXTFS_WARM=off`) " + ms(pct(cw, 0.5)), Met: met, Note: note})
+	}
 	return fmt.Sprintf("| %s | %s / %s | %s (+%s) | %s / %s | %s | %d of %d |", humanN(n),
 		ms(pct(ww, 0.5)), ms(pct(ww, 0.99)), ms(pct(wc, 0.5)), ms(perRun),
 		ms(pct(cw, 0.5)), ms(pct(cw, 0.99)), ms(pct(cc, 0.5)), recalled, runs), nil
