@@ -86,7 +86,7 @@ func (a *app) setExportOnCommit(ctx context.Context, s *contextfs.Store, target 
 	}
 	// A hook file the team shares (core.hooksPath in the work tree)
 	// changes in git status: say so, as hooks install does.
-	for _, n := range workTreeChanges(s.Repo.Root, before, states) {
+	for _, n := range workTreeChanges(s.Repo.Root, []string{s.Repo.GitDir, s.Repo.CommonDir}, before, states) {
 		fmt.Fprintln(a.io.ErrOut, n)
 	}
 	for _, st := range states {
