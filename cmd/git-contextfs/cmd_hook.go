@@ -269,7 +269,7 @@ func (a *app) refreshHook(name string) hookFunc {
 		}
 		out := hookOutcome{note: note}
 		if name == "post-commit" {
-			report, enote := exportOnCommit(ctx, s)
+			report, enote := exportOnCommit(ctx, s, name)
 			out.report = report
 			if enote != "" {
 				out.note += "; " + enote
