@@ -113,17 +113,11 @@ func (s *Store) MayBeStale(ctx context.Context, ids []string) (map[string]bool, 
 	}
 	stale := map[string]bool{}
 	for _, m := range ms {
-		since := m.since
+		// Newest first, down to the memory's own last commit: the log's
+		// order, not commit times, which have one-second steps, so code
+		// committed in the same second just after the memory counts.
 		for _, c := range commits {
-			if slices.Contains(c.files, m.path) {
-				if c.at.After(since) {
-					since = c.at
-				}
-				break // newest first: the memory's last commit
-			}
-		}
-		for _, c := range commits {
-			if !c.at.After(since) {
+			if slices.Contains(c.files, m.path) || !c.at.After(m.since) {
 				break
 			}
 			if slices.ContainsFunc(c.files, func(f string) bool { return !gitstore.IsMemoryPath(f) && pathglob.Any(m.globs, []string{f}) }) {

@@ -44,6 +44,18 @@ func TestBlockFlagsMemoriesWhoseCodeChangedSince(t *testing.T) {
 			commitAt(t, dir, later, "auth: TTL 2")
 		}, true},
 		{"committed with its code, nothing since", []string{"auth/**"}, nil, false},
+		{"its code committed since, in the same second", []string{"auth/**"}, func(t *testing.T, dir string, _ *contextfs.Store, _ string) {
+			testgit.WriteFile(t, dir, "auth/token.go", "package auth\n\nconst TTL = 2\n")
+			commitAt(t, dir, saved.Add(time.Hour), "auth: TTL 2")
+		}, true},
+		{"updated and committed after its code, in the same second", []string{"auth/**"}, func(t *testing.T, dir string, s *contextfs.Store, id string) {
+			testgit.WriteFile(t, dir, "auth/token.go", "package auth\n\nconst TTL = 2\n")
+			commitAt(t, dir, later, "auth: TTL 2")
+			if _, err := s.Update(ctx, id, func(m *memory.Memory) error { m.Body = "Tokens live two hours.\n"; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			commitAt(t, dir, later, "memory: TTL 2")
+		}, false},
 		{"other code committed since", []string{"auth/**"}, func(t *testing.T, dir string, _ *contextfs.Store, _ string) {
 			testgit.WriteFile(t, dir, "billing/invoice.go", "package billing\n")
 			commitAt(t, dir, later, "billing")
