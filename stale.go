@@ -116,8 +116,12 @@ func (s *Store) MayBeStale(ctx context.Context, ids []string) (map[string]bool, 
 		// Newest first, down to the memory's own last commit: the log's
 		// order, not commit times, which have one-second steps, so code
 		// committed in the same second just after the memory counts.
-		for _, c := range commits {
-			if slices.Contains(c.files, m.path) || !c.at.After(m.since) {
+		// updated: bounds by time only when it is later than that commit
+		// (an edit since, or a memory never committed).
+		own := slices.IndexFunc(commits, func(c commit) bool { return slices.Contains(c.files, m.path) })
+		byTime := own < 0 || m.since.After(commits[own].at)
+		for i, c := range commits {
+			if i == own || byTime && !c.at.After(m.since) {
 				break
 			}
 			if slices.ContainsFunc(c.files, func(f string) bool { return !gitstore.IsMemoryPath(f) && pathglob.Any(m.globs, []string{f}) }) {
