@@ -72,11 +72,14 @@ func (a *app) runCommit(ctx context.Context, s *contextfs.Store, o *commitOption
 	}
 	if !o.dryRun && len(res.Files) > 0 {
 		// commit-tree runs no post-commit hook, so the export this clone
-		// opted into (export --on-commit) happens here, as the hook would.
-		report, _ := exportOnCommit(ctx, s, "commit")
-		for _, line := range report {
-			fmt.Fprintln(a.io.ErrOut, line)
-		}
+		// opted into (export --on-commit) happens here, as the hook would,
+		// and is reported after the commit is.
+		defer func() {
+			report, _ := exportOnCommit(ctx, s, "commit")
+			for _, line := range report {
+				fmt.Fprintln(a.io.ErrOut, line)
+			}
+		}()
 	}
 	if o.json {
 		return a.printJSON(res)
