@@ -113,17 +113,15 @@ func (s *Store) MayBeStale(ctx context.Context, ids []string) (map[string]bool, 
 	}
 	stale := map[string]bool{}
 	for _, m := range ms {
-		since := m.since
-		for _, c := range commits {
-			if slices.Contains(c.files, m.path) {
-				if c.at.After(since) {
-					since = c.at
-				}
-				break // newest first: the memory's last commit
-			}
-		}
-		for _, c := range commits {
-			if !c.at.After(since) {
+		// Newest first, down to the memory's own last commit: the log's
+		// order, not commit times, which have one-second steps, so code
+		// committed in the same second just after the memory counts.
+		// updated: bounds by time only when it is later than that commit
+		// (an edit since, or a memory never committed).
+		own := slices.IndexFunc(commits, func(c commit) bool { return slices.Contains(c.files, m.path) })
+		byTime := own < 0 || m.since.After(commits[own].at)
+		for i, c := range commits {
+			if i == own || byTime && !c.at.After(m.since) {
 				break
 			}
 			if slices.ContainsFunc(c.files, func(f string) bool { return !gitstore.IsMemoryPath(f) && pathglob.Any(m.globs, []string{f}) }) {

@@ -2,6 +2,8 @@ package contextblock_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +46,30 @@ func TestBlockFlagsMemoriesWhoseCodeChangedSince(t *testing.T) {
 			commitAt(t, dir, later, "auth: TTL 2")
 		}, true},
 		{"committed with its code, nothing since", []string{"auth/**"}, nil, false},
+		{"its code committed since, in the same second", []string{"auth/**"}, func(t *testing.T, dir string, _ *contextfs.Store, _ string) {
+			testgit.WriteFile(t, dir, "auth/token.go", "package auth\n\nconst TTL = 2\n")
+			commitAt(t, dir, saved.Add(time.Hour), "auth: TTL 2")
+		}, true},
+		{"its code committed in the second it was saved and committed", []string{"auth/**"}, func(t *testing.T, dir string, s *contextfs.Store, id string) {
+			m, err := s.Resolve(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Recommit the memory in the second of its updated:, then its code.
+			testgit.WriteFile(t, dir, "auth/README", "tokens\n")
+			testgit.WriteFile(t, dir, m.Path, strings.Replace(readRepoFile(t, dir, m.Path), "one hour", "one hour or so", 1))
+			commitAt(t, dir, m.Updated, "memory again")
+			testgit.WriteFile(t, dir, "auth/token.go", "package auth\n\nconst TTL = 2\n")
+			commitAt(t, dir, m.Updated, "auth: TTL 2")
+		}, true},
+		{"updated and committed after its code, in the same second", []string{"auth/**"}, func(t *testing.T, dir string, s *contextfs.Store, id string) {
+			testgit.WriteFile(t, dir, "auth/token.go", "package auth\n\nconst TTL = 2\n")
+			commitAt(t, dir, later, "auth: TTL 2")
+			if _, err := s.Update(ctx, id, func(m *memory.Memory) error { m.Body = "Tokens live two hours.\n"; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			commitAt(t, dir, later, "memory: TTL 2")
+		}, false},
 		{"other code committed since", []string{"auth/**"}, func(t *testing.T, dir string, _ *contextfs.Store, _ string) {
 			testgit.WriteFile(t, dir, "billing/invoice.go", "package billing\n")
 			commitAt(t, dir, later, "billing")
@@ -129,4 +155,14 @@ func TestBuilderFlagsStaleAfterACommit(t *testing.T) {
 	if !stale("") || !stale("token lifetime") {
 		t.Error("not may be stale after a commit changed its code")
 	}
+}
+
+// readRepoFile returns the file at rel in dir.
+func readRepoFile(t *testing.T, dir, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

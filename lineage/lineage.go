@@ -19,6 +19,7 @@ import (
 	contextfs "github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/links"
 	"github.com/contextfs/contextfs/memory"
+	"github.com/contextfs/contextfs/session"
 )
 
 // ErrReason is a reason outside memory.Reasons.
@@ -151,7 +152,7 @@ func Evolve(ctx context.Context, s *contextfs.Store, id string, c Change) (*cont
 	if err := checkData(old.ID, data, c.Data, old.Body, c.Body, c.KeepData); err != nil {
 		return nil, err
 	}
-	return s.Save(ctx, contextfs.SaveRequest{Type: old.Type, Title: title, Tags: old.Tags, Links: linkArgs(carried(old.Links)),
+	return save(ctx, s, contextfs.SaveRequest{Type: old.Type, Title: title, Tags: old.Tags, Links: linkArgs(carried(old.Links)),
 		Supersedes: []string{old.ID}, Reason: c.Reason, Data: data, Body: strings.TrimSpace(c.Body), Paths: old.Paths})
 }
 
@@ -236,7 +237,7 @@ func Merge(ctx context.Context, s *contextfs.Store, ids []string, body *string, 
 			return nil, err
 		}
 	}
-	return s.Save(ctx, contextfs.SaveRequest{Type: ms[0].Type, Title: ms[0].Title, Tags: tags,
+	return save(ctx, s, contextfs.SaveRequest{Type: ms[0].Type, Title: ms[0].Title, Tags: tags,
 		Links: linkArgs(memory.CleanLinks(ls)), Supersedes: sup, Data: newData, Body: text, Paths: paths})
 }
 
@@ -274,7 +275,7 @@ func Split(ctx context.Context, s *contextfs.Store, id string, parts []string, d
 	}
 	var out []*memory.Memory
 	for _, p := range parts {
-		res, err := s.Save(ctx, contextfs.SaveRequest{Type: old.Type, Tags: old.Tags, Paths: old.Paths,
+		res, err := save(ctx, s, contextfs.SaveRequest{Type: old.Type, Tags: old.Tags, Paths: old.Paths,
 			Links: []string{"derived_from:" + old.ID}, Supersedes: []string{old.ID}, Data: memory.PatchData(old.Data, data), Body: p})
 		if err != nil {
 			return out, fmt.Errorf("part %d: %w", len(out)+1, err)
@@ -282,6 +283,16 @@ func Split(ctx context.Context, s *contextfs.Store, id string, parts []string, d
 		out = append(out, res.Memory)
 	}
 	return out, nil
+}
+
+// save saves req in s stamped with the session open in s's work tree, as
+// every other save is (session.Stamp): a new version written in a session
+// is one of the session's saves, listed in its summary.
+func save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest) (*contextfs.SaveResult, error) {
+	if err := session.Stamp(s.Repo, &req); err != nil {
+		return nil, err
+	}
+	return s.Save(ctx, req)
 }
 
 // carried returns the links a new version takes from the one it replaces:

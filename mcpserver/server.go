@@ -14,6 +14,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -99,6 +100,10 @@ func New(s *contextfs.Store, opts Options) *mcp.Server {
 	return srv
 }
 
+// errNoRepoMCP is scope.ErrNoRepo said in the tools' terms: a server
+// started outside a repository serves the user store alone.
+var errNoRepoMCP = errors.New(`not in a git repository: this server serves your own memories (the user store) alone; pass scope "user", or start the server with --repo DIR`)
+
 // addTool registers a typed tool whose handler returns its structured
 // result and a short text for clients that show only text. Handler errors
 // become tool errors (IsError results carrying the message, which the
@@ -123,6 +128,11 @@ func addTool[In, Out any](sv *server, srv *mcp.Server, t *mcp.Tool, h func(conte
 		// state to bring up to date: do it as the answer goes out.
 		if sv.store.IndexGeneration(ctx) != gen {
 			sv.store.PrepareSearchLater()
+		}
+		if errors.Is(err, workflow.ErrNoRepo) {
+			// ErrNoRepo's own advice names the CLI's flag; an agent
+			// has the scope argument, or its client's --repo.
+			return nil, out, errNoRepoMCP
 		}
 		if err != nil {
 			return nil, out, err

@@ -22,9 +22,11 @@ const ExportDefaultBudget = exporter.DefaultBudget
 // memories, it exports each target named there. What the export changes
 // stays a work-tree change for the person to commit: a hook that made
 // commits of its own would surprise everyone. It returns lines for stderr
-// and a note for CONTEXTFS_HOOK_DEBUG; it never fails the commit.
-func ExportOnCommit(ctx context.Context, s *contextfs.Store) (report []string, note string) {
-	warn := func(msg string) string { return "contextfs: post-commit: warning: " + msg }
+// and a note for CONTEXTFS_HOOK_DEBUG; it never fails the commit. from
+// names the caller in those lines: the post-commit hook, or `git contextfs
+// commit`, which makes its commit with commit-tree and so runs no hook.
+func ExportOnCommit(ctx context.Context, s *contextfs.Store, from string) (report []string, note string) {
+	warn := func(msg string) string { return "contextfs: " + from + ": warning: " + msg }
 	targets, err := hooks.ExportOnCommit(ctx, s.Repo.Root)
 	if err != nil {
 		return []string{warn(err.Error())}, ""
@@ -56,7 +58,7 @@ func ExportOnCommit(ctx context.Context, s *contextfs.Store) (report []string, n
 		}
 		for _, f := range res.Files {
 			if f.Action != "unchanged" {
-				report = append(report, fmt.Sprintf("contextfs: post-commit: export %s: %s %s (commit it when you are ready)", t, f.Action, f.Path))
+				report = append(report, fmt.Sprintf("contextfs: %s: export %s: %s %s (commit it when you are ready)", from, t, f.Action, f.Path))
 			}
 		}
 		done = append(done, t)

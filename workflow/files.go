@@ -299,7 +299,7 @@ func RefreshAfterGit(ctx context.Context, req AfterGitRequest) (*AfterGit, error
 	}
 	res := &AfterGit{Refreshed: r}
 	if req.Hook == "post-commit" {
-		res.Exported, res.ExportNote = ExportOnCommit(ctx, st)
+		res.Exported, res.ExportNote = ExportOnCommit(ctx, st, req.Hook)
 	}
 	return res, nil
 }

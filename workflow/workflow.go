@@ -84,6 +84,10 @@ type DuplicateError = dedup.DuplicateError
 // any of the refs the rule looks for.
 var ErrNoDefaultBranch = branchdiff.ErrNoDefaultBranch
 
+// ErrNoRepo is a workflow of the repository's store asked outside any
+// repository (its message names the CLI's --scope user).
+var ErrNoRepo = scope.ErrNoRepo
+
 // DefaultBranch names the branch that review and the context block
 // compare a branch with: origin/HEAD, main, master, origin/main,
 // origin/master, then the upstream (branchdiff.DefaultBranch).

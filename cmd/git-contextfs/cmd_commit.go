@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/workflow"
 )
 
 // commitOptions are the flags of commit.
@@ -37,7 +38,9 @@ Without -m the message is generated from what changed, for example
 
 git hooks do not run (the commit is made with git commit-tree). The checks
 of the contextfs pre-commit hook run instead: invalid memories and
-suspected secrets are refused, unless --no-verify.
+suspected secrets are refused, unless --no-verify; and the export that
+"export --on-commit" turned on in this clone runs after the commit, as the
+post-commit hook would, leaving what it changes uncommitted.
 
 Exit status: 0 committed, or nothing to commit; 1 refused or failed.`,
 		Example: `  git contextfs commit
@@ -66,6 +69,17 @@ func (a *app) runCommit(ctx context.Context, s *contextfs.Store, o *commitOption
 	}
 	if err != nil {
 		return err
+	}
+	if !o.dryRun && len(res.Files) > 0 {
+		// commit-tree runs no post-commit hook, so the export this clone
+		// opted into (export --on-commit) happens here, as the hook would,
+		// and is reported after the commit is.
+		defer func() {
+			report, _ := workflow.ExportOnCommit(ctx, s, "commit")
+			for _, line := range report {
+				fmt.Fprintln(a.io.ErrOut, line)
+			}
+		}()
 	}
 	if o.json {
 		return a.printJSON(res)

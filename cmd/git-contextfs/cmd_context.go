@@ -19,6 +19,7 @@ func (a *app) contextCmd() *cobra.Command {
 		budget       int
 		deferHook    bool
 		repos        []string
+		asJSON       bool
 	)
 	cmd := &cobra.Command{
 		Use:   "context [--task TEXT] [--budget TOKENS] [--format markdown|json]",
@@ -42,6 +43,9 @@ same bytes.`,
   git contextfs context --task "retry policy" --repos all`,
 		Args: argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON {
+				format = "json"
+			}
 			if format != "markdown" && format != "json" {
 				return &usageError{fmt.Errorf("--format must be markdown or json, not %q", format)}
 			}
@@ -97,6 +101,7 @@ same bytes.`,
 	f.StringVar(&task, "task", "", "what the session is about: adds the memories a search for `TEXT` finds")
 	f.IntVar(&budget, "budget", 0, "size of the block in estimated `TOKENS` (default from config, 2000)")
 	f.StringVar(&format, "format", "markdown", "markdown or json")
+	f.BoolVar(&asJSON, "json", false, "same as --format json")
 	f.StringSliceVar(&repos, "repos", nil, "with --task, add the memories of these registered repositories (`NAMES`, or all) that it finds")
 	// The user-level SessionStart hook's (agentsetup): print nothing in a
 	// repository whose own Claude Code settings print the block, which

@@ -36,7 +36,7 @@ func (a *app) setExportOnCommit(ctx context.Context, svc *workflow.Service, targ
 	}
 	// A hook file the team shares (core.hooksPath in the work tree)
 	// changes in git status: say so, as hooks install does.
-	for _, n := range workTreeChanges(s.Repo.Root, before, states) {
+	for _, n := range workTreeChanges(s.Repo.Root, []string{s.Repo.GitDir, s.Repo.CommonDir}, before, states) {
 		fmt.Fprintln(a.io.ErrOut, n)
 	}
 	for _, st := range states {

@@ -14,6 +14,7 @@ import (
 func (a *app) graphCmd() *cobra.Command {
 	var format string
 	var depth int
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "graph [ID]",
 		Short: "Draw memories and their typed links (Mermaid, dot or JSON)",
@@ -25,6 +26,9 @@ GitHub renders), a Graphviz digraph or JSON.`,
   git contextfs graph --format json`,
 		Args: argsRange(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON {
+				format = "json"
+			}
 			if !slices.Contains(workflow.GraphFormats(), format) {
 				return &usageError{fmt.Errorf("--format %q: use %s", format, strings.Join(workflow.GraphFormats(), ", "))}
 			}
@@ -51,6 +55,7 @@ GitHub renders), a Graphviz digraph or JSON.`,
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "mermaid", "mermaid, dot or json")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "same as --format json")
 	cmd.Flags().IntVar(&depth, "depth", 1, "how many links away from ID to draw")
 	return cmd
 }

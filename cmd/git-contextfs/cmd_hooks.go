@@ -91,7 +91,7 @@ func (a *app) runHooksInstall(ctx context.Context, o *hooksInstallOptions) error
 		return fmt.Errorf("install hooks: %w", ierr)
 	}
 	if !o.json {
-		for _, n := range workTreeChanges(top, before, states) {
+		for _, n := range workTreeChanges(top, []string{repo.GitDir, repo.CommonDir}, before, states) {
 			fmt.Fprintln(a.io.ErrOut, n)
 		}
 	}
@@ -121,8 +121,10 @@ func (a *app) runHooksInstall(ctx context.Context, o *hooksInstallOptions) error
 // inside the work tree (core.hooksPath naming a folder such as .githooks):
 // such files are the team's, shown by git status and shared once
 // committed, so no change to them goes unsaid. before and after are the
-// states before and after Install.
-func workTreeChanges(top string, before, after []hooks.State) []string {
+// states before and after Install. gitDirs are the repository's git
+// directories: the default .git/hooks lies under the top of the work tree
+// but is nobody's shared file, so hooks there are never noted.
+func workTreeChanges(top string, gitDirs []string, before, after []hooks.State) []string {
 	was := map[string]hooks.State{}
 	for _, s := range before {
 		was[s.Path] = s
@@ -131,7 +133,10 @@ func workTreeChanges(top string, before, after []hooks.State) []string {
 	for _, s := range after {
 		rel, err := filepath.Rel(top, s.Path)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			continue // .git/hooks or a folder outside the work tree: nobody's shared file
+			continue // a folder outside the work tree: nobody's shared file
+		}
+		if underAny(s.Path, gitDirs) {
+			continue // .git/hooks: git's own folder, never shown by git status
 		}
 		b, existed := was[s.Path]
 		what := ""
@@ -155,6 +160,20 @@ func workTreeChanges(top string, before, after []hooks.State) []string {
 			what, printable.Path(filepath.ToSlash(rel)), kind))
 	}
 	return out
+}
+
+// underAny reports whether path lies inside one of dirs.
+func underAny(path string, dirs []string) bool {
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		rel, err := filepath.Rel(d, path)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return true
+		}
+	}
+	return false
 }
 
 // hooksUninstallOptions are the flags of hooksUninstall.

@@ -185,3 +185,49 @@ func TestExportOnCommitFlagRefusesWhatTheHookCannotKeep(t *testing.T) {
 		t.Errorf("a refused command set the key: %q", out)
 	}
 }
+
+// TestContextfsCommitExportsAsThePostCommitHookWould: git contextfs commit
+// builds its commit with commit-tree, so git runs no post-commit hook; with
+// export --on-commit turned on in the clone, the commit itself must export,
+// leaving AGENTS.md changed and uncommitted. A dry run exports nothing.
+func TestContextfsCommitExportsAsThePostCommitHookWould(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name       string
+		args       []string
+		wantExport bool
+	}{
+		{"commit", []string{"commit"}, true},
+		{"commit --json", []string{"commit", "--json"}, true},
+		{"commit --dry-run", []string{"commit", "--dry-run"}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := exportRepo(t)
+			ok(t, dir, "export", "agents-md", "--on-commit")
+			commitAll(t, dir, "exported block")
+			writeFile(t, dir, ".contextfs/pg.md", decisionFile("pgdecide", "Use PostgreSQL"))
+			r := cli(t, dir, "", tc.args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d\nstderr: %s", r.code, r.stderr)
+			}
+			exported := strings.Contains(readFile(t, dir, "AGENTS.md"), "Use PostgreSQL")
+			if exported != tc.wantExport {
+				t.Fatalf("AGENTS.md holds the new decision: %v, want %v\nstderr: %s", exported, tc.wantExport, r.stderr)
+			}
+			if !tc.wantExport {
+				return
+			}
+			if !strings.Contains(r.stderr, "contextfs: commit: export agents-md: update AGENTS.md (commit it when you are ready)") {
+				t.Errorf("stderr does not say what the export changed:\n%s", r.stderr)
+			}
+			if st := testgit.Run(t, dir, "status", "--porcelain", "--", "AGENTS.md"); !strings.HasPrefix(st, "M") && !strings.HasPrefix(st, " M") {
+				t.Errorf("AGENTS.md is not left modified and uncommitted: %q", st)
+			}
+			if strings.Contains(testgit.Run(t, dir, "show", "HEAD:AGENTS.md"), "Use PostgreSQL") {
+				t.Error("the export was committed")
+			}
+		})
+	}
+}

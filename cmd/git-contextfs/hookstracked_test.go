@@ -61,3 +61,29 @@ func TestHooksInstallSaysWhatItChangesInATrackedHooksFolder(t *testing.T) {
 		t.Errorf("a second install reports changes:\n%s", again.stderr)
 	}
 }
+
+// TestHooksInstallInGitsOwnHooksFolderNotesNothing installs into the
+// default .git/hooks (no core.hooksPath), from a plain repository and from
+// a linked worktree: those files are git's own, never shown by git status,
+// so install must not tell the user to commit them.
+func TestHooksInstallInGitsOwnHooksFolderNotesNothing(t *testing.T) {
+	t.Parallel()
+	main := testgit.Init(t)
+	writeFile(t, main, "a.txt", "a\n")
+	testgit.Run(t, main, "add", "-A")
+	testgit.Run(t, main, "commit", "-q", "--no-verify", "-m", "a")
+	wt := filepath.Join(t.TempDir(), "wt")
+	testgit.Run(t, main, "worktree", "add", "-q", wt)
+	for _, tt := range []struct{ name, dir string }{
+		{"plain repository", main},
+		{"linked worktree", wt},
+	} {
+		r := cli(t, tt.dir, "", "hooks", "install")
+		if r.code != 0 {
+			t.Errorf("%s: exit %d\nstderr: %s", tt.name, r.code, r.stderr)
+		}
+		if strings.Contains(r.stderr, "note: ") {
+			t.Errorf("%s: install notes a file in .git/hooks:\n%s", tt.name, r.stderr)
+		}
+	}
+}

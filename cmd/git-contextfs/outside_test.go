@@ -80,4 +80,11 @@ func TestMCPServerOutsideARepositoryServesTheUserStore(t *testing.T) {
 			t.Errorf("call %d: error %v, text:\n%s\nstderr: %s", i, isErr, text, p.stderr)
 		}
 	}
+	// A save to the repository has nowhere to go: the tool error says so
+	// in the tools' terms (the scope argument, --repo), not the CLI's flag.
+	p.send(`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"save_memory","arguments":{"type":"decision","content":"Always answer in English."}}}`)
+	text, isErr := toolText(t, p.next())
+	if !isErr || !strings.Contains(text, `pass scope "user"`) || !strings.Contains(text, "--repo") || strings.Contains(text, "--scope") {
+		t.Errorf("save_memory outside a repository: error %v, text:\n%s", isErr, text)
+	}
 }
