@@ -16,51 +16,55 @@ import (
 // module is this module's path; packages outside it are not ruled here.
 const module = "github.com/contextfs/contextfs"
 
-// layers places every package of the module (by its directory, "" for the
-// root) in a layer. The rule, stated in docs/ARCHITECTURE.md: a package
-// imports only packages of a lower layer. So leaves (layer 0) import none
-// of ours, nothing below the root imports the root, and the adapters (MCP,
-// CLI) sit on top. A new package goes here, one line, in the lowest layer
-// its imports allow; until then it is taken for a capability (layer 5).
-var layers = map[string]int{
-	// -1 the foundation: helpers with no knowledge of memories that the
-	// leaves use too (how a file name is printed).
-	"internal/printable": -1,
-	// 0 leaves: the model and self-contained mechanisms.
-	"memory": 0, "internal/mdtext": 0, "secrets": 0, "watch": 0, "git": 0, "internal/porter": 0,
-	"internal/wordvec": 0, "internal/worldset": 0,
-	"pathglob": 0, "query": 0, "internal/testproc": 0, "internal/sibling": 0, "gitindex": 0,
-	"cmd/git-contextfs/iostreams": 0, "internal/buildinfo": 0,
-	// 1 readers of Markdown files, over goldmark (internal/mdtext).
-	"frontmatter": 1, "chunker": 1,
-	// 2 storage and building blocks over the leaves.
-	"gitstore": 2, "embed": 2, "hooks": 2, "internal/testgit": 2, "internal/sick": 2,
-	"branchdiff": 2, "agentsetup": 3,
-	// 3 what the repository holds: its config, its cache, its merges; and
-	// the HTTP client of provider openai, over package embed.
-	"config": 3, "cache": 3, "memmerge": 3, "embed/openai": 3,
-	// 4 the jobs: checking, searching, indexing code and history.
-	"check": 4, "search": 4, "autoindex": 4,
-	// 5 capabilities built from jobs.
-	"commitflow": 5,
-	// 6 the front door.
-	"": 6,
-	// 7–9 capabilities over the front door: what agents use (the context
-	// block, sessions), knowledge hygiene (links, duplicates, lineage,
-	// aging, the graph) and the pull-request report that shows it.
-	// Several stores behind one API (the user's, other repositories) too.
-	"session": 7, "links": 7, "dedup": 7, "scope": 7, "internal/teststore": 7,
-	"lineage": 8, "aging": 8, "graph": 8, "contextblock": 8,
-	"review": 9, "importer": 8, "exporter": 9, "capture": 9,
-	// 10 the service: the workflows every adapter runs, end to end (save
-	// with checks, update, lineage, links, sessions, the context block,
-	// review, search across scopes …; docs/ARCHITECTURE.md); and the
-	// warm-answer server, which runs an adapter's commands inside the
-	// watcher over stores it keeps open.
-	"workflow": 10, "warm": 10,
-	// 11 adapters over the service and the front door; 12 programs.
-	"mcpserver": 11, "cmd/git-contextfs": 12, "cmd/git-contextfs-mcp": 12, "cmd/git-contextfs-embed": 12, "cmd/git-contextfs-serve": 12,
-	"cmd/contextfs-bench": 12, "cmd/contextfs-model": 12,
+// The tiers, bottom up (docs/ARCHITECTURE.md draws them). The rule: a
+// package imports only packages of its own tier or a lower one. So the
+// model imports nothing of the mechanisms, nothing below the store
+// imports the store, no capability imports the service, and only the
+// adapters sit on top. Go itself forbids cycles within a tier.
+const (
+	model        = iota // the model and self-contained leaves
+	mechanisms          // files, git, the cache, search, checks: below the store
+	store               // the front door (Open, Store) and its commit
+	capabilities        // one job each over the store
+	service             // the workflows every adapter runs, end to end
+	adapters            // the CLI, the MCP server and the programs
+)
+
+// tierNames name the tiers in messages.
+var tierNames = []string{"model", "mechanisms", "store", "capabilities", "service", "adapters"}
+
+// tiers places every package of the module (by its directory, "" for the
+// root) in a tier. A new package goes here, one line, in the lowest tier
+// its imports allow; until then it is taken for a capability.
+var tiers = map[string]int{
+	// The model and leaves: memory, the git runner, the query syntax,
+	// and helpers that know nothing of memories.
+	"memory": model, "git": model, "query": model, "secrets": model, "watch": model, "pathglob": model,
+	"gitindex": model, "internal/printable": model, "internal/mdtext": model, "internal/porter": model,
+	"internal/wordvec": model, "internal/worldset": model, "internal/testproc": model,
+	"internal/sibling": model, "internal/buildinfo": model, "cmd/git-contextfs/iostreams": model,
+	// Mechanisms: Markdown and code readers, the repository's files and
+	// config, hooks, the cache, embedders, search, checks, indexing.
+	"frontmatter": mechanisms, "chunker": mechanisms, "gitstore": mechanisms, "embed": mechanisms,
+	"embed/openai": mechanisms, "hooks": mechanisms, "branchdiff": mechanisms, "agentsetup": mechanisms,
+	"config": mechanisms, "cache": mechanisms, "memmerge": mechanisms, "check": mechanisms,
+	"search": mechanisms, "autoindex": mechanisms, "internal/testgit": mechanisms, "internal/sick": mechanisms,
+	// The store: the front door and the memory-only commit it runs.
+	"": store, "commitflow": store,
+	// Capabilities over the store: sessions, links, duplicates, several
+	// stores, lineage, aging, the graph, the context block, import and
+	// export, capture, and the pull-request report.
+	"session": capabilities, "links": capabilities, "dedup": capabilities, "scope": capabilities,
+	"lineage": capabilities, "aging": capabilities, "graph": capabilities, "contextblock": capabilities,
+	"importer": capabilities, "review": capabilities, "exporter": capabilities, "capture": capabilities,
+	"internal/teststore": capabilities,
+	// The service, and the warm-answer server that runs an adapter's
+	// commands inside the watcher over stores it keeps open.
+	"workflow": service, "warm": service,
+	// Adapters and programs.
+	"mcpserver": adapters, "cmd/git-contextfs": adapters, "cmd/git-contextfs-mcp": adapters,
+	"cmd/git-contextfs-embed": adapters, "cmd/git-contextfs-serve": adapters,
+	"cmd/contextfs-bench": adapters, "cmd/contextfs-model": adapters,
 }
 
 // adapterImports are the packages of the module each adapter may import.
@@ -77,8 +81,8 @@ var adapterImports = map[string][]string{
 	"mcpserver": {"", "memory", "workflow"},
 }
 
-// unplaced is the layer of a package not yet in layers.
-const unplaced = 5
+// unplaced is the tier of a package not yet in tiers.
+const unplaced = capabilities
 
 // moduleImports returns, for each package directory of the module under
 // root, the module packages its non-test files import. It parses import
@@ -135,11 +139,11 @@ func moduleImports(t *testing.T, root string) map[string][]string {
 	return out
 }
 
-// layerViolations lists the imports of imports that break the layer rule.
-func layerViolations(imports map[string][]string) []string {
-	layer := func(p string) int {
-		if l, ok := layers[p]; ok {
-			return l
+// tierViolations lists the imports of imports that break the tier rule.
+func tierViolations(imports map[string][]string) []string {
+	tier := func(p string) int {
+		if t, ok := tiers[p]; ok {
+			return t
 		}
 		return unplaced
 	}
@@ -152,9 +156,8 @@ func layerViolations(imports map[string][]string) []string {
 	var bad []string
 	for pkg, ims := range imports {
 		for _, im := range ims {
-			if layer(im) >= layer(pkg) {
-				bad = append(bad, name(pkg)+" (layer "+strconv.Itoa(layer(pkg))+") imports "+
-					name(im)+" (layer "+strconv.Itoa(layer(im))+")")
+			if tier(im) > tier(pkg) {
+				bad = append(bad, name(pkg)+" ("+tierNames[tier(pkg)]+") imports "+name(im)+" ("+tierNames[tier(im)]+")")
 			}
 		}
 	}
@@ -162,23 +165,23 @@ func layerViolations(imports map[string][]string) []string {
 	return bad
 }
 
-func TestEveryPackageImportsOnlyLowerLayers(t *testing.T) {
+func TestEveryPackageImportsOnlyItsTierOrLower(t *testing.T) {
 	wd, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
 	imports := moduleImports(t, wd)
-	for _, v := range layerViolations(imports) {
-		t.Errorf("%s: a package may import only lower layers (docs/ARCHITECTURE.md)", v)
+	for _, v := range tierViolations(imports) {
+		t.Errorf("%s: a package may import only its own tier or lower ones (docs/ARCHITECTURE.md)", v)
 	}
 	for pkg := range imports {
-		if _, ok := layers[pkg]; !ok {
-			t.Logf("package %s has no layer in layers_test.go; taken for a capability (layer %d)", pkg, unplaced)
+		if _, ok := tiers[pkg]; !ok {
+			t.Logf("package %s has no tier in layers_test.go; taken for a capability", pkg)
 		}
 	}
-	for pkg := range layers {
+	for pkg := range tiers {
 		if _, ok := imports[pkg]; !ok {
-			t.Errorf("layers names %q, which is not a package of the module", pkg)
+			t.Errorf("tiers names %q, which is not a package of the module", pkg)
 		}
 	}
 }
@@ -208,24 +211,26 @@ func TestAdaptersImportOnlyTheirAllowList(t *testing.T) {
 	}
 }
 
-func TestTheLayerRuleCatchesForbiddenImports(t *testing.T) {
+func TestTheTierRuleCatchesForbiddenImports(t *testing.T) {
 	tests := []struct {
 		name    string
 		imports map[string][]string
 		want    int
 	}{
-		{"a package below the root imports the root", map[string][]string{"commitflow": {""}}, 1},
-		{"a leaf imports a non-leaf", map[string][]string{"memory": {"gitstore"}}, 1},
-		{"a leaf imports another leaf", map[string][]string{"secrets": {"git"}}, 1},
-		{"a package imports one of its own layer", map[string][]string{"check": {"search"}}, 1},
-		{"an unplaced package imports the root", map[string][]string{"newthing": {""}}, 1},
-		{"the front door imports the jobs", map[string][]string{"": {"check", "search", "commitflow", "config"}}, 0},
-		{"an adapter imports the front door", map[string][]string{"mcpserver": {"", "memory"}}, 0},
-		{"an unplaced package imports the jobs", map[string][]string{"newthing": {"check", "gitstore"}}, 0},
+		{"a mechanism imports the store", map[string][]string{"search": {""}}, 1},
+		{"the model imports a mechanism", map[string][]string{"memory": {"gitstore"}}, 1},
+		{"a mechanism imports a capability", map[string][]string{"check": {"dedup"}}, 1},
+		{"a capability imports the service", map[string][]string{"lineage": {"workflow"}}, 1},
+		{"the service imports an adapter", map[string][]string{"workflow": {"mcpserver"}}, 1},
+		{"an unplaced package imports the service", map[string][]string{"newthing": {"workflow"}}, 1},
+		{"the store imports mechanisms", map[string][]string{"": {"check", "search", "commitflow", "config"}}, 0},
+		{"an adapter imports the store and the service", map[string][]string{"mcpserver": {"", "memory", "workflow"}}, 0},
+		{"packages of one tier import each other", map[string][]string{"lineage": {"session", "links"}}, 0},
+		{"an unplaced package imports the store", map[string][]string{"newthing": {"", "gitstore"}}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := layerViolations(tt.imports); len(got) != tt.want {
+			if got := tierViolations(tt.imports); len(got) != tt.want {
 				t.Errorf("violations %q, want %d", got, tt.want)
 			}
 		})
