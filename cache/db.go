@@ -95,6 +95,13 @@ type Cache struct {
 	// seenID is the database ID (meta dbid) sets were loaded from, guarded
 	// by docsMu: another ID means the database was replaced (Replace).
 	seenID string
+	// cols holds each kind's column index (ann.go), of the base it was
+	// built from; colsMu guards it and serialises mapping and building one.
+	colsMu sync.Mutex
+	cols   map[Kind]*colIndex
+	// annMin, when above 0, replaces annMinRows (tests force the index
+	// at small sizes with it).
+	annMin int
 	// Notice says why the cache was rebuilt on open ("" if it was not).
 	Notice string
 	// readOnly is set when the cache could not be written and was opened

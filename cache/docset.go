@@ -158,10 +158,14 @@ func (c *Cache) SearchReady(ctx context.Context, kind Kind) bool {
 	return ds != nil && ds.gen == gen && ds.model == c.emb.Model()
 }
 
-// Prepare builds (or brings up to date) kind's docSet files now rather
-// than at the next search.
+// Prepare builds (or brings up to date) kind's docSet files, and the
+// vector index of a large set (ann.go), now rather than at the next
+// search.
 func (c *Cache) Prepare(ctx context.Context, kind Kind) error {
-	_, err := c.docs(ctx, kind)
+	ds, err := c.docs(ctx, kind)
+	if err == nil {
+		c.colsFor(ds)
+	}
 	return err
 }
 

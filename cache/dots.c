@@ -107,3 +107,53 @@ int cfs_have_avx2(void) {
   return 0;
 #endif
 }
+
+/*
+** cfs_colsum: the partial inner products of the column scan (ann.go).
+** codes holds int8 columns, column c starting at codes + c*stride; for
+** each document i in [lo, lo+cnt), out[i-lo] = sum over t < m of
+** w[t] * codes[cols[t]*stride + i]. Columns are added one after another
+** into out, which stays in the CPU's cache: a block of cnt documents
+** reads m runs of cnt bytes, streamed.
+*/
+typedef signed char c8 __attribute__((vector_size(8)));
+
+#define COLSUM_BODY                                                         \
+  for (long long i = 0; i < cnt; i++) out[i] = 0;                           \
+  for (int t = 0; t < m; t++) {                                             \
+    const signed char *c = codes + (size_t)cols[t] * (size_t)stride + (size_t)lo; \
+    float wt = w[t];                                                        \
+    long long i = 0;                                                        \
+    for (; i + 8 <= cnt; i += 8) {                                          \
+      c8 x;                                                                 \
+      v8 o;                                                                 \
+      memcpy(&x, c + i, sizeof x);                                          \
+      memcpy(&o, out + i, sizeof o);                                        \
+      o += __builtin_convertvector(x, v8) * wt;                             \
+      memcpy(out + i, &o, sizeof o);                                        \
+    }                                                                       \
+    for (; i < cnt; i++) out[i] += wt * (float)c[i];                        \
+  }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) static void colsum_avx2(const signed char *codes, long long stride, const int *cols,
+                                                        const float *w, int m, long long lo, long long cnt, float *out) {
+  COLSUM_BODY
+}
+#endif
+
+static void colsum_generic(const signed char *codes, long long stride, const int *cols, const float *w, int m,
+                           long long lo, long long cnt, float *out) {
+  COLSUM_BODY
+}
+
+void cfs_colsum(const signed char *codes, long long stride, const int *cols, const float *w, int m, long long lo,
+                long long cnt, float *out) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (have_avx2()) {
+    colsum_avx2(codes, stride, cols, w, m, lo, cnt, out);
+    return;
+  }
+#endif
+  colsum_generic(codes, stride, cols, w, m, lo, cnt, out);
+}

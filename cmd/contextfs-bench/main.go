@@ -34,7 +34,7 @@ func main() {
 	runs := flag.Int("runs", 30, "CLI runs per row")
 	queries := flag.Int("queries", 200, "in-process queries per mode")
 	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
-	only := flag.String("only", "", "run only: startup, search, warm, list, agents, prompt, sick, index, save, hooks, repos, lookup, embedder or quality (quality is never run by default)")
+	only := flag.String("only", "", "run only: scale, startup, search, warm, list, agents, prompt, sick, index, save, hooks, repos, lookup, embedder or quality (quality is never run by default)")
 	reposN := flag.Int("repos-size", 10000, "memories per repository in the repos row")
 	reposK := flag.Int("repos", 5, "repositories in the repos row")
 	extract := flag.String("quality-extract", "", "derive the quality sets from the mirrors under this folder (owner+name/repo git dirs) into "+qualityDir+", and exit")
@@ -49,6 +49,10 @@ func main() {
 	qualityEmb := flag.String("quality-embedder", "builtin", "quality: the embedder, builtin (the default) or hash (the hashing embedder it replaced)")
 	qualityWeights := flag.String("quality-weights", "", "quality: also run hybrid at these comma-separated semantic weights (columns after the table's last)")
 	firstVec := flag.String("first-vector", "", "internal: embed one query in this fresh process with builtin or hash, print the nanoseconds it took, and exit")
+	scaleDir := flag.String("scale-dir", defaultScaleDir(), "scale: where the corpora (one git repository per size) are built once and reused")
+	scaleSizes := flag.String("scale-sizes", "100000,1000000", "scale: comma-separated corpus sizes (memories)")
+	scaleReindex := flag.Bool("scale-reindex", false, "scale: time reindex again even where the cache was built before")
+	scaleOut := flag.String("scale-out", "", "scale: also write the section into this Markdown file (docs/BENCHMARKS.md), keeping its other sections")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
 	ctx := context.Background()
@@ -73,6 +77,16 @@ func main() {
 			fatal(fmt.Errorf("git init: %v: %s", err, out))
 		}
 		if _, err := writeCorpus(*corpus, n, 10); err != nil {
+			fatal(err)
+		}
+		return
+	}
+	if *only == "scale" {
+		binAbs, err := filepath.Abs(*bin)
+		if err != nil {
+			fatal(err)
+		}
+		if err := benchScale(ctx, *scaleDir, binAbs, sizeList(*scaleSizes), *queries, *scaleReindex, *scaleOut); err != nil {
 			fatal(err)
 		}
 		return

@@ -1,0 +1,277 @@
+package cache
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/contextfs/contextfs/embed"
+)
+
+// topicCorpus writes n documents, each mostly of the words of one of a
+// few dozen topics, as notes on one subsystem are: vectors that cluster,
+// as real ones do, so that an index that cuts clusters is put to the test.
+func topicCorpus(f *fixture, r *rand.Rand, n, from int) {
+	words := strings.Fields(`pool connection database query index table row column schema migration
+		cache redis memory eviction expiry token session cookie login password user account
+		upload file bucket storage disk volume backup snapshot restore archive compress
+		queue message broker consumer producer topic partition offset retry delay
+		http request response header status route handler middleware proxy gateway
+		build compile test release deploy pipeline docker image container cluster node
+		metric alert dashboard trace span log latency error timeout deadline budget
+		payment invoice refund card charge billing price tax currency ledger balance
+		search ranking keyword vector embedding score recall precision relevance
+		thread lock mutex channel goroutine worker scheduler job cron batch stream`)
+	topics := 40
+	for i := from; i < from+n; i++ {
+		t := r.IntN(topics)
+		var b strings.Builder
+		for j := 0; j < 8+r.IntN(12); j++ {
+			w := words[(t*7+r.IntN(12))%len(words)]
+			if r.IntN(4) == 0 {
+				w = words[r.IntN(len(words))]
+			}
+			b.WriteString(w + " ")
+		}
+		f.write(fmt.Sprintf("t%05d.md", i), "fact\n"+b.String())
+	}
+}
+
+// annQueries are n queries of two to four words of the corpus vocabulary.
+func annQueries(t *testing.T, r *rand.Rand, n int) [][]float32 {
+	t.Helper()
+	words := strings.Fields("pool cache upload queue http build metric payment search thread token retry index deploy lock trace refund vector stream session")
+	var texts []string
+	for range n {
+		var q []string
+		for range 2 + r.IntN(3) {
+			q = append(q, words[r.IntN(len(words))])
+		}
+		texts = append(texts, strings.Join(q, " "))
+	}
+	// Half as search embeds a query, half as it embeds a text (a
+	// different mix of the embedder's two halves: docs/EMBEDDER.md).
+	emb := embed.NewBuiltin()
+	qv, err := embed.EmbedQuery(context.Background(), emb, texts[:n/2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	dv, err := emb.Embed(context.Background(), texts[n/2:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(qv, dv...)
+}
+
+// TestApproximateSearchFindsWhatTheExactScanFinds forces the IVF index
+// on a small corpus and compares it with the exact scan: recall@10 of at
+// least 0.95 on average, and every hit scored exactly as the scan scores
+// it (the index only chooses which vectors to score).
+func TestApproximateSearchFindsWhatTheExactScanFinds(t *testing.T) {
+	f := newFixture(t)
+	r := rand.New(rand.NewPCG(37, 2))
+	topicCorpus(f, r, 4000, 0)
+	f.sync()
+	f.c.annMin = 1000
+	ctx := context.Background()
+	if got := f.c.VectorIndex(ctx, KindMemory); got == "" {
+		t.Fatalf("VectorIndex = %q, want the column scan above the threshold", got)
+	}
+	var sum float64
+	qs := annQueries(t, r, 60)
+	for _, q := range qs {
+		got, err := f.c.Semantic(ctx, KindMemory, q, Filter{}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := f.c.SemanticExact(ctx, KindMemory, q, Filter{}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact := map[int64]float64{}
+		all, _ := f.c.SemanticExact(ctx, KindMemory, q, Filter{}, 4000)
+		for _, h := range all {
+			exact[h.Row] = h.Score
+		}
+		for _, h := range got {
+			if exact[h.Row] != h.Score {
+				t.Fatalf("row %d scored %v by the index, %v by the scan", h.Row, h.Score, exact[h.Row])
+			}
+		}
+		sum += Recall(got, want)
+	}
+	if rec := sum / float64(len(qs)); rec < 0.95 {
+		t.Fatalf("mean recall@10 = %.3f, want >= 0.95", rec)
+	} else {
+		t.Logf("mean recall@10 = %.3f over %d queries", rec, len(qs))
+	}
+}
+
+// TestExactScanBelowTheThreshold: a corpus below annMinRows is scanned,
+// with no index built or written.
+func TestExactScanBelowTheThreshold(t *testing.T) {
+	f := newFixture(t)
+	topicCorpus(f, rand.New(rand.NewPCG(1, 2)), 300, 0)
+	f.sync()
+	ctx := context.Background()
+	if got := f.c.VectorIndex(ctx, KindMemory); got != "" {
+		t.Fatalf("VectorIndex = %q at 300 documents, want the exact scan", got)
+	}
+	if _, err := os.Stat(f.c.docSetPath(KindMemory, "cols")); !os.IsNotExist(err) {
+		t.Fatalf("an index file was written below the threshold (stat: %v)", err)
+	}
+}
+
+// TestVectorIndexFollowsTheFiles: the index is disposable and kept true
+// to the documents: deleted documents are never returned, new ones are
+// found at once (from the delta), a missing or damaged index file is
+// built again, and a new base gets a new index.
+func TestVectorIndexFollowsTheFiles(t *testing.T) {
+	f := newFixture(t)
+	r := rand.New(rand.NewPCG(5, 5))
+	topicCorpus(f, r, 2000, 0)
+	f.sync()
+	f.c.annMin = 500
+	ctx := context.Background()
+	emb := embed.NewBuiltin()
+	path := f.c.docSetPath(KindMemory, "cols")
+	if err := f.c.Prepare(ctx, KindMemory); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("Prepare wrote no index file: %v", err)
+	}
+	search := func(text string) []Hit {
+		t.Helper()
+		v, _ := emb.Embed(ctx, []string{text})
+		hits, err := f.c.Semantic(ctx, KindMemory, v[0], Filter{}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits
+	}
+	rowsOf := func(t *testing.T) map[string]int64 {
+		rs, err := f.c.db.Query(`SELECT d.mid, d.rowid FROM docs d JOIN paths p ON p.oid=d.src AND p.kind=d.kind`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rs.Close()
+		out := map[string]int64{}
+		for rs.Next() {
+			var mid string
+			var row int64
+			rs.Scan(&mid, &row)
+			out[mid] = row
+		}
+		return out
+	}
+	steps := []struct {
+		name  string
+		do    func(t *testing.T) string // returns the query to run
+		check func(t *testing.T, hits []Hit)
+	}{
+		{"deleted documents are not returned", func(t *testing.T) string {
+			hits := search("payment invoice refund")
+			for _, h := range hits[:5] {
+				for mid, row := range rowsOf(t) {
+					if row == h.Row {
+						os.Remove(filepath.Join(f.root, mid+".md"))
+					}
+				}
+			}
+			f.sync()
+			return "payment invoice refund"
+		}, func(t *testing.T, hits []Hit) {
+			cur := rowsOf(t)
+			for _, h := range hits {
+				if !slices.Contains(slices.Collect(maps.Values(cur)), h.Row) {
+					t.Fatalf("row %d returned after its file was deleted", h.Row)
+				}
+			}
+		}},
+		{"a new document is found at once", func(t *testing.T) string {
+			f.write("zz-new.md", "fact\nzebra giraffe okapi savanna")
+			f.sync()
+			return "zebra giraffe okapi savanna"
+		}, func(t *testing.T, hits []Hit) {
+			if len(hits) == 0 || hits[0].Row != rowsOf(t)["zz-new"] {
+				t.Fatalf("the new document is not first: %v", hits)
+			}
+		}},
+		{"a missing index file is built again", func(t *testing.T) string {
+			os.Remove(path)
+			f.c.cols = nil // as a new process
+			return "queue broker retry"
+		}, func(t *testing.T, hits []Hit) {
+			if _, err := os.Stat(path); err != nil {
+				t.Fatalf("the index file was not written again: %v", err)
+			}
+		}},
+		{"a damaged index file is built again", func(t *testing.T) string {
+			raw, _ := os.ReadFile(path)
+			raw[len(raw)/2] ^= 0xff
+			os.WriteFile(path, raw, 0o600)
+			f.c.cols = nil
+			return "queue broker retry"
+		}, func(t *testing.T, hits []Hit) {
+			ds, _ := f.c.docs(ctx, KindMemory)
+			if _, err := readCols(path, ds.baseID, len(ds.base.rows), ds.dim); err != nil {
+				t.Fatalf("the damaged file was not replaced: %v", err)
+			}
+		}},
+		{"a new base gets a new index", func(t *testing.T) string {
+			topicCorpus(f, r, 1200, 10000) // past compactAt: a new base
+			f.sync()
+			return "cache redis eviction"
+		}, func(t *testing.T, hits []Hit) {
+			ds, _ := f.c.docs(ctx, KindMemory)
+			if ix := f.c.colsFor(ds); ix == nil || ix.base != ds.baseID || ix.n != len(ds.base.rows) {
+				t.Fatal("the index is not of the new base")
+			}
+		}},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			q := s.do(t)
+			hits := search(q)
+			s.check(t, hits)
+			v, _ := emb.Embed(ctx, []string{q})
+			want, _ := f.c.SemanticExact(ctx, KindMemory, v[0], Filter{}, 10)
+			if rec := Recall(hits, want); rec < 0.7 {
+				t.Fatalf("recall@10 %.2f against the exact scan", rec)
+			}
+		})
+	}
+}
+
+// TestColsumAgreesWithGo: the C column sums are the weighted sums of the
+// codes, for any block start and length (the vector loop and its tail).
+func TestColsumAgreesWithGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const stride, ncol = 192, 5
+	codes := make([]int8, stride*ncol)
+	for i := range codes {
+		codes[i] = int8(r.IntN(255) - 127)
+	}
+	cols := []int32{0, 2, 4}
+	w := []float32{0.5, -1.25, 0.01}
+	for _, c := range []struct{ lo, n int }{{0, 192}, {3, 17}, {64, 8}, {100, 1}, {5, 0}} {
+		out := make([]float32, c.n)
+		colsum(codes, stride, cols, w, c.lo, out)
+		for i := range out {
+			var want float32
+			for tt, col := range cols {
+				want += w[tt] * float32(codes[int(col)*stride+c.lo+i])
+			}
+			if d := out[i] - want; d > 1e-4 || d < -1e-4 {
+				t.Fatalf("lo %d, doc %d: colsum %v, Go %v", c.lo, i, out[i], want)
+			}
+		}
+	}
+}
