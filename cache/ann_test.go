@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -273,5 +274,44 @@ func TestColsumAgreesWithGo(t *testing.T) {
 				t.Fatalf("lo %d, doc %d: colsum %v, Go %v", c.lo, i, out[i], want)
 			}
 		}
+	}
+}
+
+// TestRebuildStreamsTheVectors: a docSet built from the tables (a new
+// process after a reindex) maps its base file rather than holding its
+// vectors: twice the documents keep far less than twice the vectors'
+// bytes on the heap. Without streaming, the docSet holds every vector.
+func TestRebuildStreamsTheVectors(t *testing.T) {
+	ctx := context.Background()
+	rebuild := func(n int) (alloc uint64, vecBytes int) {
+		f := newFixture(t)
+		topicCorpus(f, rand.New(rand.NewPCG(8, 8)), n, 0)
+		f.sync()
+		os.Remove(f.c.docSetPath(KindMemory, "base"))
+		c, err := Open(ctx, f.c.dir, embed.NewBuiltin())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		ds, err := c.docs(ctx, KindMemory)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		if ds.file == nil {
+			t.Fatal("the rebuilt docSet does not map its base file")
+		}
+		// And it holds what the tables hold.
+		compareDocSet(t, c, ds, KindMemory)
+		return after.HeapAlloc - before.HeapAlloc, len(ds.rows) * ds.dim * 4
+	}
+	a1, v1 := rebuild(2000)
+	a2, v2 := rebuild(4000)
+	if grow, vgrow := int64(a2)-int64(a1), v2-v1; grow > int64(vgrow/4) {
+		t.Fatalf("2,000 more documents kept %d more bytes of heap after a rebuild; their vectors are %d", grow, vgrow)
 	}
 }

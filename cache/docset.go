@@ -794,8 +794,13 @@ func sqliteVarint(b []byte) (uint64, int) {
 	return v, len(b)
 }
 
-// rebuildDocSet builds kind's docSet from the tables and writes a new base.
+// rebuildDocSet builds kind's docSet from the tables and writes a new base:
+// through the files (rebuildStreaming), or, where they cannot be written,
+// in memory.
 func (c *Cache) rebuildDocSet(ctx context.Context, q querier, st *dsState) (*docSet, error) {
+	if ds, err := c.rebuildStreaming(ctx, q, st); !errors.Is(err, errNoStream) {
+		return ds, err
+	}
 	seg, err := c.queryDocs(ctx, q, st, `EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind)`)
 	if err != nil {
 		return nil, err
