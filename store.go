@@ -365,7 +365,7 @@ func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
 	if err != nil {
 		return cache.SyncStats{}, err
 	}
-	st, err := s.syncInto(ctx, s.cache, entries, only)
+	st, err := s.syncInto(ctx, s.cache, entries, only, nil)
 	if err != nil {
 		return st, err
 	}
@@ -383,9 +383,10 @@ func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
 }
 
 // syncInto syncs the memory files entries (only those in only, when not
-// nil) into c.
-func (s *Store) syncInto(ctx context.Context, c *cache.Cache, entries []gitstore.Entry, only map[string]bool) (cache.SyncStats, error) {
+// nil) into c, telling progress (when not nil) as files are analysed.
+func (s *Store) syncInto(ctx context.Context, c *cache.Cache, entries []gitstore.Entry, only map[string]bool, progress func(done, total int)) (cache.SyncStats, error) {
 	return c.SyncFilesWith(ctx, cache.KindMemory, s.Repo.Root, entries, cache.SyncOptions{
+		Progress:    progress,
 		Workers:     runtime.NumCPU(),
 		NewAnalyzer: func() (cache.Analyzer, func()) { return analyzeMemory, func() {} },
 		Only:        only,
@@ -426,12 +427,24 @@ const ReindexLockFile = "reindex.lock"
 // never a missing or half-built cache (docs/RELIABILITY.md). A cache too
 // damaged to be replaced that way is deleted and built again in place.
 func (s *Store) Reindex(ctx context.Context) (cache.SyncStats, error) {
+	return s.ReindexWith(ctx, ReindexOptions{})
+}
+
+// ReindexOptions tune ReindexWith.
+type ReindexOptions struct {
+	// Progress, when set, is called as the memory files are analysed
+	// (done of total), for a progress line on a terminal.
+	Progress func(done, total int)
+}
+
+// ReindexWith is Reindex with options.
+func (s *Store) ReindexWith(ctx context.Context, o ReindexOptions) (cache.SyncStats, error) {
 	unlock, err := s.Repo.LockFile(ctx, ReindexLockFile)
 	if err != nil {
 		return cache.SyncStats{}, fmt.Errorf("reindex: %w", err)
 	}
 	defer unlock()
-	st, err := s.rebuildBeside(ctx)
+	st, err := s.rebuildBeside(ctx, o.Progress)
 	if err != nil && cache.IsCorrupt(err) {
 		if err := s.resetCache(ctx); err != nil {
 			return cache.SyncStats{}, err
@@ -452,7 +465,7 @@ func (s *Store) Reindex(ctx context.Context) (cache.SyncStats, error) {
 // its own inside the cache's, and replaces the content of the cache in
 // use with it. The caller holds ReindexLockFile, so what the folder holds
 // is a killed reindex's, removed first.
-func (s *Store) rebuildBeside(ctx context.Context) (cache.SyncStats, error) {
+func (s *Store) rebuildBeside(ctx context.Context, progress func(done, total int)) (cache.SyncStats, error) {
 	dir := filepath.Join(s.CacheDir(), "reindex")
 	if err := os.RemoveAll(dir); err != nil {
 		return cache.SyncStats{}, fmt.Errorf("reindex: %w", err)
@@ -469,7 +482,7 @@ func (s *Store) rebuildBeside(ctx context.Context) (cache.SyncStats, error) {
 	if err != nil {
 		return cache.SyncStats{}, err
 	}
-	st, err := s.syncInto(ctx, c, entries, nil)
+	st, err := s.syncInto(ctx, c, entries, nil, progress)
 	if err != nil {
 		return st, fmt.Errorf("reindex: %w", err)
 	}
