@@ -247,9 +247,12 @@ func writeSection(path, heading, text string) error {
 	lines := strings.SplitAfter(string(old), "\n")
 	start := slices.IndexFunc(lines, func(l string) bool { return strings.TrimRight(l, "\n") == heading })
 	var out string
-	if start < 0 {
+	switch {
+	case len(old) == 0:
+		out = text
+	case start < 0:
 		out = strings.TrimRight(string(old), "\n") + "\n\n" + text
-	} else {
+	default:
 		end := len(lines)
 		for i := start + 1; i < len(lines); i++ {
 			if strings.HasPrefix(lines[i], "## ") || strings.HasPrefix(lines[i], "# ") {
