@@ -122,11 +122,17 @@ func Recall(got, want []Hit) float64 {
 
 // annAt is the base size from which c's searches use the column scan.
 func (c *Cache) annAt() int {
-	if c.annMin > 0 {
-		return c.annMin
+	if n := c.annMin.Load(); n > 0 {
+		return int(n)
 	}
 	return annMinRows
 }
+
+// SetVectorIndexFrom makes unfiltered semantic searches use the column
+// scan from n base documents on (0: the default, annMinRows): for
+// benchmarks and tests that put the approximate path to the test on
+// small corpora.
+func (c *Cache) SetVectorIndexFrom(n int) { c.annMin.Store(int64(n)) }
 
 // colsFor returns the column index of ds's base, mapping or building its
 // file; nil when the base is below annAt, has no vectors, or the file

@@ -79,7 +79,7 @@ func TestApproximateSearchFindsWhatTheExactScanFinds(t *testing.T) {
 	r := rand.New(rand.NewPCG(37, 2))
 	topicCorpus(f, r, 4000, 0)
 	f.sync()
-	f.c.annMin = 1000
+	f.c.SetVectorIndexFrom(1000)
 	ctx := context.Background()
 	if got := f.c.VectorIndex(ctx, KindMemory); got == "" {
 		t.Fatalf("VectorIndex = %q, want the column scan above the threshold", got)
@@ -138,7 +138,7 @@ func TestVectorIndexFollowsTheFiles(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	topicCorpus(f, r, 2000, 0)
 	f.sync()
-	f.c.annMin = 500
+	f.c.SetVectorIndexFrom(500)
 	ctx := context.Background()
 	emb := embed.NewBuiltin()
 	path := f.c.docSetPath(KindMemory, "cols")

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -99,9 +100,8 @@ type Cache struct {
 	// built from; colsMu guards it and serialises mapping and building one.
 	colsMu sync.Mutex
 	cols   map[Kind]*colIndex
-	// annMin, when above 0, replaces annMinRows (tests force the index
-	// at small sizes with it).
-	annMin int
+	// annMin, when above 0, replaces annMinRows (SetVectorIndexFrom).
+	annMin atomic.Int64
 	// Notice says why the cache was rebuilt on open ("" if it was not).
 	Notice string
 	// readOnly is set when the cache could not be written and was opened

@@ -47,6 +47,7 @@ func main() {
 	lookupBase := flag.String("lookup-base", "", "a second git-contextfs binary for the lookup rows, run interleaved with -bin on its own copy of the corpus")
 	qualitySets := flag.String("quality-sets", "", "quality: run only these comma-separated sets (go-git, requests, ky, proposal, world, sick; default all)")
 	qualityEmb := flag.String("quality-embedder", "builtin", "quality: the embedder, builtin (the default) or hash (the hashing embedder it replaced)")
+	flag.IntVar(&qualityANNFrom, "quality-ann", 0, "quality: use the approximate vector search (column scan, exact re-rank) from this many documents on, to compare its MRR with the exact scan's (0: the default threshold, which the sets are below)")
 	qualityWeights := flag.String("quality-weights", "", "quality: also run hybrid at these comma-separated semantic weights (columns after the table's last)")
 	firstVec := flag.String("first-vector", "", "internal: embed one query in this fresh process with builtin or hash, print the nanoseconds it took, and exit")
 	scaleDir := flag.String("scale-dir", defaultScaleDir(), "scale: where the corpora (one git repository per size) are built once and reused")

@@ -209,6 +209,7 @@ func codeQuality(ctx context.Context, root, name string) (string, error) {
 		return "", err
 	}
 	defer s.Close()
+	s.Cache().SetVectorIndexFrom(qualityANNFrom)
 	if _, err := s.Index(ctx, contextfs.IndexOptions{Full: true}); err != nil {
 		return "", err
 	}
@@ -301,6 +302,7 @@ func docQuality(ctx context.Context, root, name string, short bool) (string, err
 		return "", err
 	}
 	defer s.Close()
+	s.Cache().SetVectorIndexFrom(qualityANNFrom)
 	if _, err := s.Sync(ctx); err != nil {
 		return "", err
 	}

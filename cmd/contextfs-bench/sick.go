@@ -64,6 +64,7 @@ func benchSICK(ctx context.Context) error {
 		return err
 	}
 	defer s.Close()
+	s.Cache().SetVectorIndexFrom(qualityANNFrom)
 	if _, err := s.Sync(ctx); err != nil {
 		return err
 	}

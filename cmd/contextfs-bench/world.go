@@ -19,6 +19,10 @@ import (
 // default, or the hashing embedder it replaced (-quality-embedder hash).
 var qualityEmbedder = func() embed.Embedder { return embed.NewBuiltin() }
 
+// qualityANNFrom is -quality-ann: the quality stores' semantic searches
+// use the column scan from this many documents on (0: the default).
+var qualityANNFrom int
+
 // benchWorld prints the rows of the world-knowledge set (internal/worldset):
 // 50 memories of a team, each a one-sentence memory; queries are questions
 // that share no content word with their answer, paraphrases, and negated
@@ -54,6 +58,7 @@ func benchWorld(ctx context.Context) error {
 		return err
 	}
 	defer s.Close()
+	s.Cache().SetVectorIndexFrom(qualityANNFrom)
 	if _, err := s.Sync(ctx); err != nil {
 		return err
 	}
