@@ -315,3 +315,55 @@ func TestRebuildStreamsTheVectors(t *testing.T) {
 		t.Fatalf("2,000 more documents kept %d more bytes of heap after a rebuild; their vectors are %d", grow, vgrow)
 	}
 }
+
+// TestUnfilteredKeywordSearchLeavesHiddenMemoriesOut: a plain keyword
+// search (no filter but the default) drops superseded memories and the
+// targets of a current memory's supersedes, and still returns k of the
+// others; with All it keeps them, in the ranker's order.
+func TestUnfilteredKeywordSearchLeavesHiddenMemoriesOut(t *testing.T) {
+	f := newFixture(t)
+	// Every memory says "ledger" once more than the next, so the ranking
+	// is known: m00 first.
+	for i := range 20 {
+		f.write(fmt.Sprintf("m%02d.md", i), fmt.Sprintf("%d\n%s", i, strings.Repeat("ledger ", 21-i)+"filler words"))
+	}
+	withStatus := func(path string, raw []byte) Analysis {
+		a := analyze(path, raw)
+		d := &a.Docs[0]
+		d.Type = "fact"
+		switch d.MID {
+		case "m00":
+			d.Status = "superseded"
+		case "m05":
+			d.Supersedes = []string{"m01", "m02"}
+		}
+		return a
+	}
+	if _, err := f.c.SyncFiles(context.Background(), KindMemory, f.root, f.entries(), withStatus); err != nil {
+		t.Fatal(err)
+	}
+	mids := func(flt Filter) []string {
+		hits, err := f.c.Keyword(context.Background(), KindMemory, "ledger", flt, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := f.c.Rows(context.Background(), func() []int64 {
+			var r []int64
+			for _, h := range hits {
+				r = append(r, h.Row)
+			}
+			return r
+		}())
+		var out []string
+		for _, h := range hits {
+			out = append(out, rows[h.Row].MID)
+		}
+		return out
+	}
+	if got, want := mids(Filter{}), []string{"m03", "m04", "m05", "m06", "m07"}; !slices.Equal(got, want) {
+		t.Fatalf("default search: %v, want %v", got, want)
+	}
+	if got, want := mids(Filter{All: true}), []string{"m00", "m01", "m02", "m03", "m04"}; !slices.Equal(got, want) {
+		t.Fatalf("search with All: %v, want %v", got, want)
+	}
+}

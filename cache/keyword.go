@@ -75,6 +75,29 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 		}
 		return c.topk(ctx, ds, match, k, pass)
 	}
+	// No filter but the hidden memories, as a plain search asks: those are
+	// few and known per generation (Cache.retired), so the ranker's best
+	// k plus that many hold the answer, without asking SQL about a window
+	// of candidates (3.6 of 8.6 ms CPU a query at 100K memories).
+	if !f.restrictive() {
+		var hidden map[int64]bool
+		if kind == KindMemory && !f.All {
+			if hidden, err = c.retired(ctx); err != nil {
+				return nil, err
+			}
+		}
+		cand, err := c.topk(ctx, ds, match, k+len(hidden), nil)
+		if err != nil {
+			return nil, err
+		}
+		out := cand[:0]
+		for _, h := range cand {
+			if !hidden[h.Row] && len(out) < k {
+				out = append(out, h)
+			}
+		}
+		return out, nil
+	}
 	cond, cargs := f.where(kind, false)
 	for window := max(4*k, 64); ; window *= 8 {
 		cand, err := c.topk(ctx, ds, match, window, nil)
