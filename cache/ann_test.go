@@ -367,3 +367,39 @@ func TestUnfilteredKeywordSearchLeavesHiddenMemoriesOut(t *testing.T) {
 		t.Fatalf("search with All: %v, want %v", got, want)
 	}
 }
+
+// TestKeptTermListsRankAsCfsTopk: a query of plain words ranked from the
+// kept term lists (first read and again from the lists) gives cfs_topk's
+// hits, scores equal to the bit, in its order.
+func TestKeptTermListsRankAsCfsTopk(t *testing.T) {
+	f := newFixture(t)
+	r := rand.New(rand.NewPCG(11, 12))
+	topicCorpus(f, r, 1500, 0)
+	corpus(f, r, 500, 20000)
+	f.sync()
+	ctx := context.Background()
+	ds, err := f.c.docs(ctx, KindMemory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"pool", "cache redis eviction", "omega alpha", "upload bucket token retry", "service", "zebra", "queue queue broker"}
+	for round := range 2 {
+		for _, q := range queries {
+			words := ds.rankedWords(q)
+			want, err := f.c.topk(ctx, ds, joinWords(words), 40, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.c.topkWords(ctx, ds, words, 40)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("round %d, %q: from the lists %v\ncfs_topk %v", round, q, got, want)
+			}
+		}
+	}
+	if n := len(ds.terms.lists); n == 0 {
+		t.Fatal("no term list was kept")
+	}
+}

@@ -64,6 +64,9 @@ type docSet struct {
 
 	rank *rankDocs
 
+	// terms keeps the postings of query words read so far (terms.go).
+	terms termCache
+
 	// common holds the stems that more than half of the current documents
 	// contain, as far as the base file can vouch for (see commonTerms):
 	// BM25 gives them no weight, and they are most of a query's postings.

@@ -57,7 +57,16 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 	if len(ds.rows) == 0 {
 		return nil, nil
 	}
-	match := joinWords(ds.rankedWords(query))
+	words := ds.rankedWords(query)
+	match := joinWords(words)
+	// rank is topk for this query: from the kept term lists when the query
+	// is plain words (terms.go).
+	rank := func(window int) ([]Hit, error) {
+		if len(phrases) == 0 {
+			return c.topkWords(ctx, ds, words, window)
+		}
+		return c.topk(ctx, ds, match, window, nil)
+	}
 	if len(phrases) > 0 {
 		match = strings.Join(append(phrases[:len(phrases):len(phrases)], match), " OR ")
 		match = strings.TrimSuffix(match, " OR ")
@@ -86,7 +95,7 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 				return nil, err
 			}
 		}
-		cand, err := c.topk(ctx, ds, match, k+len(hidden), nil)
+		cand, err := rank(k + len(hidden))
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +109,7 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 	}
 	cond, cargs := f.where(kind, false)
 	for window := max(4*k, 64); ; window *= 8 {
-		cand, err := c.topk(ctx, ds, match, window, nil)
+		cand, err := rank(window)
 		if err != nil || cand == nil {
 			return nil, err
 		}
