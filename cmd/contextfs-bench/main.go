@@ -53,6 +53,7 @@ func main() {
 	scaleDir := flag.String("scale-dir", defaultScaleDir(), "scale: where the corpora (one git repository per size) are built once and reused")
 	scaleSizes := flag.String("scale-sizes", "100000,1000000", "scale: comma-separated corpus sizes (memories)")
 	scaleReindex := flag.Bool("scale-reindex", false, "scale: time reindex again even where the cache was built before")
+	scaleNoReindex := flag.Bool("scale-no-reindex", false, "scale: never reindex; search a cache as it stands (its reindex figures n/a unless measured before)")
 	scaleOut := flag.String("scale-out", "", "scale: also write the section into this Markdown file (docs/BENCHMARKS.md), keeping its other sections")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
@@ -87,7 +88,7 @@ func main() {
 		if err != nil {
 			fatal(err)
 		}
-		if err := benchScale(ctx, *scaleDir, binAbs, sizeList(*scaleSizes), *queries, *scaleReindex, *scaleOut); err != nil {
+		if err := benchScale(ctx, *scaleDir, binAbs, sizeList(*scaleSizes), *queries, *scaleReindex, *scaleNoReindex, *scaleOut); err != nil {
 			fatal(err)
 		}
 		return

@@ -51,10 +51,10 @@ type scaleRun struct {
 // size under dir, indexes it with bin, and measures in-process search on
 // it. A corpus and its cache are reused by later runs; reindex is timed
 // when the cache is built, and again when reindex is set.
-func benchScale(ctx context.Context, dir, bin string, sizes []int, nq int, reindex bool, out string) error {
+func benchScale(ctx context.Context, dir, bin string, sizes []int, nq int, reindex, noReindex bool, out string) error {
 	var runs []scaleRun
 	for _, n := range sizes {
-		r, err := scaleOne(ctx, filepath.Join(dir, fmt.Sprint(n)), bin, n, nq, reindex)
+		r, err := scaleOne(ctx, filepath.Join(dir, fmt.Sprint(n)), bin, n, nq, reindex, noReindex)
 		if err != nil {
 			return fmt.Errorf("%d memories: %w", n, err)
 		}
@@ -68,7 +68,7 @@ func benchScale(ctx context.Context, dir, bin string, sizes []int, nq int, reind
 	return writeSection(out, scaleSection, text)
 }
 
-func scaleOne(ctx context.Context, dir, bin string, n, nq int, reindex bool) (scaleRun, error) {
+func scaleOne(ctx context.Context, dir, bin string, n, nq int, reindex, noReindex bool) (scaleRun, error) {
 	r := scaleRun{N: n}
 	qfile := filepath.Join(dir, "queries.txt")
 	qs, err := readLines(qfile)
@@ -95,7 +95,10 @@ func scaleOne(ctx context.Context, dir, bin string, n, nq int, reindex bool) (sc
 	}
 	rfile := filepath.Join(dir, "reindex.json")
 	prev, err := os.ReadFile(rfile)
-	if reindex || err != nil {
+	switch {
+	case noReindex && err != nil:
+		// Searched as the cache stands; no reindex figures.
+	case reindex || err != nil:
 		fmt.Fprintf(os.Stderr, "scale: reindexing %d memories\n", n)
 		wall, cpu, rss, err := reindexChild(dir, bin)
 		if err != nil {
@@ -107,8 +110,10 @@ func scaleOne(ctx context.Context, dir, bin string, n, nq int, reindex bool) (sc
 		if err := os.WriteFile(rfile, b, 0o644); err != nil {
 			return r, err
 		}
-	} else if err := json.Unmarshal(prev, &r); err != nil {
-		return r, fmt.Errorf("%s: %w", rfile, err)
+	default:
+		if err := json.Unmarshal(prev, &r); err != nil {
+			return r, fmt.Errorf("%s: %w", rfile, err)
+		}
 	}
 	fmt.Fprintf(os.Stderr, "scale: searching %d memories\n", n)
 	return r, scaleSearch(ctx, dir, qs, &r)
