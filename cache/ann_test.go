@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/contextfs/contextfs/embed"
@@ -405,5 +406,51 @@ func TestKeptTermListsRankAsCfsTopk(t *testing.T) {
 	}
 	if n := len(ds.terms.lists); n == 0 {
 		t.Fatal("no term list was kept")
+	}
+}
+
+// TestConcurrentSearchesShareOneColumnIndex: searches running at once
+// in one Cache, before and after the column file exists, build it once
+// and each get what a search alone gets.
+func TestConcurrentSearchesShareOneColumnIndex(t *testing.T) {
+	f := newFixture(t)
+	r := rand.New(rand.NewPCG(21, 21))
+	topicCorpus(f, r, 1500, 0)
+	f.sync()
+	f.c.SetVectorIndexFrom(500)
+	ctx := context.Background()
+	qs := annQueries(t, r, 8)
+	alone := make([][]Hit, len(qs))
+	other := newFixture(t) // the same corpus in a second cache, searched serially
+	topicCorpus(other, rand.New(rand.NewPCG(21, 21)), 1500, 0)
+	other.sync()
+	other.c.SetVectorIndexFrom(500)
+	for i, q := range qs {
+		var err error
+		if alone[i], err = other.c.Semantic(ctx, KindMemory, q, Filter{}, 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	errs := make(chan error, 4*len(qs))
+	var wg sync.WaitGroup
+	for range 4 {
+		for i, q := range qs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got, err := f.c.Semantic(ctx, KindMemory, q, Filter{}, 10)
+				if err == nil && !slices.Equal(got, alone[i]) {
+					err = fmt.Errorf("query %d: %v at once, %v alone", i, got, alone[i])
+				}
+				errs <- err
+			}()
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
