@@ -235,7 +235,11 @@ func scaleMarkdown(runs []scaleRun) string {
 			re = fmt.Sprintf("%s / %s (%s)", ms(r.ReindexWall), ms(r.ReindexCPU), r.ReindexAt)
 			rss = fmt.Sprintf("%.0f MB", float64(r.ReindexRSS)/1024)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %s | %s |\n", humanN(r.N), pp(r.Hybrid), ms(r.HybridCPU),
+		size := humanN(r.N)
+		if r.N >= 1000000 && r.N%1000000 == 0 {
+			size = fmt.Sprint(r.N/1000000) + "M"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %s | %s |\n", size, pp(r.Hybrid), ms(r.HybridCPU),
 			pp(r.Keyword), ms(r.KeywordCPU), pp(r.Semantic), ms(r.SemanCPU), r.Index, pp(r.VecIndex), pp(r.VecExact), r.Recall10, re, rss)
 	}
 	b.WriteString("\n")
