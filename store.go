@@ -56,6 +56,11 @@ type Options struct {
 	// index then watches the tracked files' folders (inotify) instead of
 	// stat'ing every tracked file at each search.
 	LongLived bool
+	// VectorIndexFrom is the number of documents from which an unfiltered
+	// semantic search reads the column index (an int8 copy of the vectors,
+	// re-ranked exactly) instead of scanning every vector; 0 is the
+	// cache's default. For measuring the two against each other.
+	VectorIndexFrom int
 }
 
 // Store is an open contextfs repository: its memory files and its cache.
@@ -141,7 +146,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	repo.Private = opts.Private || privateDir(repo.Root)
 	s := &Store{Repo: repo, Config: cfg, emb: emb, ownEmb: ownEmb, repoEmb: repoEmb, notes: notes, now: now, startWatcher: opts.StartWatcher,
 		tracked: &autoindex.Tracked{File: filepath.Join(repo.GitDir, "contextfs", "tracked"), Watch: opts.LongLived}}
-	if err := s.openCache(ctx); err != nil {
+	if err := s.openCache(ctx, opts.VectorIndexFrom); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -156,10 +161,13 @@ func (s *Store) CacheDir() string { return filepath.Join(s.Repo.GitDir, "context
 // work for the next command is written beside it either.
 func (s *Store) CacheReadOnly() bool { return s.cache.ReadOnly() }
 
-func (s *Store) openCache(ctx context.Context) error {
+func (s *Store) openCache(ctx context.Context, vectorIndexFrom int) error {
 	c, err := cache.Open(ctx, s.CacheDir(), s.emb)
 	if err != nil {
 		return err
+	}
+	if vectorIndexFrom > 0 {
+		c.SetVectorIndexFrom(vectorIndexFrom)
 	}
 	if c.Notice != "" {
 		fmt.Fprintln(s.notes, c.Notice)
@@ -380,7 +388,7 @@ func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
 	if err != nil {
 		return cache.SyncStats{}, err
 	}
-	st, err := s.syncInto(ctx, s.cache, entries, only)
+	st, err := s.syncInto(ctx, s.cache, entries, only, nil)
 	if err != nil {
 		return st, err
 	}
@@ -398,9 +406,10 @@ func (s *Store) sync(ctx context.Context) (cache.SyncStats, error) {
 }
 
 // syncInto syncs the memory files entries (only those in only, when not
-// nil) into c.
-func (s *Store) syncInto(ctx context.Context, c *cache.Cache, entries []gitstore.Entry, only map[string]bool) (cache.SyncStats, error) {
+// nil) into c, telling progress (when not nil) as files are analysed.
+func (s *Store) syncInto(ctx context.Context, c *cache.Cache, entries []gitstore.Entry, only map[string]bool, progress func(done, total int)) (cache.SyncStats, error) {
 	return c.SyncFilesWith(ctx, cache.KindMemory, s.Repo.Root, entries, cache.SyncOptions{
+		Progress:    progress,
 		Workers:     runtime.NumCPU(),
 		NewAnalyzer: func() (cache.Analyzer, func()) { return analyzeMemory, func() {} },
 		Only:        only,
@@ -441,12 +450,24 @@ const ReindexLockFile = "reindex.lock"
 // never a missing or half-built cache (docs/RELIABILITY.md). A cache too
 // damaged to be replaced that way is deleted and built again in place.
 func (s *Store) Reindex(ctx context.Context) (cache.SyncStats, error) {
+	return s.ReindexWith(ctx, ReindexOptions{})
+}
+
+// ReindexOptions tune ReindexWith.
+type ReindexOptions struct {
+	// Progress, when set, is called as the memory files are analysed
+	// (done of total), for a progress line on a terminal.
+	Progress func(done, total int)
+}
+
+// ReindexWith is Reindex with options.
+func (s *Store) ReindexWith(ctx context.Context, o ReindexOptions) (cache.SyncStats, error) {
 	unlock, err := s.Repo.LockFile(ctx, ReindexLockFile)
 	if err != nil {
 		return cache.SyncStats{}, fmt.Errorf("reindex: %w", err)
 	}
 	defer unlock()
-	st, err := s.rebuildBeside(ctx)
+	st, err := s.rebuildBeside(ctx, o.Progress)
 	if err != nil && cache.IsCorrupt(err) {
 		if err := s.resetCache(ctx); err != nil {
 			return cache.SyncStats{}, err
@@ -467,7 +488,7 @@ func (s *Store) Reindex(ctx context.Context) (cache.SyncStats, error) {
 // its own inside the cache's, and replaces the content of the cache in
 // use with it. The caller holds ReindexLockFile, so what the folder holds
 // is a killed reindex's, removed first.
-func (s *Store) rebuildBeside(ctx context.Context) (cache.SyncStats, error) {
+func (s *Store) rebuildBeside(ctx context.Context, progress func(done, total int)) (cache.SyncStats, error) {
 	dir := filepath.Join(s.CacheDir(), "reindex")
 	if err := os.RemoveAll(dir); err != nil {
 		return cache.SyncStats{}, fmt.Errorf("reindex: %w", err)
@@ -484,7 +505,7 @@ func (s *Store) rebuildBeside(ctx context.Context) (cache.SyncStats, error) {
 	if err != nil {
 		return cache.SyncStats{}, err
 	}
-	st, err := s.syncInto(ctx, c, entries, nil)
+	st, err := s.syncInto(ctx, c, entries, nil, progress)
 	if err != nil {
 		return st, fmt.Errorf("reindex: %w", err)
 	}

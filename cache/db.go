@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -95,6 +96,12 @@ type Cache struct {
 	// seenID is the database ID (meta dbid) sets were loaded from, guarded
 	// by docsMu: another ID means the database was replaced (Replace).
 	seenID string
+	// cols holds each kind's column index (ann.go), of the base it was
+	// built from; colsMu guards it and serialises mapping and building one.
+	colsMu sync.Mutex
+	cols   map[Kind]*colIndex
+	// annMin, when above 0, replaces annMinRows (SetVectorIndexFrom).
+	annMin atomic.Int64
 	// Notice says why the cache was rebuilt on open ("" if it was not).
 	Notice string
 	// readOnly is set when the cache could not be written and was opened

@@ -64,6 +64,9 @@ type docSet struct {
 
 	rank *rankDocs
 
+	// terms keeps the postings of query words read so far (terms.go).
+	terms termCache
+
 	// common holds the stems that more than half of the current documents
 	// contain, as far as the base file can vouch for (see commonTerms):
 	// BM25 gives them no weight, and they are most of a query's postings.
@@ -158,10 +161,14 @@ func (c *Cache) SearchReady(ctx context.Context, kind Kind) bool {
 	return ds != nil && ds.gen == gen && ds.model == c.emb.Model()
 }
 
-// Prepare builds (or brings up to date) kind's docSet files now rather
-// than at the next search.
+// Prepare builds (or brings up to date) kind's docSet files, and the
+// vector index of a large set (ann.go), now rather than at the next
+// search.
 func (c *Cache) Prepare(ctx context.Context, kind Kind) error {
-	_, err := c.docs(ctx, kind)
+	ds, err := c.docs(ctx, kind)
+	if err == nil {
+		c.colsFor(ds)
+	}
 	return err
 }
 
@@ -790,8 +797,13 @@ func sqliteVarint(b []byte) (uint64, int) {
 	return v, len(b)
 }
 
-// rebuildDocSet builds kind's docSet from the tables and writes a new base.
+// rebuildDocSet builds kind's docSet from the tables and writes a new base:
+// through the files (rebuildStreaming), or, where they cannot be written,
+// in memory.
 func (c *Cache) rebuildDocSet(ctx context.Context, q querier, st *dsState) (*docSet, error) {
+	if ds, err := c.rebuildStreaming(ctx, q, st); !errors.Is(err, errNoStream) {
+		return ds, err
+	}
 	seg, err := c.queryDocs(ctx, q, st, `EXISTS (SELECT 1 FROM paths p WHERE p.oid=d.src AND p.kind=d.kind)`)
 	if err != nil {
 		return nil, err

@@ -107,3 +107,70 @@ int cfs_have_avx2(void) {
   return 0;
 #endif
 }
+
+/*
+** cfs_colsum: the partial inner products of the column scan (ann.go).
+** codes holds int8 columns, column c starting at codes + c*stride; for
+** each document i in [lo, lo+cnt), out[i-lo] = sum over t < m of
+** w[t] * codes[cols[t]*stride + i]. Columns are added one after another
+** into out, which stays in the CPU's cache: a block of cnt documents
+** reads m runs of cnt bytes, streamed.
+*/
+typedef signed char c8 __attribute__((vector_size(8)));
+
+#define COLSUM_BODY                                                         \
+  for (long long i = 0; i < cnt; i++) out[i] = 0;                           \
+  for (int t = 0; t < m; t++) {                                             \
+    const signed char *c = codes + (size_t)cols[t] * (size_t)stride + (size_t)lo; \
+    float wt = w[t];                                                        \
+    long long i = 0;                                                        \
+    for (; i + 8 <= cnt; i += 8) {                                          \
+      c8 x;                                                                 \
+      v8 o;                                                                 \
+      memcpy(&x, c + i, sizeof x);                                          \
+      memcpy(&o, out + i, sizeof o);                                        \
+      o += __builtin_convertvector(x, v8) * wt;                             \
+      memcpy(out + i, &o, sizeof o);                                        \
+    }                                                                       \
+    for (; i < cnt; i++) out[i] += wt * (float)c[i];                        \
+  }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* The AVX2 loop in intrinsics: GCC turns __builtin_convertvector of eight
+** bytes into eight scalar conversions; vpmovsxbd and vcvtdq2ps do them at
+** once (the sums are the same: each code is exactly representable). */
+__attribute__((target("avx2"))) static void colsum_avx2(const signed char *codes, long long stride, const int *cols,
+                                                        const float *w, int m, long long lo, long long cnt, float *out) {
+  long long i;
+  for (i = 0; i < cnt; i++) out[i] = 0;
+  for (int t = 0; t < m; t++) {
+    const signed char *c = codes + (size_t)cols[t] * (size_t)stride + (size_t)lo;
+    __m256 wt = _mm256_set1_ps(w[t]);
+    for (i = 0; i + 8 <= cnt; i += 8) {
+      __m128i x = _mm_loadl_epi64((const __m128i *)(c + i));
+      __m256 f = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(x));
+      __m256 o = _mm256_loadu_ps(out + i);
+      _mm256_storeu_ps(out + i, _mm256_add_ps(o, _mm256_mul_ps(f, wt)));
+    }
+    for (; i < cnt; i++) out[i] += w[t] * (float)c[i];
+  }
+}
+#endif
+
+static void colsum_generic(const signed char *codes, long long stride, const int *cols, const float *w, int m,
+                           long long lo, long long cnt, float *out) {
+  COLSUM_BODY
+}
+
+void cfs_colsum(const signed char *codes, long long stride, const int *cols, const float *w, int m, long long lo,
+                long long cnt, float *out) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (have_avx2()) {
+    colsum_avx2(codes, stride, cols, w, m, lo, cnt, out);
+    return;
+  }
+#endif
+  colsum_generic(codes, stride, cols, w, m, lo, cnt, out);
+}

@@ -42,3 +42,20 @@ func dots(q, vecs []float32, idx []int64, out []float32) {
 
 // haveAVX2 reports whether dots runs its AVX2 loop on this processor.
 func haveAVX2() bool { return C.cfs_have_avx2() != 0 }
+
+// colsum sets out[i] to the sum over t of w[t] times the int8 code of
+// document lo+i in column cols[t] of codes (columns stride bytes apart):
+// the column scan's partial inner products (ann.go).
+func colsum(codes []int8, stride int, cols []int32, w []float32, lo int, out []float32) {
+	if len(out) == 0 || len(cols) == 0 {
+		clear(out)
+		return
+	}
+	for _, c := range cols { // the C side trusts every column
+		if c < 0 || (int(c)+1)*stride > len(codes) || lo+len(out) > stride {
+			panic("cache: colsum: column out of range")
+		}
+	}
+	C.cfs_colsum((*C.schar)(unsafe.Pointer(&codes[0])), C.longlong(stride), (*C.int)(unsafe.Pointer(&cols[0])),
+		(*C.float)(unsafe.Pointer(&w[0])), C.int(len(cols)), C.longlong(lo), C.longlong(len(out)), (*C.float)(unsafe.Pointer(&out[0])))
+}

@@ -540,6 +540,63 @@ done:
   docs_unref(docs);
 }
 
+/*
+** cfs_postings(fts, docs, w_1..w_C): called on the first row of a query of
+** one phrase, returns every current document of `docs` that matches it, in
+** rowid order, with the term-frequency part of its BM25 score: a blob of
+** the phrase's idf over the set (float64, as cfs_topk computes it, after 8
+** bytes of padding), then (position in the set int64, part float64) pairs,
+** in machine byte order; cfs_topk adds idf × part per document. The
+** keyword ranker keeps these lists (terms.go) and ranks a later query of
+** the same words from them, without reading the index again.
+*/
+static void cfs_postings(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int nVal,
+                         sqlite3_value **val) {
+  int ncol = api->xColumnCount(fts), i, rc;
+  double weight[16];
+  cfs_docs *docs;
+  scan s;
+  unsigned char *out;
+  long long j;
+  if (nVal != 1 + ncol || ncol > 16 || api->xPhraseCount(fts) != 1) {
+    sqlite3_result_error(ctx, "cfs_postings: want one phrase, the document set and a weight per column", -1);
+    return;
+  }
+  docs = docs_acquire(sqlite3_value_int64(val[0]));
+  if (!docs) {
+    sqlite3_result_error(ctx, "cfs_postings: unknown document set", -1);
+    return;
+  }
+  docs_index(docs);
+  for (i = 0; i < ncol; i++) weight[i] = sqlite3_value_double(val[1 + i]);
+  memset(&s, 0, sizeof s);
+  s.docs = docs;
+  s.weight = weight;
+  s.ncol = ncol;
+  rc = api->xQueryPhrase(fts, 0, &s, on_match);
+  if (s.oom) {
+    sqlite3_result_error_nomem(ctx);
+  } else if (rc != CFS_SQLITE_OK) {
+    sqlite3_result_error(ctx, "cfs_postings: reading the full-text index failed", -1);
+  } else if (!(out = malloc((size_t)(16 * (s.n + 1))))) {
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    double nmatch = (double)s.n, idf = log(((double)docs->n - nmatch + 0.5) / (nmatch + 0.5));
+    long long zero = 0;
+    if (idf <= 0.0) idf = 1e-6;
+    memcpy(out, &zero, 8);
+    memcpy(out + 8, &idf, 8);
+    for (j = 0; j < s.n; j++) {
+      long long pos = s.m[j].pos;
+      memcpy(out + 16 * (j + 1), &pos, 8);
+      memcpy(out + 16 * (j + 1) + 8, &s.m[j].part, 8);
+    }
+    sqlite3_result_blob(ctx, out, (int)(16 * (s.n + 1)), free);
+  }
+  free(s.m);
+  docs_unref(docs);
+}
+
 /* cfs_init runs for every new SQLite connection (an auto-extension),
 ** inside sqlite3_open and so before the opener sets a busy timeout: it sets
 ** one of its own, since another connection may hold the database's lock.
@@ -567,6 +624,7 @@ static int cfs_init(sqlite3 *db, char **err, const void *thunk) {
   }
   if (rc == CFS_SQLITE_OK && (!api || api->iVersion < 2)) rc = CFS_SQLITE_ERROR;
   if (rc == CFS_SQLITE_OK) rc = api->xCreateFunction(api, "cfs_topk", 0, cfs_topk, 0);
+  if (rc == CFS_SQLITE_OK) rc = api->xCreateFunction(api, "cfs_postings", 0, cfs_postings, 0);
   if (rc != CFS_SQLITE_OK && err) *err = sqlite3_mprintf("contextfs: cannot register cfs_topk with FTS5 (error %d)", rc);
   return rc;
 }

@@ -70,7 +70,16 @@ func (c *Cache) KeywordAttainable(ctx context.Context, kind Kind, query string, 
 	if len(ds.rows) == 0 {
 		return nil, 0, nil
 	}
-	match := joinWords(ds.rankedWords(query))
+	words := ds.rankedWords(query)
+	match := joinWords(words)
+	// rank is topk for this query: from the kept term lists when the query
+	// is plain words (terms.go).
+	rank := func(window int) ([]Hit, float64, error) {
+		if len(phrases) == 0 {
+			return c.topkWords(ctx, ds, words, window)
+		}
+		return c.topk(ctx, ds, match, window, nil)
+	}
 	if len(phrases) > 0 {
 		match = strings.Join(append(phrases[:len(phrases):len(phrases)], match), " OR ")
 		match = strings.TrimSuffix(match, " OR ")
@@ -88,9 +97,32 @@ func (c *Cache) KeywordAttainable(ctx context.Context, kind Kind, query string, 
 		}
 		return c.topk(ctx, ds, match, k, pass)
 	}
+	// No filter but the hidden memories, as a plain search asks: those are
+	// few and known per generation (Cache.retired), so the ranker's best
+	// k plus that many hold the answer, without asking SQL about a window
+	// of candidates (3.6 of 8.6 ms CPU a query at 100K memories).
+	if !f.restrictive() {
+		var hidden map[int64]bool
+		if kind == KindMemory && !f.All {
+			if hidden, err = c.retired(ctx); err != nil {
+				return nil, 0, err
+			}
+		}
+		cand, attainable, err := rank(k + len(hidden))
+		if err != nil {
+			return nil, 0, err
+		}
+		out := cand[:0]
+		for _, h := range cand {
+			if !hidden[h.Row] && len(out) < k {
+				out = append(out, h)
+			}
+		}
+		return out, attainable, nil
+	}
 	cond, cargs := f.where(kind, false)
 	for window := max(4*k, 64); ; window *= 8 {
-		cand, attainable, err := c.topk(ctx, ds, match, window, nil)
+		cand, attainable, err := rank(window)
 		if err != nil || cand == nil {
 			return nil, 0, err
 		}

@@ -5,6 +5,7 @@ package cache
 import (
 	"fmt"
 	"os"
+	"unsafe"
 
 	sys "golang.org/x/sys/unix"
 )
@@ -55,4 +56,22 @@ func fileID(path string) string {
 		return ""
 	}
 	return statID(&st)
+}
+
+// dropPages gives back the resident pages wholly inside b, a part of a
+// read-only shared file mapping: the data stays in the page cache, and a
+// later read maps it again. For a pass over a large mapping that must not
+// keep it all resident.
+func dropPages(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	ps := uintptr(os.Getpagesize())
+	start := uintptr(unsafe.Pointer(&b[0]))
+	lo := (start + ps - 1) &^ (ps - 1)
+	hi := (start + uintptr(len(b))) &^ (ps - 1)
+	if hi <= lo {
+		return
+	}
+	_ = sys.Madvise(b[lo-start:hi-start], sys.MADV_DONTNEED)
 }

@@ -12,8 +12,15 @@ import (
 )
 
 // Semantic ranks kind's current documents that pass f by cosine
-// similarity to vec and returns the best k. The search is exact.
+// similarity to vec and returns the best k. The scores are exact; an
+// unfiltered search of a large set reads only the vectors near vec (see
+// ann.go), a filtered one every vector that passes.
 func (c *Cache) Semantic(ctx context.Context, kind Kind, vec []float32, f Filter, k int) ([]Hit, error) {
+	return c.semantic(ctx, kind, vec, f, k, false)
+}
+
+// semantic is Semantic, by the exact scan whatever the size when exact.
+func (c *Cache) semantic(ctx context.Context, kind Kind, vec []float32, f Filter, k int, exact bool) ([]Hit, error) {
 	if k <= 0 || len(vec) == 0 {
 		return nil, nil
 	}
@@ -46,7 +53,7 @@ func (c *Cache) Semantic(ctx context.Context, kind Kind, vec []float32, f Filter
 			return nil, err
 		}
 	}
-	hits := c.nearest(ds, q, k+len(excluded))
+	hits := c.nearest(ds, q, k+len(excluded), exact)
 	out := hits[:0]
 	for _, h := range hits {
 		if !excluded[h.Row] && len(out) < k {
@@ -132,13 +139,25 @@ func (s *segment) positions(rows []int64) (found, pos []int64) {
 }
 
 // nearest returns the k current documents of ds closest to unit q, best
-// first, ties broken by row: an exact scan of both segments (dots), split
-// across the CPUs when large. It used kelindar/search's SIMD index from a
-// process's second search on; the scan now costs the same wall time at
-// 100K without the index's copy of every vector (100 MB at 100K) or the
-// time to build it, and is memory-bound either way.
-func (c *Cache) nearest(ds *docSet, q []float32, k int) []Hit {
-	hits := append(scan(&ds.base, ds.dim, q, k), scan(&ds.added, ds.dim, q, k)...)
+// first, ties broken by row: a scan of both segments (dots), split across
+// the CPUs when large, or from annAt base documents on (unless exact),
+// the base's column scan with an exact re-rank (ann.go) and a scan of the added segment. It used
+// kelindar/search's SIMD index from a process's second search on; the
+// scan cost the same wall time at 100K without the index's copy of every
+// vector (100 MB at 100K) or the time to build it, and is memory-bound
+// either way: only reading fewer vectors goes faster.
+func (c *Cache) nearest(ds *docSet, q []float32, k int, exact bool) []Hit {
+	var ix *colIndex
+	if !exact {
+		ix = c.colsFor(ds)
+	}
+	var hits []Hit
+	if ix != nil {
+		hits = ix.search(&ds.base, q, k)
+	} else {
+		hits = scan(&ds.base, ds.dim, q, k)
+	}
+	hits = append(hits, scan(&ds.added, ds.dim, q, k)...)
 	sortHits(hits)
 	return hits[:min(k, len(hits))]
 }

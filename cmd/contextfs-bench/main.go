@@ -35,7 +35,7 @@ func main() {
 	runs := flag.Int("runs", 30, "CLI runs per row")
 	queries := flag.Int("queries", 200, "in-process queries per mode")
 	sick := flag.Bool("sick", true, "run the SICK retrieval-quality evaluation")
-	only := flag.String("only", "", "run only these comma-separated sections: startup, embedder, search, warm, list, agents, contextcode, prompt, sick, index, save, repos, hooks, lookup; or embedder or quality alone (quality is never run by default)")
+	only := flag.String("only", "", "run only these comma-separated sections: startup, embedder, search, warm, list, agents, contextcode, prompt, sick, index, save, repos, hooks, lookup; or embedder, quality or scale alone (quality and scale are never run by default)")
 	reposN := flag.Int("repos-size", 10000, "memories per repository in the repos row")
 	reposK := flag.Int("repos", 5, "repositories in the repos row")
 	extract := flag.String("quality-extract", "", "derive the quality sets from the mirrors under this folder (owner+name/repo git dirs) into "+qualityDir+", and exit")
@@ -48,9 +48,15 @@ func main() {
 	lookupBase := flag.String("lookup-base", "", "a second git-contextfs binary for the lookup rows, run interleaved with -bin on its own copy of the corpus")
 	qualitySets := flag.String("quality-sets", "", "quality: run only these comma-separated sets (go-git, requests, ky, proposal, world, sick; default all)")
 	qualityEmb := flag.String("quality-embedder", "builtin", "quality: the embedder, builtin (the default) or hash (the hashing embedder it replaced)")
+	flag.IntVar(&qualityANNFrom, "quality-ann", 0, "quality: use the approximate vector search (column scan, exact re-rank) from this many documents on, to compare its MRR with the exact scan's (0: the default threshold, which the sets are below)")
 	qualityWeights := flag.String("quality-weights", "", "quality: also run hybrid at these comma-separated semantic weights (columns after the table's last)")
 	workRuns := flag.Int("embedder-runs", 3, "embedder: rebuilds and full indexes per embedder (median)")
 	firstVec := flag.String("first-vector", "", "internal: embed one query in this fresh process with builtin or hash, print the nanoseconds it took, and exit")
+	scaleDir := flag.String("scale-dir", defaultScaleDir(), "scale: where the corpora (one git repository per size) are built once and reused")
+	scaleSizes := flag.String("scale-sizes", "100000,1000000", "scale: comma-separated corpus sizes (memories)")
+	scaleReindex := flag.Bool("scale-reindex", false, "scale: time reindex again even where the cache was built before")
+	scaleNoReindex := flag.Bool("scale-no-reindex", false, "scale: never reindex; search a cache as it stands (its reindex figures n/a unless measured before)")
+	scaleOut := flag.String("scale-out", "", "scale: also write the section into this Markdown file (docs/BENCHMARKS.md), keeping its other sections")
 	corpus := flag.String("corpus", "", "only write a synthetic corpus of the first -sizes memories into this new git repository, and exit")
 	flag.Parse()
 	ctx := context.Background()
@@ -78,6 +84,16 @@ func main() {
 			fatal(fmt.Errorf("git init: %v: %s", err, out))
 		}
 		if _, err := writeCorpus(*corpus, n, 10); err != nil {
+			fatal(err)
+		}
+		return
+	}
+	if *only == "scale" {
+		binAbs, err := filepath.Abs(*bin)
+		if err != nil {
+			fatal(err)
+		}
+		if err := benchScale(ctx, *scaleDir, binAbs, sizeList(*scaleSizes), *queries, *scaleReindex, *scaleNoReindex, *scaleOut); err != nil {
 			fatal(err)
 		}
 		return

@@ -204,7 +204,7 @@ func codeQuality(ctx context.Context, root, name string) (string, error) {
 			return "", err
 		}
 	}
-	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: qualityEmbedder()})
+	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: qualityEmbedder(), VectorIndexFrom: qualityANNFrom})
 	if err != nil {
 		return "", err
 	}
@@ -296,7 +296,7 @@ func docQuality(ctx context.Context, root, name string, short bool) (string, err
 			return "", err
 		}
 	}
-	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: qualityEmbedder()})
+	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: qualityEmbedder(), VectorIndexFrom: qualityANNFrom})
 	if err != nil {
 		return "", err
 	}

@@ -59,7 +59,7 @@ func benchSICK(ctx context.Context) error {
 			return err
 		}
 	}
-	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: qualityEmbedder()})
+	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: qualityEmbedder(), VectorIndexFrom: qualityANNFrom})
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,10 @@ var qualityEmbedder = func() embed.Embedder { return embed.NewBuiltin() }
 // worldIDPrefix makes the world set's names memory IDs.
 const worldIDPrefix = "world-"
 
+// qualityANNFrom is -quality-ann: the quality stores' semantic searches
+// use the column scan from this many documents on (0: the default).
+var qualityANNFrom int
+
 // benchWorld prints the rows of the world-knowledge set (internal/worldset):
 // 50 memories of a team, each a one-sentence memory; queries are questions
 // that share no content word with their answer, paraphrases, and negated
@@ -55,7 +59,7 @@ func benchWorld(ctx context.Context) error {
 			return err
 		}
 	}
-	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: qualityEmbedder()})
+	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Embedder: qualityEmbedder(), VectorIndexFrom: qualityANNFrom})
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,13 @@ on their own; this is for doing it on demand.`,
 // runReindex runs reindex with o.
 func (a *app) runReindex(ctx context.Context, s *contextfs.Store, o *reindexOptions) error {
 	start := time.Now()
-	st, err := s.Reindex(ctx)
+	// A progress line on a terminal only (progressBar), never with --json.
+	p := &progressBar{}
+	if !o.json {
+		p = a.progress("reindexing")
+	}
+	st, err := s.ReindexWith(ctx, contextfs.ReindexOptions{Progress: p.update})
+	p.done()
 	if err != nil {
 		return err
 	}

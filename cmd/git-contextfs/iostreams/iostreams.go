@@ -74,3 +74,6 @@ func (s *IOStreams) StderrIsTerminal() bool { return s.stderrTTY }
 
 // SetStdinTerminal sets what StdinIsTerminal reports, for tests.
 func (s *IOStreams) SetStdinTerminal(b bool) { s.stdinTTY = b }
+
+// SetStderrTerminal sets what StderrIsTerminal reports, for tests.
+func (s *IOStreams) SetStderrTerminal(b bool) { s.stderrTTY = b }
