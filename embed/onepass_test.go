@@ -1,7 +1,13 @@
 package embed
 
 import (
+	"archive/tar"
+	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -118,3 +124,89 @@ func TestEmbedWordsMatchesTwoPasses(t *testing.T) {
 		})
 	}
 }
+
+// goldenTexts are texts whose vectors do not change unless the model
+// does: the world set, the awkward texts of onePassTexts and the source
+// of ky (the quality set's snapshot) in index-sized pieces.
+func goldenTexts(t *testing.T) []string {
+	t.Helper()
+	texts := onePassTexts(t)[:9]
+	set, err := worldset.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range set.Memories {
+		texts = append(texts, m.Text)
+	}
+	for _, q := range append(append(set.World, set.HeldOutWorld...), set.Negated...) {
+		texts = append(texts, q.Q)
+	}
+	f, err := os.Open(filepath.FromSlash("../cmd/contextfs-bench/testdata/quality/ky.tar.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, Pieces(string(b), 2000)...)
+	}
+	return texts
+}
+
+// TestBuiltinVectorsUnchanged pins the SHA-256 of the built-in embedder's
+// vectors (texts, queries and code queries) of goldenTexts: a change that
+// alters any of them must change the model name, so that cached vectors
+// are recomputed, and then this digest.
+func TestBuiltinVectorsUnchanged(t *testing.T) {
+	texts := goldenTexts(t)
+	s := NewBuiltin().(*software)
+	for _, tc := range []struct {
+		name string
+		h    half
+		want string
+	}{
+		{"texts", s.doc, goldenTextsSum},
+		{"queries", s.query, goldenQueriesSum},
+		{"code queries", s.code, goldenCodeSum},
+	} {
+		vs, err := s.embed(context.Background(), texts, tc.h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := sha256.New()
+		for _, v := range vs {
+			for _, x := range v {
+				d.Write(binary.LittleEndian.AppendUint32(nil, math.Float32bits(x)))
+			}
+		}
+		if got := hex.EncodeToString(d.Sum(nil)); got != tc.want {
+			t.Errorf("%s of %d texts: vectors' SHA-256 %s, want %s (model %s)", tc.name, len(texts), got, tc.want, s.Model())
+		}
+	}
+}
+
+// The digests of TestBuiltinVectorsUnchanged, recorded with the two-pass
+// embedder of commit 5445280 (model builtin/sif-316502927cc0+hash-v2-0.15/320).
+const (
+	goldenTextsSum   = "4bfd916350991ef90a8ed2b425ebcb2ba7aba99e52a77f583e580eefda924976"
+	goldenQueriesSum = "fe9a893d25bc581e0bbdddad6c2f82c6ef84730d23d60cf57a84e7e11db3f9e4"
+	goldenCodeSum    = "6a556d4584a12a13dad97df061058e27bab1c35d8580b0f716b607e02015ed25"
+)

@@ -86,13 +86,31 @@ func (t *Table) SumCounted(c *Counter, v []float32) int {
 		n := c.counts[i]
 		w := t.Weight(int(i))
 		if n > 1 {
-			w *= 1 + float32(math.Log(float64(n)))
+			w *= sublinear(n)
 		}
 		t.AddTo(v, int(i), w)
 	}
 	t.RemoveCommon(v)
 	return c.found
 }
+
+// sublinear is 1+ln n, the weight of a word met n times, looked up for
+// the small counts most words have (the same float32 as computed).
+func sublinear(n int32) float32 {
+	if n < int32(len(sublinearTable)) {
+		return sublinearTable[n]
+	}
+	return 1 + float32(math.Log(float64(n)))
+}
+
+// sublinearTable holds sublinear's small values; it is filled once, when
+// the package is initialised, and never changed.
+var sublinearTable = func() (t [256]float32) {
+	for n := range t {
+		t[n] = 1 + float32(math.Log(float64(n)))
+	}
+	return t
+}()
 
 // RemoveCommon subtracts v's projection on the common component.
 func (t *Table) RemoveCommon(v []float32) {
