@@ -145,3 +145,7 @@ func isNegation(w []byte) bool {
 	}
 	return false
 }
+
+// IsNegation reports whether w is a negation, which sentence vectors leave
+// out.
+func IsNegation(w []byte) bool { return isNegation(w) }
