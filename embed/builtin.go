@@ -92,6 +92,9 @@ type builtin struct {
 	weights []float32     // lex.entries index -> word weight
 	tf      [64]float32   // tfScale of small counts
 	pool    sync.Pool     // *scratch
+	// wvSkip leaves words out of the word vectors that embedWords
+	// counts (nil: none); see half.skip.
+	wvSkip func(w []byte) bool
 }
 
 // NewBuiltin returns the built-in embedder, the default: word vectors
@@ -211,6 +214,18 @@ type scratch struct {
 	// code) is not stemmed, looked up and split into n-grams again.
 	words     map[string]wordMemo
 	wordFeats []feature
+
+	// The word-vector half's words, counted while the features are
+	// collected (embedWords) so that a text is tokenised once: wv is the
+	// table (nil when not counting), wvc the counts. wvMute stops the
+	// counting inside a contraction, which the word vectors tokenise
+	// their own way (wvTok); cjk marks a text with Han or kana, which
+	// they also split differently, so it is tokenised again.
+	wv     *wordvec.Table
+	wvc    wordvec.Counter
+	wvTok  wordvec.Tokenizer
+	wvMute bool
+	cjk    bool
 }
 
 // wordMemo is what word added for one word, apart from its bigram with
@@ -221,7 +236,12 @@ type wordMemo struct {
 	h        uint64
 	ww       float32
 	content  bool
+	wv       int32 // the word's index in scratch.wv (wordvec.Table.Index), or wvUnknown
 }
+
+// wvUnknown marks a memo whose word-vector index was not looked up: it
+// was made while no table was counting.
+const wvUnknown = -2
 
 // maxWordMemo bounds the words a scratch remembers (a few MB of
 // features); past it the memo starts again.
@@ -231,6 +251,34 @@ const maxWordMemo = 1 << 13
 func (b *builtin) embed(sc *scratch, text string, v []float32) {
 	b.collect(sc, text)
 	b.project(sc, sc.feats, v)
+}
+
+// embedWords writes the hashed vector of text into v (len builtinDim,
+// zeroed, normalised as embed's) and adds its SIF vector from table t to
+// w (len t.Dim(), zeroed, not normalised), with what t.SentenceSkipping
+// (b.wvSkip) would give, bit for bit, from the one pass over the text
+// that finds its features (TestEmbedWordsMatchesTwoPasses).
+func (b *builtin) embedWords(sc *scratch, text string, v []float32, t *wordvec.Table, w []float32) {
+	sc.wv, sc.cjk = t, false
+	sc.wvc.Reset()
+	b.collect(sc, text)
+	sc.wv = nil
+	b.project(sc, sc.feats, v)
+	if sc.cjk {
+		t.SentenceSkipping(&sc.wvTok, text, w, b.wvSkip)
+		return
+	}
+	t.SumCounted(&sc.wvc, w)
+}
+
+// countWord counts word w, as the word vectors spell it, when a table is
+// counting.
+func (b *builtin) countWord(sc *scratch, w []byte) {
+	if sc.wv != nil && !sc.wvMute {
+		if i := sc.wv.Index(w, b.wvSkip); i >= 0 {
+			sc.wvc.Add(i)
+		}
+	}
 }
 
 // collect gathers the features of text into sc.feats.
@@ -263,6 +311,7 @@ func (b *builtin) collect(sc *scratch, text string) {
 		case isCJK(r):
 			// Han and kana are written without spaces: each character is a
 			// token, and the bigrams of adjacent ones carry the words.
+			sc.cjk = true
 			b.flush(sc)
 			sc.raw = append(sc.raw, r)
 			b.flush(sc)
@@ -321,6 +370,13 @@ func (b *builtin) flush(sc *scratch) {
 // possessive ("he's", "we'll", "dog's") leave the word before them. Other
 // apostrophes ("O'Brien", "l'eau") separate two words.
 func (b *builtin) contraction(sc *scratch, raw []rune, i int) {
+	if sc.wv != nil && !sc.wvMute {
+		// The word vectors spell contractions out ("don't": do, not):
+		// their tokeniser counts this one, and the features below do not.
+		sc.wvTok.Token(raw, func(w []byte) { b.countWord(sc, w) })
+		sc.wvMute = true
+		defer func() { sc.wvMute = false }()
+	}
 	suffix := raw[i+1:]
 	if len(suffix) == 1 && (suffix[0] == 't' || suffix[0] == 'T') && i > 0 && (raw[i-1] == 'n' || raw[i-1] == 'N') {
 		b.negate(sc)
@@ -384,6 +440,7 @@ func (b *builtin) identifier(sc *scratch, raw []rune) {
 	}
 	if words > 1 {
 		b.add(sc, hashBytes(seedWord, sc.ident), b.p.identWeight)
+		b.countWord(sc, sc.ident)
 	}
 }
 
@@ -392,6 +449,15 @@ func (b *builtin) identifier(sc *scratch, raw []rune) {
 // word.
 func (b *builtin) word(sc *scratch, w []byte) {
 	if m, ok := sc.words[string(w)]; ok {
+		if sc.wv != nil && !sc.wvMute {
+			if m.wv == wvUnknown {
+				m.wv = int32(sc.wv.Index(w, b.wvSkip))
+				sc.words[string(w)] = m
+			}
+			if m.wv >= 0 {
+				sc.wvc.Add(int(m.wv))
+			}
+		}
 		sc.feats = append(sc.feats, sc.wordFeats[m.from:m.to]...)
 		if m.content {
 			b.negated(sc, m.h, m.ww)
@@ -406,7 +472,14 @@ func (b *builtin) word(sc *scratch, w []byte) {
 	}
 	from := len(sc.wordFeats)
 	sc.wordFeats = append(sc.wordFeats, sc.feats[start:]...)
-	sc.words[string(w)] = wordMemo{from: int32(from), to: int32(len(sc.wordFeats)), h: h, ww: ww, content: content}
+	wv := int32(wvUnknown)
+	if sc.wv != nil {
+		wv = int32(sc.wv.Index(w, b.wvSkip))
+		if wv >= 0 && !sc.wvMute {
+			sc.wvc.Add(int(wv))
+		}
+	}
+	sc.words[string(w)] = wordMemo{from: int32(from), to: int32(len(sc.wordFeats)), h: h, ww: ww, content: content, wv: wv}
 	if content {
 		b.negated(sc, h, ww)
 		b.bigram(sc, h, ww)

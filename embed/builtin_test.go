@@ -258,42 +258,54 @@ func TestBuiltinVectorsDoNotDependOnWhatWasEmbeddedBefore(t *testing.T) {
 	}
 }
 
+// TestBuiltinIsSafeForConcurrentUse: the hashing embedder and the
+// built-in one (whose hashing half counts the word vectors' words in the
+// same pooled scratch) give every goroutine the vectors one gets alone.
 func TestBuiltinIsSafeForConcurrentUse(t *testing.T) {
-	texts := []string{"alpha beta gamma", "the quick brown fox", "user_id is missing", "数据库", ""}
-	e := NewHashing()
-	want := embedAll(t, e, texts...)
-	var wg sync.WaitGroup
-	errs := make(chan string, 8)
-	for range 8 {
-		wg.Go(func() {
-			for range 50 {
-				got, err := e.Embed(context.Background(), texts)
-				if err != nil {
-					errs <- err.Error()
-					return
-				}
-				for i := range got {
-					if !slices.Equal(got[i], want[i]) {
-						errs <- "concurrent Embed of " + texts[i] + " gave a different vector"
-						return
+	texts := []string{"alpha beta gamma", "the quick brown fox", "user_id is missing", "数据库", "", "We don't use PostgreSQL's defaults"}
+	for _, tc := range []struct {
+		name string
+		e    Embedder
+	}{{"hashing", NewHashing()}, {"built-in", NewBuiltin()}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := tc.e
+			want := embedAll(t, e, texts...)
+			var wg sync.WaitGroup
+			errs := make(chan string, 8)
+			for range 8 {
+				wg.Go(func() {
+					for range 50 {
+						got, err := e.Embed(context.Background(), texts)
+						if err != nil {
+							errs <- err.Error()
+							return
+						}
+						for i := range got {
+							if !slices.Equal(got[i], want[i]) {
+								errs <- "concurrent Embed of " + texts[i] + " gave a different vector"
+								return
+							}
+						}
 					}
-				}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			for e := range errs {
+				t.Error(e)
 			}
 		})
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
 	}
 }
 
 func TestBuiltinHonoursCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := NewHashing().Embed(ctx, []string{"hello"})
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("Embed with a cancelled context: err = %v, want context.Canceled", err)
+	for _, e := range []Embedder{NewHashing(), NewBuiltin()} {
+		_, err := e.Embed(ctx, []string{"hello"})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: Embed with a cancelled context: err = %v, want context.Canceled", e.Model(), err)
+		}
 	}
 }
 

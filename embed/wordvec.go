@@ -85,8 +85,7 @@ var (
 // hashed features (exact words, identifiers, character n-grams).
 type software struct {
 	doc, query half
-	code       half      // the queries of a code search: see codeMix
-	pool       sync.Pool // *wordvec.Tokenizer
+	code       half // the queries of a code search: see codeMix
 }
 
 // half is how one side (texts or queries) is embedded.
@@ -99,8 +98,8 @@ type half struct {
 
 func newSoftware(doc, query params, docM, queryM float32) *software {
 	s := &software{doc: half{hash: newBuiltin(doc), mix: docM}, query: half{hash: newBuiltin(query), mix: queryM, skip: isStopWord}}
+	s.query.hash.wvSkip = s.query.skip
 	s.code = half{hash: s.doc.hash, mix: codeMix}
-	s.pool.New = func() any { return new(wordvec.Tokenizer) }
 	return s
 }
 
@@ -146,32 +145,29 @@ func (s *software) embed(ctx context.Context, texts []string, h half) ([][]float
 	if t.Dim() != wordvecDim {
 		return nil, fmt.Errorf("embed: builtin word vectors: dimension %d, want %d", t.Dim(), wordvecDim)
 	}
-	hv, err := h.hash.Embed(ctx, texts)
-	if err != nil {
-		return nil, err
-	}
 	dim := s.Dim()
 	flat := make([]float32, len(texts)*dim)
 	out := make([][]float32, len(texts))
-	tok := s.pool.Get().(*wordvec.Tokenizer)
-	defer s.pool.Put(tok)
+	sc := h.hash.pool.Get().(*scratch)
+	defer h.hash.pool.Put(sc)
 	a := float32(math.Sqrt(float64(h.mix)))
 	b := float32(math.Sqrt(float64(1 - h.mix)))
 	for i, text := range texts {
-		if i%256 == 255 {
+		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("embed: builtin: %w", err)
 			}
 		}
 		v := flat[i*dim : (i+1)*dim : (i+1)*dim]
-		w := v[:wordvecDim]
-		t.SentenceSkipping(tok, text, w, h.skip)
+		w, hv := v[:wordvecDim], v[wordvecDim:]
+		// One pass over the text gives both halves.
+		h.hash.embedWords(sc, text, hv, t, w)
 		wordvec.Normalize(w)
 		for j := range w {
 			w[j] *= a
 		}
-		for j, x := range hv[i] {
-			v[wordvecDim+j] = b * x
+		for j := range hv {
+			hv[j] *= b
 		}
 		wordvec.Normalize(v)
 		out[i] = v

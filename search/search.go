@@ -341,6 +341,11 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 		if err != nil {
 			return nil, err
 		}
+		if k == cache.KindMemory && st.mode == ModeHybrid && qvec != nil && !q.Literal {
+			if fused, err = e.cover(ctx, text, fused); err != nil {
+				return nil, err
+			}
+		}
 		for _, sc := range fused {
 			if len(kinds) > 1 {
 				sc.Score *= kindWeight(k)
@@ -349,6 +354,41 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 		}
 	}
 	return e.results(ctx, all, st, q, queryTerms(q.Text))
+}
+
+// cover multiplies the fused scores of memories by how much of the query's
+// content words each covers (embed.Coverage), the coordination factor of
+// classic Lucene counted on meaning, and sorts them again: among memories
+// that share one word with a question, the one that also answers its
+// other words ranks first ("What database should I use for this new
+// feature?" finds "We use PostgreSQL ..." above "Feature flags are
+// managed in LaunchDarkly"). Measured in docs/EMBEDDER.md.
+func (e *Engine) cover(ctx context.Context, text string, fused []Scored) ([]Scored, error) {
+	if len(fused) == 0 || !embed.CanCover(e.Embedder) {
+		return fused, nil
+	}
+	ids := make([]int64, len(fused))
+	for i, s := range fused {
+		ids[i] = s.Row
+	}
+	rows, err := e.Cache.Rows(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	texts := make([]string, len(fused))
+	for i, s := range fused {
+		r := rows[s.Row]
+		texts[i] = r.Title + "\n" + r.Body
+	}
+	cover, ok, err := embed.Coverage(ctx, e.Embedder, text, texts)
+	if err != nil || !ok {
+		return fused, err
+	}
+	for i := range fused {
+		fused[i].Score *= cover[i]
+	}
+	Sort(fused)
+	return fused, nil
 }
 
 // applySyntax takes q.Text apart by the query syntax (package query):

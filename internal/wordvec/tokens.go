@@ -31,12 +31,11 @@ type Tokenizer struct {
 	// written so).
 	PartsOnly bool
 
-	raw    []rune
-	parts  []int
-	counts map[int32]int32 // Table.Sentence's word counts
-	order  []int32         // and its words in order of first appearance
-	word   []byte
-	whole  []byte
+	raw     []rune
+	parts   []int
+	counter Counter // Table.Sentence's word counts
+	word    []byte
+	whole   []byte
 }
 
 // Each calls fn for every token of text, in order, with a lower-cased
@@ -106,6 +105,15 @@ var clitics = map[string]string{
 func (t *Tokenizer) flush(fn func([]byte)) {
 	raw := t.raw
 	t.raw = t.raw[:0]
+	t.Token(raw, fn)
+}
+
+// Token calls fn for every token of raw, one word as Each finds it (a run
+// of letters, digits, combining marks, inner underscores and apostrophes,
+// apostrophes as '\”): the parts and the whole of an identifier, the
+// words of a contraction. It is Each for a caller that finds the words of
+// a text itself; raw is not modified.
+func (t *Tokenizer) Token(raw []rune, fn func([]byte)) {
 	for len(raw) > 0 && (raw[len(raw)-1] == '\'' || raw[len(raw)-1] == '_') {
 		raw = raw[:len(raw)-1]
 	}
