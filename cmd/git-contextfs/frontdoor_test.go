@@ -255,6 +255,7 @@ func doorFiles(t *testing.T, dir string, rename map[string]string) map[string]st
 	t.Helper()
 	times := regexp.MustCompile(`(?m)^(created|updated|  started|  ended): .*$`)
 	source := regexp.MustCompile(`(?m)^source:\n(  .*\n)*`)
+	saved := regexp.MustCompile(`(?m)^  saved:\n(    - .*\n)+`)
 	out := map[string]string{}
 	root := filepath.Join(dir, ".contextfs", "memories")
 	ents, err := os.ReadDir(root)
@@ -271,6 +272,17 @@ func doorFiles(t *testing.T, dir string, rename map[string]string) map[string]st
 			name, s = strings.ReplaceAll(name, id, as), strings.ReplaceAll(s, id, as)
 		}
 		s = source.ReplaceAllString(times.ReplaceAllString(s, "$1: T"), "")
+		// A summary lists what the session saved sorted by ID, and the IDs
+		// are random: compare the list as placeholders, sorted again.
+		s = saved.ReplaceAllStringFunc(s, func(list string) string {
+			lines := strings.SplitAfter(strings.TrimSuffix(list, "\n"), "\n")
+			items := lines[1:]
+			for i := range items {
+				items[i] = strings.TrimSuffix(items[i], "\n")
+			}
+			slices.Sort(items)
+			return lines[0] + strings.Join(items, "\n") + "\n"
+		})
 		out[name] = s
 	}
 	return out
