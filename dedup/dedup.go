@@ -128,7 +128,8 @@ const candidates = 8
 // states a different position (a decision, preference_value or value data
 // field) on the same subject (titles at least Thresholds.Subject similar,
 // or naming the same thing once the position's words are taken out) may
-// be superseded instead.
+// be superseded instead, as may one at or above the threshold whose text
+// says something the memory does not (change): a change is not a repeat.
 func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) (*Report, error) {
 	typ, err := memory.CanonicalType(c.Type)
 	if err != nil {
@@ -217,6 +218,14 @@ func Check(ctx context.Context, s *contextfs.Store, c Candidate, th Thresholds) 
 			}
 		}
 		if sim >= th.For(typ) {
+			// Near is not the same: a save that swaps a part of the
+			// sentence (tabs for spaces) changes the memory, and is
+			// written, never skipped as a repeat (change.go).
+			if why, slot := change(text, Text(m.Title, m.Body)); why != "" {
+				match.Why, match.Settle = why, slot
+				rep.MaySupersede = append(rep.MaySupersede, match)
+				continue
+			}
 			rep.Similar = append(rep.Similar, match)
 		}
 	}
