@@ -136,7 +136,7 @@ stress:
 # bench-quality (nearly 3 minutes, and no target of make bench's), and the
 # micro-benchmarks run 0.5 s each over the packages below (cmd/git-contextfs'
 # pre-commit benchmarks are left out: the hooks section times the real hook).
-BENCH_PKGS := ./cache ./chunker ./embed ./memory ./secrets ./watch ./cmd/git-contextfs-serve
+BENCH_PKGS := ./cache ./chunker ./internal/embed ./memory ./internal/secrets ./internal/watch ./cmd/git-contextfs-serve
 bench: build
 	@mkdir -p bin
 	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -sizes 1000,10000 -repos-size 2000 -sick=false -bin $(BIN) > bin/BENCHMARKS.md
@@ -169,7 +169,7 @@ bench-scale: build
 bench-quality:
 	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -only quality -quality-sets "$(QUALITY_SETS)"
 
-# model rebuilds embed/wordvec.bin, the built-in embedder's word vectors,
+# model rebuilds internal/embed/wordvec.bin, the built-in embedder's word vectors,
 # from Debian packages with fastText (docs/EMBEDDER.md; about half an hour
 # of one core). CI does not run it: the table is committed, and this
 # reproduces it bit for bit.

@@ -3,9 +3,9 @@ package contextfs
 import (
 	"context"
 
-	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/secrets"
+	"github.com/contextfs/contextfs/internal/check"
+	"github.com/contextfs/contextfs/internal/secrets"
 )
 
 type (

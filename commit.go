@@ -3,7 +3,7 @@ package contextfs
 import (
 	"context"
 
-	"github.com/contextfs/contextfs/commitflow"
+	"github.com/contextfs/contextfs/internal/commitflow"
 )
 
 type (

@@ -1,8 +1,8 @@
 package contextfs
 
 import (
-	"github.com/contextfs/contextfs/config"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/config"
 )
 
 // The configuration lives in package config, which the layers below the

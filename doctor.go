@@ -11,9 +11,9 @@ import (
 	"strings"
 
 	"github.com/contextfs/contextfs/cache"
-	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
+	"github.com/contextfs/contextfs/internal/check"
 	"github.com/contextfs/contextfs/internal/printable"
 )
 

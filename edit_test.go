@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 	"github.com/contextfs/contextfs/internal/testgit"
 	"github.com/contextfs/contextfs/memory"
 )

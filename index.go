@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/contextfs/contextfs/autoindex"
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/chunker"
+	"github.com/contextfs/contextfs/internal/autoindex"
 )
 
 // IndexOptions tune Index.

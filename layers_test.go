@@ -39,30 +39,30 @@ var tierNames = []string{"model", "mechanisms", "store", "capabilities", "servic
 var tiers = map[string]int{
 	// The model and leaves: memory, the git runner, the query syntax,
 	// and helpers that know nothing of memories.
-	"memory": model, "git": model, "query": model, "secrets": model, "watch": model, "pathglob": model,
-	"gitindex": model, "internal/printable": model, "internal/mdtext": model, "internal/porter": model,
+	"memory": model, "internal/git": model, "internal/query": model, "internal/secrets": model, "internal/watch": model, "internal/pathglob": model,
+	"internal/gitindex": model, "internal/printable": model, "internal/mdtext": model, "internal/porter": model,
 	"internal/wordvec": model, "internal/worldset": model, "internal/testproc": model,
 	"internal/sibling": model, "internal/buildinfo": model, "cmd/git-contextfs/iostreams": model,
 	// Mechanisms: Markdown and code readers, the repository's files and
 	// config, hooks, the cache, embedders, search, checks, indexing.
-	"frontmatter": mechanisms, "chunker": mechanisms, "gitstore": mechanisms, "embed": mechanisms,
-	"embed/openai": mechanisms, "hooks": mechanisms, "branchdiff": mechanisms, "agentsetup": mechanisms,
-	"config": mechanisms, "cache": mechanisms, "memmerge": mechanisms, "check": mechanisms,
-	"search": mechanisms, "autoindex": mechanisms, "internal/testgit": mechanisms, "internal/sick": mechanisms,
+	"frontmatter": mechanisms, "chunker": mechanisms, "gitstore": mechanisms, "internal/embed": mechanisms,
+	"internal/embed/openai": mechanisms, "hooks": mechanisms, "internal/branchdiff": mechanisms, "internal/agentsetup": mechanisms,
+	"internal/config": mechanisms, "cache": mechanisms, "internal/memmerge": mechanisms, "internal/check": mechanisms,
+	"internal/search": mechanisms, "internal/autoindex": mechanisms, "internal/testgit": mechanisms, "internal/sick": mechanisms,
 	// The store: the front door and the memory-only commit it runs.
-	"": store, "commitflow": store,
+	"": store, "internal/commitflow": store,
 	// Capabilities over the store: sessions, links, duplicates, several
 	// stores, lineage, aging, the graph, the context block, import and
 	// export, capture, and the pull-request report.
-	"session": capabilities, "links": capabilities, "dedup": capabilities, "scope": capabilities,
-	"lineage": capabilities, "aging": capabilities, "graph": capabilities, "contextblock": capabilities,
-	"importer": capabilities, "review": capabilities, "exporter": capabilities, "capture": capabilities,
+	"internal/session": capabilities, "internal/links": capabilities, "internal/dedup": capabilities, "internal/scope": capabilities,
+	"internal/lineage": capabilities, "internal/aging": capabilities, "internal/graph": capabilities, "internal/contextblock": capabilities,
+	"internal/importer": capabilities, "internal/review": capabilities, "internal/exporter": capabilities, "internal/capture": capabilities,
 	"internal/teststore": capabilities,
 	// The service, and the warm-answer server that runs an adapter's
 	// commands inside the watcher over stores it keeps open.
-	"workflow": service, "warm": service,
+	"internal/workflow": service, "internal/warm": service,
 	// Adapters and programs.
-	"mcpserver": adapters, "cmd/git-contextfs": adapters, "cmd/git-contextfs-mcp": adapters,
+	"internal/mcpserver": adapters, "cmd/git-contextfs": adapters, "cmd/git-contextfs-mcp": adapters,
 	"cmd/git-contextfs-embed": adapters, "cmd/git-contextfs-serve": adapters,
 	"cmd/contextfs-bench": adapters, "cmd/contextfs-model": adapters,
 }
@@ -75,10 +75,10 @@ var tiers = map[string]int{
 // while a list names a package the adapter no longer imports.
 var adapterImports = map[string][]string{
 	"cmd/git-contextfs": {"", "cmd/git-contextfs/iostreams",
-		"frontmatter", "git", "gitstore", "hooks",
+		"frontmatter", "internal/git", "gitstore", "hooks",
 		"internal/buildinfo", "internal/printable", "internal/sibling", "memory",
-		"warm", "watch", "workflow"},
-	"mcpserver": {"", "memory", "workflow"},
+		"internal/warm", "internal/watch", "internal/workflow"},
+	"internal/mcpserver": {"", "memory", "internal/workflow"},
 }
 
 // unplaced is the tier of a package not yet in tiers.
@@ -217,15 +217,15 @@ func TestTheTierRuleCatchesForbiddenImports(t *testing.T) {
 		imports map[string][]string
 		want    int
 	}{
-		{"a mechanism imports the store", map[string][]string{"search": {""}}, 1},
+		{"a mechanism imports the store", map[string][]string{"internal/search": {""}}, 1},
 		{"the model imports a mechanism", map[string][]string{"memory": {"gitstore"}}, 1},
-		{"a mechanism imports a capability", map[string][]string{"check": {"dedup"}}, 1},
-		{"a capability imports the service", map[string][]string{"lineage": {"workflow"}}, 1},
-		{"the service imports an adapter", map[string][]string{"workflow": {"mcpserver"}}, 1},
-		{"an unplaced package imports the service", map[string][]string{"newthing": {"workflow"}}, 1},
-		{"the store imports mechanisms", map[string][]string{"": {"check", "search", "commitflow", "config"}}, 0},
-		{"an adapter imports the store and the service", map[string][]string{"mcpserver": {"", "memory", "workflow"}}, 0},
-		{"packages of one tier import each other", map[string][]string{"lineage": {"session", "links"}}, 0},
+		{"a mechanism imports a capability", map[string][]string{"internal/check": {"internal/dedup"}}, 1},
+		{"a capability imports the service", map[string][]string{"internal/lineage": {"internal/workflow"}}, 1},
+		{"the service imports an adapter", map[string][]string{"internal/workflow": {"internal/mcpserver"}}, 1},
+		{"an unplaced package imports the service", map[string][]string{"newthing": {"internal/workflow"}}, 1},
+		{"the store imports mechanisms", map[string][]string{"": {"internal/check", "internal/search", "internal/commitflow", "internal/config"}}, 0},
+		{"an adapter imports the store and the service", map[string][]string{"internal/mcpserver": {"", "memory", "internal/workflow"}}, 0},
+		{"packages of one tier import each other", map[string][]string{"internal/lineage": {"internal/session", "internal/links"}}, 0},
 		{"an unplaced package imports the store", map[string][]string{"newthing": {"", "gitstore"}}, 0},
 	}
 	for _, tt := range tests {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/contextfs/contextfs/cache"
-	"github.com/contextfs/contextfs/search"
+	"github.com/contextfs/contextfs/internal/search"
 )
 
 // The narrow questions the capabilities above the root (links, lineage,

@@ -15,11 +15,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/contextfs/contextfs/cache"
-	"github.com/contextfs/contextfs/check"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/check"
+	"github.com/contextfs/contextfs/internal/search"
+	"github.com/contextfs/contextfs/internal/secrets"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/search"
-	"github.com/contextfs/contextfs/secrets"
 )
 
 // SaveRequest is a new memory.

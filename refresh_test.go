@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 	"github.com/contextfs/contextfs/internal/testgit"
 )
 

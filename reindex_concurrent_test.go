@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 	"github.com/contextfs/contextfs/internal/testgit"
 	"github.com/contextfs/contextfs/memory"
 )

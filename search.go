@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/contextfs/contextfs/cache"
+	"github.com/contextfs/contextfs/internal/search"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/search"
 )
 
 // Search modes; see package search.

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/contextfs/contextfs/cache"
-	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/pathglob"
-	"github.com/contextfs/contextfs/search"
+	"github.com/contextfs/contextfs/internal/git"
+	"github.com/contextfs/contextfs/internal/pathglob"
+	"github.com/contextfs/contextfs/internal/search"
 )
 
 // MayBeStale returns which of the memories ids may be stale: a file that

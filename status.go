@@ -9,7 +9,7 @@ import (
 
 	"github.com/contextfs/contextfs/cache"
 	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/watch"
+	"github.com/contextfs/contextfs/internal/watch"
 )
 
 // Status describes the repository's memories and cache.

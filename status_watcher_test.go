@@ -15,7 +15,7 @@ import (
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/testgit"
 	"github.com/contextfs/contextfs/internal/testproc"
-	"github.com/contextfs/contextfs/watch"
+	"github.com/contextfs/contextfs/internal/watch"
 )
 
 // TestHelperWatcherProcess is the watcher, in a process of its own, of

@@ -22,11 +22,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/contextfs/contextfs/autoindex"
 	"github.com/contextfs/contextfs/cache"
-	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/frontmatter"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/autoindex"
+	"github.com/contextfs/contextfs/internal/embed"
 	"github.com/contextfs/contextfs/memory"
 )
 

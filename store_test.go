@@ -14,7 +14,7 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cache"
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 	"github.com/contextfs/contextfs/internal/testgit"
 	"github.com/contextfs/contextfs/internal/teststore"
 	"github.com/contextfs/contextfs/memory"

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/embed"
 	"github.com/contextfs/contextfs/internal/testgit"
 )
 

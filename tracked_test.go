@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 	"github.com/contextfs/contextfs/internal/testgit"
 )
 

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/contextfs/contextfs/cache"
-	"github.com/contextfs/contextfs/config"
 	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/watch"
+	"github.com/contextfs/contextfs/internal/config"
+	"github.com/contextfs/contextfs/internal/watch"
 )
 
 // Watch modes (config watch.mode, or CONTEXTFS_WATCH).

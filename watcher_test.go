@@ -13,7 +13,7 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/internal/testgit"
-	"github.com/contextfs/contextfs/watch"
+	"github.com/contextfs/contextfs/internal/watch"
 )
 
 // serveWatcher runs s's change watcher in this process until the test ends.

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 )
 
 // topicCorpus writes n documents, each mostly of the words of one of a

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 )
 
 // benchFixture is a cache of 10,000 synthetic documents, built once.

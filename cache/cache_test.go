@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 )
 
 // fixture is a folder of plain files indexed as memories by a trivial

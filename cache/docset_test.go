@@ -15,7 +15,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 )
 
 // truth is what a docSet must hold, read straight from the tables: every

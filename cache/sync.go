@@ -19,8 +19,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/contextfs/contextfs/embed"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/embed"
 	"github.com/contextfs/contextfs/memory"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 )
 
 // analyzeStatus is analyze with a status and superseded IDs on the first

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 )
 
 // TestLogOutlivesTheProcessThatWroteIt checks the cache's write path

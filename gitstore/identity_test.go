@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 )
 
 // TestAuthorReadsConfigLikeGit compares Author, which reads the

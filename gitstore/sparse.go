@@ -5,7 +5,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 )
 
 // SparseError is .contextfs/ left out of a sparse checkout: its files are

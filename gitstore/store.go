@@ -18,7 +18,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 	"github.com/contextfs/contextfs/memory"
 )
 

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	gitcli "github.com/contextfs/contextfs/git"
+	gitcli "github.com/contextfs/contextfs/internal/git"
 )
 
 // git runs the git CLI in dir and returns its standard output without the

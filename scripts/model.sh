@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# model.sh rebuilds embed/wordvec.bin, the word vectors of the built-in
+# model.sh rebuilds internal/embed/wordvec.bin, the word vectors of the built-in
 # embedder (docs/EMBEDDER.md): it gathers a corpus of public technical text
 # from Debian packages, trains fastText skip-gram vectors on it with a fixed
 # seed and one thread, and packs them into the compact table the binaries
@@ -18,8 +18,8 @@ cd "$(dirname "$0")/.."
 # The work directory holds some 400 MB (packages, text, corpus, model);
 # outside the module, so that no go command walks the Go sources in it.
 WORK=${MODEL_WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/contextfs-model}
-OUT=${MODEL_OUT:-embed/wordvec.bin}
-GO_OUT=${MODEL_GO_OUT:-embed/wordvec_sum.go}
+OUT=${MODEL_OUT:-internal/embed/wordvec.bin}
+GO_OUT=${MODEL_GO_OUT:-internal/embed/wordvec_sum.go}
 GO=${GO:-go}
 
 # The corpus: documentation of widely used software, pinned to bookworm's

@@ -14,10 +14,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/embed"
-	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/mcpserver"
+	"github.com/contextfs/contextfs/internal/embed"
+	"github.com/contextfs/contextfs/internal/git"
+	"github.com/contextfs/contextfs/internal/mcpserver"
 	"github.com/contextfs/contextfs/memory"
 )
 

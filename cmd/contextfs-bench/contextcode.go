@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/embed"
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/embed"
+	"github.com/contextfs/contextfs/internal/git"
 )
 
 // codeTasks are tasks that match this project's README and docs as well

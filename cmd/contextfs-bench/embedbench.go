@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 )
 
 // firstVectorQuery is what the child of benchEmbedder embeds first.

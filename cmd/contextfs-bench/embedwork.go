@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 )
 
 // workMemories is the corpus size of the embedder work table's rebuild.

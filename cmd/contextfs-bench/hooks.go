@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/memory"

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 )
 
 // benchIndex measures indexing a real code base: a full index (throughput,

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 )
 
 // benchList times `list` at each size, without and with the watcher: the

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/embed"
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/embed"
+	"github.com/contextfs/contextfs/internal/git"
 )
 
 // benchLookup times the commands that read one memory and what touches it,

@@ -22,11 +22,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cache"
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 )
 
 func main() {

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 )
 
 // benchPrompt measures the recall of Claude Code's UserPromptSubmit hook

@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 	"io"
 	"os"
 	"path/filepath"

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/embed"
-	"github.com/contextfs/contextfs/git"
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/internal/embed"
+	"github.com/contextfs/contextfs/internal/git"
+	"github.com/contextfs/contextfs/internal/scope"
 )
 
 // benchRepos measures `search --repos all` over k registered repositories

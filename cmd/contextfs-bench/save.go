@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/embed"
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/embed"
+	"github.com/contextfs/contextfs/internal/git"
 )
 
 // benchSave times saves against their two yardsticks, in the same run:

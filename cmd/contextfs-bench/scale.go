@@ -16,8 +16,8 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cache"
-	"github.com/contextfs/contextfs/embed"
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/embed"
+	"github.com/contextfs/contextfs/internal/git"
 )
 
 // scaleSection is the heading of the part of docs/BENCHMARKS.md that

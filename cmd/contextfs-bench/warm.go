@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 )
 
 // benchWarm compares a CLI search with `git status` on the same

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/embed"
-	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/embed"
+	"github.com/contextfs/contextfs/internal/git"
 	"github.com/contextfs/contextfs/internal/worldset"
 	"github.com/contextfs/contextfs/memory"
 )

@@ -8,7 +8,7 @@
 // headers, navigation) and lines of fewer than three tokens, and prints
 // what each file gave.
 //
-//	contextfs-model pack -bin ft.bin -corpus corpus.txt -out embed/wordvec.bin
+//	contextfs-model pack -bin ft.bin -corpus corpus.txt -out internal/embed/wordvec.bin
 //
 // reads fastText's model, keeps the most frequent words, reduces their
 // dimension by PCA, quantises them to int8 and writes the table the

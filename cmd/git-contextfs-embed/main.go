@@ -18,9 +18,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/contextfs/contextfs/embed"
-	"github.com/contextfs/contextfs/embed/openai"
 	"github.com/contextfs/contextfs/internal/buildinfo"
+	"github.com/contextfs/contextfs/internal/embed"
+	"github.com/contextfs/contextfs/internal/embed/openai"
 )
 
 // version is this build's version, as git-contextfs's is (package

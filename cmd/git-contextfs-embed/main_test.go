@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 )
 
 func TestCommandLine(t *testing.T) {

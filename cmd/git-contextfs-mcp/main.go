@@ -24,11 +24,11 @@ import (
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/buildinfo"
+	"github.com/contextfs/contextfs/internal/mcpserver"
+	"github.com/contextfs/contextfs/internal/scope"
 	"github.com/contextfs/contextfs/internal/sibling"
-	"github.com/contextfs/contextfs/mcpserver"
-	"github.com/contextfs/contextfs/scope"
-	"github.com/contextfs/contextfs/watch"
-	"github.com/contextfs/contextfs/workflow"
+	"github.com/contextfs/contextfs/internal/watch"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // version is this build's version, as git-contextfs's is (package

@@ -16,10 +16,10 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/scope"
 	"github.com/contextfs/contextfs/internal/testgit"
+	"github.com/contextfs/contextfs/internal/watch"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/scope"
-	"github.com/contextfs/contextfs/watch"
 )
 
 // BenchmarkServe10K measures the viewer's pages on a repository of 10,000

@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/branchdiff"
-	"github.com/contextfs/contextfs/git"
 	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/review"
+	"github.com/contextfs/contextfs/internal/branchdiff"
+	"github.com/contextfs/contextfs/internal/git"
+	"github.com/contextfs/contextfs/internal/review"
 )
 
 // branchData is the branch page: what `git contextfs review` reports for

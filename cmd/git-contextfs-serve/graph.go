@@ -10,10 +10,10 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/contextfs/contextfs/graph"
-	"github.com/contextfs/contextfs/links"
+	"github.com/contextfs/contextfs/internal/graph"
+	"github.com/contextfs/contextfs/internal/links"
+	"github.com/contextfs/contextfs/internal/scope"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/scope"
 )
 
 // maxGraphNodes caps the memories one drawing shows: past a few hundred a

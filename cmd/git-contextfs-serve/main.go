@@ -28,9 +28,9 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/internal/buildinfo"
+	"github.com/contextfs/contextfs/internal/scope"
 	"github.com/contextfs/contextfs/internal/sibling"
-	"github.com/contextfs/contextfs/scope"
-	"github.com/contextfs/contextfs/watch"
+	"github.com/contextfs/contextfs/internal/watch"
 )
 
 // version is this build's version, as git-contextfs's is (package

@@ -14,12 +14,12 @@ import (
 	"strings"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/contextblock"
-	"github.com/contextfs/contextfs/lineage"
-	"github.com/contextfs/contextfs/links"
+	"github.com/contextfs/contextfs/internal/contextblock"
+	"github.com/contextfs/contextfs/internal/lineage"
+	"github.com/contextfs/contextfs/internal/links"
+	"github.com/contextfs/contextfs/internal/scope"
+	"github.com/contextfs/contextfs/internal/session"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/scope"
-	"github.com/contextfs/contextfs/session"
 )
 
 // recentCount is how many memories the home page lists.

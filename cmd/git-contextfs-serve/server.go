@@ -22,9 +22,9 @@ import (
 	"github.com/yuin/goldmark/extension"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/branchdiff"
-	"github.com/contextfs/contextfs/contextblock"
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/internal/branchdiff"
+	"github.com/contextfs/contextfs/internal/contextblock"
+	"github.com/contextfs/contextfs/internal/scope"
 )
 
 // The pages' templates and style sheet are compiled in: the viewer is one

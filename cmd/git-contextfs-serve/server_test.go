@@ -12,10 +12,10 @@ import (
 	"testing"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/internal/lineage"
+	"github.com/contextfs/contextfs/internal/scope"
 	"github.com/contextfs/contextfs/internal/testgit"
 	"github.com/contextfs/contextfs/internal/teststore"
-	"github.com/contextfs/contextfs/lineage"
-	"github.com/contextfs/contextfs/scope"
 )
 
 // testPort is the port the in-process viewer believes it listens on:

@@ -60,7 +60,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contextfs/contextfs/contextblock"
+	"github.com/contextfs/contextfs/internal/contextblock"
 	"github.com/contextfs/contextfs/internal/testgit"
 )
 

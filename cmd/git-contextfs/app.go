@@ -15,9 +15,9 @@ import (
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/warm"
+	"github.com/contextfs/contextfs/internal/workflow"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/warm"
-	"github.com/contextfs/contextfs/workflow"
 )
 
 // app is one run of the CLI: the streams its commands read and write, what

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/contextfs/contextfs/contextblock"
+	"github.com/contextfs/contextfs/internal/contextblock"
 	"github.com/contextfs/contextfs/internal/testgit"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
-	"github.com/contextfs/contextfs/workflow"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // maxHookInput bounds the event read from standard input: a prompt with

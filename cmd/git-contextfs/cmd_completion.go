@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 	"github.com/contextfs/contextfs/memory"
 )
 

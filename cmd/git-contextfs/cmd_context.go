@@ -10,7 +10,7 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/workflow"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 func (a *app) contextCmd() *cobra.Command {

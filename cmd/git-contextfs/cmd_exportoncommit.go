@@ -7,7 +7,7 @@ import (
 
 	"github.com/contextfs/contextfs/hooks"
 	"github.com/contextfs/contextfs/internal/printable"
-	"github.com/contextfs/contextfs/workflow"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // setExportOnCommit turns keeping target current from the post-commit hook

@@ -13,7 +13,7 @@ import (
 	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/hooks"
 	"github.com/contextfs/contextfs/internal/printable"
-	"github.com/contextfs/contextfs/workflow"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // ---------------------------------------------------------------------------

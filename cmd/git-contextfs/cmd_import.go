@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs/workflow"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // importOptions are the flags and arguments of import.

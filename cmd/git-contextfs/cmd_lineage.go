@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/contextfs/contextfs/internal/workflow"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/workflow"
 )
 
 // reasonUsage checks --reason and turns a bad one into a usage error.

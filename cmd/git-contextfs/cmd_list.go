@@ -19,7 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/workflow"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // listOptions are the flags of list.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs/workflow"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // reposCmd is the repos group: the registry of repositories that

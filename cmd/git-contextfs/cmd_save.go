@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
+	"github.com/contextfs/contextfs/internal/workflow"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/workflow"
 )
 
 // saveOptions are the flags and arguments of save.

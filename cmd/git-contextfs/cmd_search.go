@@ -13,7 +13,7 @@ import (
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/workflow"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // searchOptions are the flags and arguments of search.

@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/warm"
-	"github.com/contextfs/contextfs/watch"
+	"github.com/contextfs/contextfs/internal/warm"
+	"github.com/contextfs/contextfs/internal/watch"
 )
 
 func (a *app) watchCmd() *cobra.Command {

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 )
 
 // colorUsage is the help of --color.

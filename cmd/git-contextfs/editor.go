@@ -14,7 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/contextfs/contextfs/frontmatter"
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 	"github.com/contextfs/contextfs/memory"
 )
 

@@ -18,7 +18,7 @@ import (
 func importFixture(t *testing.T) string {
 	t.Helper()
 	dir := testgit.Init(t)
-	src := filepath.Join("..", "..", "importer", "testdata", "repo")
+	src := filepath.Join("..", "..", "internal", "importer", "testdata", "repo")
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

@@ -4,7 +4,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/contextfs/contextfs/workflow"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // appendEntryJSON appends e as streamJSON's reflective encoder writes it

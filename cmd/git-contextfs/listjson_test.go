@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/scope"
+	"github.com/contextfs/contextfs/internal/scope"
 )
 
 // entriesJSON writes es as list --json does: with the hand-written

@@ -198,8 +198,8 @@ func TestTheCLIDoesNotLinkTheMCPServer(t *testing.T) {
 		}
 		return string(out)
 	}
-	const sdk, server = "github.com/modelcontextprotocol/go-sdk/mcp\n", "github.com/contextfs/contextfs/mcpserver\n"
-	const http, client = "\nnet/http\n", "github.com/contextfs/contextfs/embed/openai\n"
+	const sdk, server = "github.com/modelcontextprotocol/go-sdk/mcp\n", "github.com/contextfs/contextfs/internal/mcpserver\n"
+	const http, client = "\nnet/http\n", "github.com/contextfs/contextfs/internal/embed/openai\n"
 	cli := deps(".")
 	if strings.Contains(cli, sdk) || strings.Contains(cli, server) {
 		t.Error("git-contextfs links the MCP server or the SDK")

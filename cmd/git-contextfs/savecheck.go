@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/contextfs/contextfs/internal/workflow"
 	"github.com/contextfs/contextfs/memory"
-	"github.com/contextfs/contextfs/workflow"
 )
 
 // savedJSON is what save --json prints: the memory's own fields, plus what

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
-	"github.com/contextfs/contextfs/embed"
+	"github.com/contextfs/contextfs/internal/embed"
 )
 
 // initBudget is what the package initialisers of git-contextfs may

@@ -20,7 +20,7 @@ import (
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/warm"
+	"github.com/contextfs/contextfs/internal/warm"
 )
 
 // warmListMax is the longest listing list asks the watcher for. A warm

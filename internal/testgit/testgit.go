@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/contextfs/contextfs/git"
+	"github.com/contextfs/contextfs/internal/git"
 )
 
 // Env is the environment tests run git (and git-contextfs) with.
