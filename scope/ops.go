@@ -360,7 +360,7 @@ func (s *Set) Search(ctx context.Context, sc Scope, q contextfs.Query) ([]Result
 	var lists [][]Result
 	errs := make([]error, len(sts))
 	synced := make([]bool, len(sts))
-	if len(sts) > 1 {
+	if len(sts) > 1 && q.Shared == nil { // else shared with more stores already
 		q, synced = shareScale(ctx, sts, q)
 	}
 	for i, st := range sts {
@@ -403,13 +403,7 @@ func (s *Set) Search(ctx context.Context, sc Scope, q contextfs.Query) ([]Result
 // whose sync or ranking fails here adds nothing and is not synced
 // (synced[i] false): its search syncs it again and reports the error.
 func shareScale(ctx context.Context, sts []*contextfs.Store, q contextfs.Query) (_ contextfs.Query, synced []bool) {
-	var as []contextfs.Attainable
-	synced = make([]bool, len(sts))
-	for i, st := range sts {
-		if a, err := st.Attainable(ctx, q); err == nil {
-			as, synced[i] = append(as, a), true
-		}
-	}
+	as, synced := attainable(ctx, sts, q)
 	q.Shared = contextfs.ShareKeywordStats(as...)
 	return q, synced
 }

@@ -8,10 +8,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/contextfs/contextfs"
@@ -233,39 +231,51 @@ func (s *Set) SearchReposPrepared(ctx context.Context, repos []RepoEntry, sc Sco
 		own = "" // nothing saved in the user store yet, and no repository here
 	}
 
-	lists := make([][]Result, len(repos)+1)
-	errs := make([]error, len(repos))
-	// One store at a time per core: each search is CPU-bound in SQLite.
-	sem := make(chan struct{}, max(1, runtime.NumCPU()))
-	var wg sync.WaitGroup
-	for i, e := range repos {
-		if i == curAt {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			lists[i], errs[i] = s.searchOne(ctx, e, q)
-		}()
-	}
-	// The stores already open are searched here, meanwhile.
-	var ownErr error
+	// Phase one (see shareScale): the registered repositories are opened,
+	// synced and ranked by keyword in parallel, the stores already open
+	// here meanwhile, after prepare.
+	var opened []registered
+	var atts []contextfs.Attainable
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		opened, atts = s.openRegistered(ctx, repos, func(i int) bool { return i == curAt }, q)
+	}()
+	defer func() {
+		<-done
+		closeRegistered(opened)
+	}()
 	if prepare != nil {
 		if err := prepare(); err != nil {
-			wg.Wait()
 			return nil, err
 		}
 	}
+	var ownSts []*contextfs.Store
+	if own != "" {
+		sts, _, err := s.readers(ctx, own)
+		if err != nil {
+			return nil, err
+		}
+		ownSts = sts
+	}
 	if curAt >= 0 {
-		res, err := s.Repo.Search(ctx, q)
+		ownSts = append(ownSts, s.Repo)
+	}
+	ownAtts, _ := attainable(ctx, ownSts, q)
+	<-done
+	q.Shared = contextfs.ShareKeywordStats(append(atts, ownAtts...)...)
+
+	// Phase two: every store ranked with the statistics of them all.
+	lists, errs := s.searchRegistered(ctx, repos, opened, q)
+	lists = append(lists, nil)
+	var ownErr error
+	if curAt >= 0 {
+		res, err := s.Repo.SearchIndexed(ctx, q)
 		lists[curAt], errs[curAt] = tag(res, Repo, repos[curAt].Name), err
 	}
 	if own != "" {
 		lists[len(repos)], ownErr = s.Search(ctx, own, q)
 	}
-	wg.Wait()
 	if ownErr != nil {
 		return nil, ownErr
 	}
@@ -278,8 +288,8 @@ func (s *Set) SearchReposPrepared(ctx context.Context, repos []RepoEntry, sc Sco
 	return Merge(limitOf(q, s.Repo), lists...), nil
 }
 
-// searchOne opens a registered repository, syncs and searches it.
-func (s *Set) searchOne(ctx context.Context, e RepoEntry, q contextfs.Query) ([]Result, error) {
+// openOne opens a registered repository to search it.
+func (s *Set) openOne(ctx context.Context, e RepoEntry) (*contextfs.Store, error) {
 	if _, err := os.Stat(e.Path); errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s is missing (git contextfs repos remove %s forgets it)", e.Path, e.Name)
 	} else if err != nil {
@@ -291,17 +301,13 @@ func (s *Set) searchOne(ctx context.Context, e RepoEntry, q contextfs.Query) ([]
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
 	if s.Repo != nil && st.Embedder().Model() != s.Repo.Embedder().Model() {
 		s.warnf("repository %s uses the embedder %s, not %s: its scores do not compare with the others'", e.Name,
 			st.Embedder().Model(), s.Repo.Embedder().Model())
 	}
 	if !sameDir(st.Repo.Root, e.Path) {
+		st.Close()
 		return nil, fmt.Errorf("%s is no longer the root of a git repository", e.Path)
 	}
-	res, err := st.Search(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	return tag(res, Repo, e.Name), nil
+	return st, nil
 }
