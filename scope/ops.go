@@ -357,12 +357,18 @@ func (s *Set) Search(ctx context.Context, sc Scope, q contextfs.Query) ([]Result
 	if err != nil {
 		return nil, err
 	}
-	var lists [][]Result
-	errs := make([]error, len(sts))
 	synced := make([]bool, len(sts))
-	if len(sts) > 1 && q.Shared == nil { // else shared with more stores already
+	if len(sts) > 1 {
 		q, synced = shareScale(ctx, sts, q)
 	}
+	return s.searchStores(ctx, sts, scs, q, synced)
+}
+
+// searchStores searches the stores sts (of scopes scs) with q, those
+// synced already without syncing again, and merges the hits.
+func (s *Set) searchStores(ctx context.Context, sts []*contextfs.Store, scs []Scope, q contextfs.Query, synced []bool) ([]Result, error) {
+	var lists [][]Result
+	errs := make([]error, len(sts))
 	for i, st := range sts {
 		search := st.Search
 		if synced[i] {

@@ -251,34 +251,53 @@ func (s *Set) SearchReposPrepared(ctx context.Context, repos []RepoEntry, sc Sco
 		}
 	}
 	var ownSts []*contextfs.Store
+	var ownScs []Scope
 	if own != "" {
-		sts, _, err := s.readers(ctx, own)
-		if err != nil {
+		var err error
+		if ownSts, ownScs, err = s.readers(ctx, own); err != nil {
 			return nil, err
 		}
-		ownSts = sts
 	}
+	ownAtts, ownSynced := attainable(ctx, ownSts, q)
+	var curSynced []bool
 	if curAt >= 0 {
-		ownSts = append(ownSts, s.Repo)
+		var curAtts []contextfs.Attainable
+		curAtts, curSynced = attainable(ctx, []*contextfs.Store{s.Repo}, q)
+		ownAtts = append(ownAtts, curAtts...)
 	}
-	ownAtts, _ := attainable(ctx, ownSts, q)
 	<-done
 	q.Shared = contextfs.ShareKeywordStats(append(atts, ownAtts...)...)
 
-	// Phase two: every store ranked with the statistics of them all.
-	lists, errs := s.searchRegistered(ctx, repos, opened, q)
-	lists = append(lists, nil)
-	var ownErr error
+	// Phase two: every store ranked with the statistics of them all, the
+	// registered ones in parallel, the stores open here meanwhile.
+	var lists [][]Result
+	var errs []error
+	searched := make(chan struct{})
+	go func() {
+		defer close(searched)
+		lists, errs = s.searchRegistered(ctx, repos, opened, q)
+	}()
+	var curRes []contextfs.Result
+	var curErr, ownErr error
 	if curAt >= 0 {
-		res, err := s.Repo.SearchIndexed(ctx, q)
-		lists[curAt], errs[curAt] = tag(res, Repo, repos[curAt].Name), err
+		search := s.Repo.Search
+		if curSynced[0] {
+			search = s.Repo.SearchIndexed
+		}
+		curRes, curErr = search(ctx, q)
 	}
-	if own != "" {
-		lists[len(repos)], ownErr = s.Search(ctx, own, q)
+	var ownRes []Result
+	if len(ownSts) > 0 {
+		ownRes, ownErr = s.searchStores(ctx, ownSts, ownScs, q, ownSynced)
 	}
+	<-searched
 	if ownErr != nil {
 		return nil, ownErr
 	}
+	if curAt >= 0 {
+		lists[curAt], errs[curAt] = tag(curRes, Repo, repos[curAt].Name), curErr
+	}
+	lists = append(lists, ownRes)
 	for i, err := range errs {
 		if err != nil {
 			s.warnf("repository %s skipped: %v", repos[i].Name, err)
