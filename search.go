@@ -25,7 +25,27 @@ type (
 	Result = search.Result
 	// ChunkResult is a further chunk of a grouped file; see search.ChunkResult.
 	ChunkResult = search.ChunkResult
+	// Attainable is what a store's keyword ranking of a query can attain,
+	// word by word; see search.Attainable.
+	Attainable = search.Attainable
 )
+
+// ShareKeywordStats is the Query.Shared that ranks several stores with
+// the keyword statistics of them all, from what each attains
+// (Store.Attainable); see search.Share.
+func ShareKeywordStats(stores ...Attainable) *search.Shared { return search.Share(stores...) }
+
+// Attainable syncs the store's cache and returns what its keyword ranking
+// of q attains, word by word: the first phase of a search across stores,
+// which then searches each with SearchIndexed and the scale they share
+// (ShareKeywordStats, docs/SCOPES.md).
+func (s *Store) Attainable(ctx context.Context, q Query) (Attainable, error) {
+	if _, err := s.Sync(ctx); err != nil {
+		return nil, err
+	}
+	e := search.Engine{Cache: s.cache, Embedder: s.emb, Defaults: s.Config.Search}
+	return e.Attainable(ctx, q)
+}
 
 // MaxSearchLimit is the largest Query.Limit; see search.MaxLimit.
 const MaxSearchLimit = search.MaxLimit

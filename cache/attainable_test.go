@@ -55,3 +55,49 @@ func TestAttainableIsTheSumOfEachWordsBestScore(t *testing.T) {
 		t.Error("the test is void: no query of six ranked words")
 	}
 }
+
+// TestKeywordTermsReportTheStatisticsAndRankWithGivenFrequencies: each
+// ranked word comes back with the statistics a search across stores adds
+// up (its IDF is IDF(matches, docs), its best score IDF times part), and
+// ranking with given frequencies (Filter.IDF) scores each word by them:
+// its own frequencies change nothing, twice them doubles every score.
+func TestKeywordTermsReportTheStatisticsAndRankWithGivenFrequencies(t *testing.T) {
+	f := newFixture(t)
+	corpus(f, rand.New(rand.NewPCG(7, 7)), 300, 0)
+	f.sync()
+	ctx := context.Background()
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
+	for _, q := range []string{"pool", "pool cache", "retry upload token shard lock queue", "pool nothingmatches"} {
+		hits, terms, err := f.c.KeywordTerms(ctx, KindMemory, q, nil, Filter{}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) == 0 || len(terms) == 0 {
+			t.Fatalf("%q: %d hits, %d terms; want some", q, len(hits), len(terms))
+		}
+		own, twice := map[string]float64{}, map[string]float64{}
+		for _, w := range terms {
+			if w.Docs != 300 || !near(w.IDF, IDF(w.Matches, w.Docs)) {
+				t.Errorf("%q: %+v; want 300 documents and IDF(%d, %d) = %v", q, w, w.Matches, w.Docs, IDF(w.Matches, w.Docs))
+			}
+			own[w.Term], twice[w.Term] = w.IDF, 2*w.IDF
+		}
+		for _, c := range []struct {
+			idf    map[string]float64
+			factor float64
+		}{{own, 1}, {twice, 2}} {
+			got, gotTerms, err := f.c.KeywordTerms(ctx, KindMemory, q, nil, Filter{IDF: c.idf}, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(hits) || !near(gotTerms.Sum(), c.factor*terms.Sum()) {
+				t.Fatalf("%q with IDF ×%v: %d hits, attainable %v; want %d, %v", q, c.factor, len(got), gotTerms.Sum(), len(hits), c.factor*terms.Sum())
+			}
+			for i := range got {
+				if got[i].Row != hits[i].Row || !near(got[i].Score, c.factor*hits[i].Score) {
+					t.Errorf("%q with IDF ×%v: hit %d is %+v, want %+v scaled", q, c.factor, i, got[i], hits[i])
+				}
+			}
+		}
+	}
+}

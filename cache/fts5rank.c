@@ -11,10 +11,21 @@
 **     current documents) rather than over every row of the index. It
 **     returns the best `window` as a blob of (rowid int64, score float64)
 **     pairs in machine byte order, best first, ties by rowid, followed by
-**     one float64: the query's attainable score, the sum over its phrases
-**     of the best score one document gets from that phrase (what a
-**     document matching every phrase as well as any does would score),
-**     the scale on which a search weighs keyword evidence against meaning.
+**     for each phrase of the query, in order, three float64s: the inverse
+**     document frequency it was scored with, the best score one document
+**     gets from it before that factor, and the number of documents that
+**     match it (idf times best, summed over the phrases, is the query's
+**     attainable score: what a document matching every phrase as well as
+**     any does would score, the scale on which a search weighs keyword
+**     evidence against meaning), and last the number of phrases as an
+**     int64.
+**
+**   cfs_topk(fts, docs, window, w_1..w_C, keep, idf)
+**     The same, with keep NULL for every document, and idf a blob of one
+**     float64 per phrase: the inverse document frequency to score that
+**     phrase with, where above 0, in place of this set's (a search of
+**     several stores ranks all of them with the frequencies of their
+**     union).
 **
 **   cfs_topk(fts, docs, window, w_1..w_C, keep)
 **     The same, counting only the documents whose rowids are in `keep`, a
@@ -391,15 +402,17 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
                      sqlite3_value **val) {
   int ncol = api->xColumnCount(fts), nphrase = api->xPhraseCount(fts), i, rc = CFS_SQLITE_OK;
   long long window, ntouched = 0, j, k = 0, nb = 0;
-  double weight[16], *acc, attainable = 0;
+  double weight[16], *acc, *bests = 0;
+  const unsigned char *idfs = 0;
+  long long nidf = 0;
   int *touched, *heap = 0;
   unsigned char *out = 0, *keep = 0;
   const unsigned char *b = 0;
   cfs_docs *docs;
   scratch *sc;
   scan s;
-  if ((nVal != 2 + ncol && nVal != 3 + ncol) || ncol > 16) {
-    sqlite3_result_error(ctx, "cfs_topk: want the document set, the window, a weight per column and an optional row filter", -1);
+  if ((nVal != 2 + ncol && nVal != 3 + ncol && nVal != 4 + ncol) || ncol > 16) {
+    sqlite3_result_error(ctx, "cfs_topk: want the document set, the window, a weight per column, an optional row filter and optional frequencies", -1);
     return;
   }
   docs = docs_acquire(sqlite3_value_int64(val[0]));
@@ -419,7 +432,11 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
   window = sqlite3_value_int64(val[1]);
   if (window < 1) window = 1;
   for (i = 0; i < ncol; i++) weight[i] = sqlite3_value_double(val[2 + i]);
-  if (nVal == 3 + ncol) {
+  if (nVal == 4 + ncol) {
+    idfs = sqlite3_value_blob(val[3 + ncol]);
+    nidf = idfs ? sqlite3_value_bytes(val[3 + ncol]) / 8 : 0;
+  }
+  if (nVal >= 3 + ncol && sqlite3_value_blob(val[2 + ncol])) {
     /* keep[p]: the document at position p is one the caller wants. Both
     ** lists are sorted, so without the rowid index one merge marks them. */
     long long p = 0;
@@ -451,6 +468,8 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
   for (i = 0; i < ncol; i++) {
     if (!(weight[i] > 0)) s.keep = 0;
   }
+  bests = calloc((size_t)(nphrase ? 3 * nphrase : 1), sizeof *bests);
+  if (!bests) goto nomem;
   for (i = 0; i < nphrase; i++) {
     double idf;
     double nmatch;
@@ -463,6 +482,11 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
     nmatch = (double)(s.n + s.others);
     idf = log(((double)docs->n - nmatch + 0.5) / (nmatch + 0.5));
     if (idf <= 0.0) idf = 1e-6;
+    if (i < nidf) {
+      double given;
+      memcpy(&given, idfs + 8 * i, 8);
+      if (given > 0.0) idf = given;
+    }
     {
       double best = 0;
       for (j = 0; j < s.n; j++) {
@@ -471,7 +495,9 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
         acc[p] += idf * s.m[j].part;
         if (s.m[j].part > best && (!keep || keep[p])) best = s.m[j].part;
       }
-      attainable += idf * best;
+      bests[3 * i] = idf;
+      bests[3 * i + 1] = best;
+      bests[3 * i + 2] = nmatch;
     }
   }
   if (s.oom) goto nomem;
@@ -482,7 +508,7 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
   /* The best `window`: a heap with the worst document kept on top. */
   if (window > ntouched) window = ntouched;
   heap = malloc(sizeof *heap * (size_t)(window ? window : 1));
-  out = malloc((size_t)(16 * window + 8));
+  out = malloc((size_t)(16 * window + 24 * (long long)nphrase + 8));
   if (!heap || !out) goto nomem;
   for (j = 0; j < ntouched; j++) {
     int p = touched[j];
@@ -512,8 +538,12 @@ static void cfs_topk(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_cont
     heap[0] = heap[j - 1];
     sift(heap, j - 1, 0, acc, docs->rows);
   }
-  memcpy(out + 16 * window, &attainable, 8);
-  sqlite3_result_blob(ctx, out, (int)(16 * window + 8), free);
+  {
+    long long np = nphrase;
+    memcpy(out + 16 * window, bests, 24 * (size_t)nphrase);
+    memcpy(out + 16 * window + 24 * np, &np, 8);
+    sqlite3_result_blob(ctx, out, (int)(16 * window + 24 * np + 8), free);
+  }
   out = 0;
   goto done;
 nomem:
@@ -537,6 +567,7 @@ done:
   scratch_put(sc);
   free(heap);
   free(out);
+  free(bests);
   docs_unref(docs);
 }
 

@@ -60,29 +60,89 @@ func (c *Cache) KeywordPhrases(ctx context.Context, kind Kind, query string, phr
 // four-word question does not count as a perfect keyword match
 // (docs/EMBEDDER.md).
 func (c *Cache) KeywordAttainable(ctx context.Context, kind Kind, query string, phrases []string, f Filter, k int) ([]Hit, float64, error) {
+	hits, terms, err := c.KeywordTerms(ctx, kind, query, phrases, f, k)
+	return hits, terms.Sum(), err
+}
+
+// TermBest is what one word or phrase of a query attains in a document
+// set (KeywordTerms): the best score one document gets from it, as the
+// inverse document frequency it was ranked with times the rest of BM25,
+// and the statistics a search across stores shares (SharedIDF).
+type TermBest struct {
+	Term string  // the word, or the FTS5 phrase as given
+	IDF  float64 // the inverse document frequency it was scored with
+	Part float64 // the best document's score from it, before IDF
+	// Matches is how many documents match it, of Docs in the set.
+	Matches, Docs int64
+}
+
+// Best is the best score one document gets from the term.
+func (t TermBest) Best() float64 { return t.IDF * t.Part }
+
+// Terms are a query's words and phrases with what each attains, in the
+// order the ranker read them.
+type Terms []TermBest
+
+// Sum is the query's attainable score: the sum of the best scores.
+func (t Terms) Sum() float64 {
+	var s float64
+	for _, b := range t {
+		s += b.Best()
+	}
+	return s
+}
+
+// IDF is BM25's inverse document frequency of a term that matches n of
+// docs documents, floored as FTS5's bm25() floors it (fts5rank.c).
+func IDF(n, docs int64) float64 {
+	idf := math.Log((float64(docs) - float64(n) + 0.5) / (float64(n) + 0.5))
+	if idf <= 0 {
+		idf = 1e-6
+	}
+	return idf
+}
+
+// KeywordTerms is KeywordAttainable with the attainable score given per
+// word and phrase ranked: what a search across several stores needs to
+// put their keyword scores on one scale (each store's best per word,
+// then the most any store attains per word; docs/SCOPES.md). A word
+// this store does not rank by (one most of its documents contain) is
+// absent; one it ranks by but no document matches is there with 0.
+// f.IDF, when set, gives the frequencies to rank by in place of the set's.
+func (c *Cache) KeywordTerms(ctx context.Context, kind Kind, query string, phrases []string, f Filter, k int) ([]Hit, Terms, error) {
 	if len(queryWords(query))+len(phrases) == 0 || k <= 0 {
-		return nil, 0, nil
+		return nil, nil, nil
 	}
 	ds, err := c.docs(ctx, kind)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	if len(ds.rows) == 0 {
-		return nil, 0, nil
+		return nil, nil, nil
 	}
 	words := ds.rankedWords(query)
 	match := joinWords(words)
-	// rank is topk for this query: from the kept term lists when the query
-	// is plain words (terms.go).
-	rank := func(window int) ([]Hit, float64, error) {
-		if len(phrases) == 0 {
-			return c.topkWords(ctx, ds, words, window)
-		}
-		return c.topk(ctx, ds, match, window, nil)
-	}
 	if len(phrases) > 0 {
 		match = strings.Join(append(phrases[:len(phrases):len(phrases)], match), " OR ")
 		match = strings.TrimSuffix(match, " OR ")
+	}
+	// The phrases of match in its order, as FTS5 numbers them.
+	keys := append(phrases[:len(phrases):len(phrases)], words...)
+	var idfs []float64
+	if f.IDF != nil {
+		idfs = make([]float64, len(keys))
+		for i, k := range keys {
+			idfs[i] = f.IDF[k] // 0: the set's own
+		}
+	}
+	docs := int64(len(ds.rows))
+	// rank is topk for this query: from the kept term lists when the query
+	// is plain words ranked by this set's own frequencies (terms.go).
+	rank := func(window int, keep []int64) ([]Hit, []float64, error) {
+		if len(phrases) == 0 && idfs == nil && keep == nil {
+			return c.topkWords(ctx, ds, words, window)
+		}
+		return c.topk(ctx, ds, match, window, keep, idfs)
 	}
 	// A filter by memory type alone (a duplicate check, search --type) is
 	// answered from the type index once (Cache.filtered), and the ranker
@@ -93,9 +153,14 @@ func (c *Cache) KeywordAttainable(ctx context.Context, kind Kind, query string, 
 	if kind == KindMemory && f.typesOnly() {
 		pass, err := c.filtered(ctx, ds, f)
 		if err != nil || len(pass) == 0 {
-			return nil, 0, err
+			return nil, nil, err
 		}
-		return c.topk(ctx, ds, match, k, pass)
+		hits, bests, err := rank(k, pass)
+		if err != nil {
+			return nil, nil, err
+		}
+		terms, err := termsOf(keys, bests, docs)
+		return hits, terms, err
 	}
 	// No filter but the hidden memories, as a plain search asks: those are
 	// few and known per generation (Cache.retired), so the ranker's best
@@ -105,12 +170,12 @@ func (c *Cache) KeywordAttainable(ctx context.Context, kind Kind, query string, 
 		var hidden map[int64]bool
 		if kind == KindMemory && !f.All {
 			if hidden, err = c.retired(ctx); err != nil {
-				return nil, 0, err
+				return nil, nil, err
 			}
 		}
-		cand, attainable, err := rank(k + len(hidden))
+		cand, bests, err := rank(k+len(hidden), nil)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 		out := cand[:0]
 		for _, h := range cand {
@@ -118,33 +183,70 @@ func (c *Cache) KeywordAttainable(ctx context.Context, kind Kind, query string, 
 				out = append(out, h)
 			}
 		}
-		return out, attainable, nil
+		terms, err := termsOf(keys, bests, docs)
+		return out, terms, err
 	}
 	cond, cargs := f.where(kind, false)
 	for window := max(4*k, 64); ; window *= 8 {
-		cand, attainable, err := rank(window)
-		if err != nil || cand == nil {
-			return nil, 0, err
+		cand, bests, err := rank(window, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		if cand == nil {
+			terms, err := termsOf(keys, nil, docs)
+			return nil, terms, err
 		}
 		out, err := c.passing(ctx, cand, cond, cargs, k)
 		if err != nil {
-			return nil, 0, fmt.Errorf("keyword search: %w", err)
+			return nil, nil, fmt.Errorf("keyword search: %w", err)
 		}
 		if len(out) >= k || len(cand) < window {
-			return out, attainable, nil
+			terms, err := termsOf(keys, bests, docs)
+			return out, terms, err
 		}
 	}
 }
 
+// termsOf pairs the ranked words and phrases with what the ranker read
+// of each: (idf, best part, matches) triples, none when nothing matched.
+func termsOf(keys []string, bests []float64, docs int64) (Terms, error) {
+	out := make(Terms, len(keys))
+	for i, k := range keys {
+		out[i] = TermBest{Term: k, Docs: docs}
+	}
+	if len(bests) == 0 {
+		return out, nil // no match at all
+	}
+	if 3*len(keys) != len(bests) {
+		return nil, fmt.Errorf("keyword search: the ranker scored %d phrases of a query of %d", len(bests)/3, len(keys))
+	}
+	for i := range out {
+		out[i].IDF, out[i].Part, out[i].Matches = bests[3*i], bests[3*i+1], int64(bests[3*i+2])
+	}
+	return out, nil
+}
+
 // topk runs cfs_topk over ds's full-text table: the best window documents
 // matching match, of those in keep (sorted rowids) when keep is not nil,
-// and the query's attainable score (KeywordAttainable). No match at all
-// is nil, 0, nil.
-func (c *Cache) topk(ctx context.Context, ds *docSet, match string, window int, keep []int64) ([]Hit, float64, error) {
+// and for each phrase of match, in order, its (idf, best part, matches)
+// (KeywordTerms); idfs, when not nil, are the frequencies to rank each
+// phrase by (0: the set's own). No match at all is nil, nil, nil.
+func (c *Cache) topk(ctx context.Context, ds *docSet, match string, window int, keep []int64, idfs []float64) ([]Hit, []float64, error) {
 	fts := FTSTable(ds.kind)
 	args := []any{ds.rank.id, window, bm25Weights[0], bm25Weights[1], bm25Weights[2]}
 	params := "?, ?, ?, ?, ?"
-	if keep != nil {
+	switch {
+	case idfs != nil:
+		var k any // NULL: every document
+		if keep != nil {
+			k = bytesOf(keep)
+		}
+		b := make([]byte, 8*len(idfs))
+		for i, x := range idfs {
+			binary.NativeEndian.PutUint64(b[8*i:], math.Float64bits(x))
+		}
+		args, params = append(args, k, b), params+", ?, ?"
+	case keep != nil:
 		args, params = append(args, bytesOf(keep)), params+", ?"
 	}
 	var blob []byte
@@ -152,16 +254,27 @@ func (c *Cache) topk(ctx context.Context, ds *docSet, match string, window int, 
 		append(args, match)...).Scan(&blob)
 	runtime.KeepAlive(ds)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, 0, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("keyword search: %w", err)
+		return nil, nil, fmt.Errorf("keyword search: %w", err)
 	}
-	if len(blob)%16 != 8 {
-		return nil, 0, fmt.Errorf("keyword search: the ranker answered %d bytes, not (rowid, score) pairs and a scale", len(blob))
+	// (rowid, score) pairs, three float64s per phrase, the phrase count.
+	bad := fmt.Errorf("keyword search: the ranker answered %d bytes, not (rowid, score) pairs, per-phrase scales and their count", len(blob))
+	if len(blob) < 8 || len(blob)%8 != 0 {
+		return nil, nil, bad
 	}
 	n := len(blob) - 8
-	return decodeHits(blob[:n]), math.Float64frombits(binary.NativeEndian.Uint64(blob[n:])), nil
+	np := int64(binary.NativeEndian.Uint64(blob[n:]))
+	if np < 0 || np > int64(n/24) || (n-24*int(np))%16 != 0 {
+		return nil, nil, bad
+	}
+	pairs := n - 24*int(np)
+	bests := make([]float64, 3*np)
+	for i := range bests {
+		bests[i] = math.Float64frombits(binary.NativeEndian.Uint64(blob[pairs+8*i:]))
+	}
+	return decodeHits(blob[:pairs]), bests, nil
 }
 
 // rankedWords are the words of query that a keyword search of ds ranks

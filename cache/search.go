@@ -36,6 +36,11 @@ type Filter struct {
 	// that a document must and must not satisfy (the query syntax's
 	// phrases, OR groups and exclusions); "" for none.
 	Match, NotMatch string
+	// IDF, when not nil, is the inverse document frequency to rank each
+	// word or phrase of a keyword query by (KeywordTerms), in place of the
+	// set's own: a search of several stores ranks them all with the
+	// frequencies of their union (docs/SCOPES.md). It filters nothing.
+	IDF map[string]float64
 }
 
 func (f Filter) restrictive() bool {

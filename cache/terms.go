@@ -124,15 +124,15 @@ func (c *Cache) termPostings(ctx context.Context, ds *docSet, word string) (*ter
 
 // topkWords is topk for a query of plain words (no phrases, no row
 // filter), ranked from the kept term lists; nil, nil for no match.
-func (c *Cache) topkWords(ctx context.Context, ds *docSet, words []string, window int) ([]Hit, float64, error) {
+func (c *Cache) topkWords(ctx context.Context, ds *docSet, words []string, window int) ([]Hit, []float64, error) {
 	lists := make([]*termList, 0, len(words))
 	for _, w := range words {
 		l, err := c.termPostings(ctx, ds, w)
 		if errors.Is(err, errTooCommon) {
-			return c.topk(ctx, ds, joinWords(words), window, nil)
+			return c.topk(ctx, ds, joinWords(words), window, nil, nil)
 		}
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 		lists = append(lists, l)
 	}
@@ -145,19 +145,23 @@ func (c *Cache) topkWords(ctx context.Context, ds *docSet, words []string, windo
 	acc := *accp
 	var touched []int32
 	// As cfs_topk: word by word, in query order, each adding idf × part;
-	// the attainable score sums each word's best part.
-	var attainable float64
+	// and for each word its (idf, best part, matches), as cfs_topk
+	// reports them (KeywordTerms).
+	bests := make([]float64, 0, 3*len(lists))
 	for _, l := range lists {
 		best := 0.0
 		for j, p := range l.pos {
 			if acc[p] == 0 {
 				touched = append(touched, p)
 			}
-			part := float64(l.idf * l.part[j]) // the conversion forbids a fused multiply-add
-			acc[p] += part
-			best = max(best, part)
+			acc[p] += float64(l.idf * l.part[j]) // the conversion forbids a fused multiply-add
+			best = max(best, l.part[j])
 		}
-		attainable += best
+		idf := l.idf
+		if len(l.pos) == 0 {
+			idf = IDF(0, int64(len(ds.rows))) // as cfs_topk reports a word nothing matches
+		}
+		bests = append(bests, idf, best, float64(len(l.pos)))
 	}
 	h := make(hitHeap, 0, min(window, len(touched)))
 	for _, p := range touched {
@@ -166,8 +170,8 @@ func (c *Cache) topkWords(ctx context.Context, ds *docSet, words []string, windo
 	}
 	tc.acc.Put(accp)
 	if len(h) == 0 {
-		return nil, 0, nil
+		return nil, nil, nil
 	}
 	sortHits(h)
-	return slices.Clip(h), attainable, nil
+	return slices.Clip(h), bests, nil
 }

@@ -357,10 +357,24 @@ func (s *Set) Search(ctx context.Context, sc Scope, q contextfs.Query) ([]Result
 	if err != nil {
 		return nil, err
 	}
+	synced := make([]bool, len(sts))
+	if len(sts) > 1 {
+		q, synced = shareScale(ctx, sts, q)
+	}
+	return s.searchStores(ctx, sts, scs, q, synced)
+}
+
+// searchStores searches the stores sts (of scopes scs) with q, those
+// synced already without syncing again, and merges the hits.
+func (s *Set) searchStores(ctx context.Context, sts []*contextfs.Store, scs []Scope, q contextfs.Query, synced []bool) ([]Result, error) {
 	var lists [][]Result
 	errs := make([]error, len(sts))
 	for i, st := range sts {
-		res, err := st.Search(ctx, q)
+		search := st.Search
+		if synced[i] {
+			search = st.SearchIndexed
+		}
+		res, err := search(ctx, q)
 		if err != nil {
 			errs[i] = err
 			continue
@@ -383,6 +397,21 @@ func (s *Set) Search(ctx context.Context, sc Scope, q contextfs.Query) ([]Result
 		}
 	}
 	return Merge(limitOf(q, s.Repo), lists...), nil
+}
+
+// shareScale is q with the keyword statistics of the stores sts shared
+// (contextfs.ShareKeywordStats), their caches synced: the first phase of
+// a search across stores, whose second searches each (SearchIndexed) on
+// those statistics. Without them each store divides BM25 by what its own
+// documents attain, and a user store whose one memory shares a single
+// generic word with the question ("use") scored that word as a full
+// keyword match, above the repository's memory that answers it. A store
+// whose sync or ranking fails here adds nothing and is not synced
+// (synced[i] false): its search syncs it again and reports the error.
+func shareScale(ctx context.Context, sts []*contextfs.Store, q contextfs.Query) (_ contextfs.Query, synced []bool) {
+	as, synced := attainable(ctx, sts, q)
+	q.Shared = contextfs.ShareKeywordStats(as...)
+	return q, synced
 }
 
 // limitOf is the number of results a merged search keeps: the query's,

@@ -2,8 +2,6 @@ package scope
 
 import (
 	"context"
-	"runtime"
-	"sync"
 
 	"github.com/contextfs/contextfs"
 )
@@ -20,21 +18,16 @@ func (s *Set) SearchRegistered(ctx context.Context, repos []RepoEntry, q context
 	if s.Repo != nil {
 		cur = RepoID(ctx, s.Repo.Repo.Root)
 	}
-	lists := make([][]Result, len(repos))
-	errs := make([]error, len(repos))
-	sem := make(chan struct{}, max(1, runtime.NumCPU()))
-	var wg sync.WaitGroup
-	for i, e := range repos {
-		if cur != "" && e.ID == cur {
-			continue
-		}
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			lists[i], errs[i] = s.searchOne(ctx, e, q)
-		})
+	skip := func(i int) bool { return cur != "" && repos[i].ID == cur }
+	opened, atts := s.openRegistered(ctx, repos, skip, q)
+	defer closeRegistered(opened)
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	wg.Wait()
+	if len(atts) > 1 {
+		q.Shared = contextfs.ShareKeywordStats(atts...)
+	}
+	lists, errs := s.searchRegistered(ctx, repos, opened, q)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

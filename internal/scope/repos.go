@@ -8,10 +8,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/contextfs/contextfs"
@@ -233,42 +231,73 @@ func (s *Set) SearchReposPrepared(ctx context.Context, repos []RepoEntry, sc Sco
 		own = "" // nothing saved in the user store yet, and no repository here
 	}
 
-	lists := make([][]Result, len(repos)+1)
-	errs := make([]error, len(repos))
-	// One store at a time per core: each search is CPU-bound in SQLite.
-	sem := make(chan struct{}, max(1, runtime.NumCPU()))
-	var wg sync.WaitGroup
-	for i, e := range repos {
-		if i == curAt {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			lists[i], errs[i] = s.searchOne(ctx, e, q)
-		}()
-	}
-	// The stores already open are searched here, meanwhile.
-	var ownErr error
+	// Phase one (see shareScale): the registered repositories are opened,
+	// synced and ranked by keyword in parallel, the stores already open
+	// here meanwhile, after prepare.
+	var opened []registered
+	var atts []contextfs.Attainable
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		opened, atts = s.openRegistered(ctx, repos, func(i int) bool { return i == curAt }, q)
+	}()
+	defer func() {
+		<-done
+		closeRegistered(opened)
+	}()
 	if prepare != nil {
 		if err := prepare(); err != nil {
-			wg.Wait()
 			return nil, err
 		}
 	}
-	if curAt >= 0 {
-		res, err := s.Repo.Search(ctx, q)
-		lists[curAt], errs[curAt] = tag(res, Repo, repos[curAt].Name), err
-	}
+	var ownSts []*contextfs.Store
+	var ownScs []Scope
 	if own != "" {
-		lists[len(repos)], ownErr = s.Search(ctx, own, q)
+		var err error
+		if ownSts, ownScs, err = s.readers(ctx, own); err != nil {
+			return nil, err
+		}
 	}
-	wg.Wait()
+	ownAtts, ownSynced := attainable(ctx, ownSts, q)
+	var curSynced []bool
+	if curAt >= 0 {
+		var curAtts []contextfs.Attainable
+		curAtts, curSynced = attainable(ctx, []*contextfs.Store{s.Repo}, q)
+		ownAtts = append(ownAtts, curAtts...)
+	}
+	<-done
+	q.Shared = contextfs.ShareKeywordStats(append(atts, ownAtts...)...)
+
+	// Phase two: every store ranked with the statistics of them all, the
+	// registered ones in parallel, the stores open here meanwhile.
+	var lists [][]Result
+	var errs []error
+	searched := make(chan struct{})
+	go func() {
+		defer close(searched)
+		lists, errs = s.searchRegistered(ctx, repos, opened, q)
+	}()
+	var curRes []contextfs.Result
+	var curErr, ownErr error
+	if curAt >= 0 {
+		search := s.Repo.Search
+		if curSynced[0] {
+			search = s.Repo.SearchIndexed
+		}
+		curRes, curErr = search(ctx, q)
+	}
+	var ownRes []Result
+	if len(ownSts) > 0 {
+		ownRes, ownErr = s.searchStores(ctx, ownSts, ownScs, q, ownSynced)
+	}
+	<-searched
 	if ownErr != nil {
 		return nil, ownErr
 	}
+	if curAt >= 0 {
+		lists[curAt], errs[curAt] = tag(curRes, Repo, repos[curAt].Name), curErr
+	}
+	lists = append(lists, ownRes)
 	for i, err := range errs {
 		if err != nil {
 			s.warnf("repository %s skipped: %v", repos[i].Name, err)
@@ -278,8 +307,8 @@ func (s *Set) SearchReposPrepared(ctx context.Context, repos []RepoEntry, sc Sco
 	return Merge(limitOf(q, s.Repo), lists...), nil
 }
 
-// searchOne opens a registered repository, syncs and searches it.
-func (s *Set) searchOne(ctx context.Context, e RepoEntry, q contextfs.Query) ([]Result, error) {
+// openOne opens a registered repository to search it.
+func (s *Set) openOne(ctx context.Context, e RepoEntry) (*contextfs.Store, error) {
 	if _, err := os.Stat(e.Path); errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s is missing (git contextfs repos remove %s forgets it)", e.Path, e.Name)
 	} else if err != nil {
@@ -291,17 +320,13 @@ func (s *Set) searchOne(ctx context.Context, e RepoEntry, q contextfs.Query) ([]
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
 	if s.Repo != nil && st.Embedder().Model() != s.Repo.Embedder().Model() {
 		s.warnf("repository %s uses the embedder %s, not %s: its scores do not compare with the others'", e.Name,
 			st.Embedder().Model(), s.Repo.Embedder().Model())
 	}
 	if !sameDir(st.Repo.Root, e.Path) {
+		st.Close()
 		return nil, fmt.Errorf("%s is no longer the root of a git repository", e.Path)
 	}
-	res, err := st.Search(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	return tag(res, Repo, e.Name), nil
+	return st, nil
 }

