@@ -119,9 +119,11 @@ func Save(ctx context.Context, s *contextfs.Store, req contextfs.SaveRequest, po
 
 	// Newest wins: a contradiction plain enough (Match.Settle) is
 	// superseded by the memory written, not only proposed. Should no new
-	// file be written (a skip, an update), it stays a proposal.
+	// file be written (a skip, an update), it stays a proposal; and with
+	// the policy allow the person has said to write it as it is beside
+	// the others, so it stays a proposal too.
 	var settled []Match
-	if newestWins(s) {
+	if newestWins(s) && policy != Allow {
 		for _, m := range rep.MaySupersede {
 			if m.Settle {
 				settled = append(settled, m)
