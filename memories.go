@@ -82,7 +82,7 @@ func (s *Store) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) 
 	now := s.now().UTC().Truncate(time.Second)
 	m := &memory.Memory{
 		ID: memory.NewID(), Type: typ, Title: strings.TrimSpace(req.Title), Summary: strings.TrimSpace(req.Summary),
-		Tags: cleanList(req.Tags), Supersedes: cleanList(req.Supersedes), Reason: strings.TrimSpace(req.Reason),
+		Tags: memory.CleanList(req.Tags), Supersedes: memory.CleanList(req.Supersedes), Reason: strings.TrimSpace(req.Reason),
 		Created: now, Updated: now, Author: s.Repo.Author(), Data: memory.NormalizeData(req.Data),
 		Body: normalizeBody(req.Body), Paths: cleanPaths(req.Paths), Session: strings.TrimSpace(req.Session),
 	}
@@ -390,7 +390,7 @@ func normalizeBody(b string) string {
 // cleanPaths trims globs and drops repeats and a leading "./".
 func cleanPaths(xs []string) []string {
 	var out []string
-	for _, x := range cleanList(xs) {
+	for _, x := range memory.CleanList(xs) {
 		if x = strings.TrimPrefix(x, "./"); !slices.Contains(out, x) {
 			out = append(out, x)
 		}
@@ -398,17 +398,6 @@ func cleanPaths(xs []string) []string {
 	return out
 }
 
-func cleanList(xs []string) []string {
-	var out []string
-	for _, x := range xs {
-		for _, p := range strings.Split(x, ",") {
-			if p = strings.TrimSpace(p); p != "" && !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
 
 // AmbiguousError is a prefix that matches several memories.
 type AmbiguousError struct {
@@ -592,7 +581,7 @@ func (s *Store) Edit(ctx context.Context, id string, edit func(*memory.Memory) e
 	} else {
 		m.Type = t
 	}
-	m.Tags, m.Links, m.Supersedes = cleanList(m.Tags), memory.CleanLinks(m.Links), cleanList(m.Supersedes)
+	m.Tags, m.Links, m.Supersedes = memory.CleanList(m.Tags), memory.CleanLinks(m.Links), memory.CleanList(m.Supersedes)
 	// The links the edit brings are checked as save checks them.
 	if m.Links, err = s.resolveLinks(ctx, m.Links, before.Links); err != nil {
 		return nil, false, err

@@ -137,6 +137,21 @@ func DanglingLinks(m *Memory, exists func(id string) bool) []Issue {
 	return out
 }
 
+// CleanList splits comma-separated values (tags, IDs, types as people
+// type them), trims them and drops empty ones and repeats, keeping the
+// first of each.
+func CleanList(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		for _, p := range strings.Split(x, ",") {
+			if p = strings.TrimSpace(p); p != "" && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 // CleanLinks trims links, gives a link with no relation "related", and
 // drops repeats of the same (ID, relation), keeping the first.
 func CleanLinks(links []Link) []Link {

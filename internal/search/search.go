@@ -674,8 +674,8 @@ func result(a scoredKind, r cache.Row, terms []string) Result {
 // memory.CanonicalType accepts), tags, a start time and whether
 // superseded memories count. Lists may hold comma-separated values.
 func Filter(types, tags []string, since time.Time, all bool) (cache.Filter, error) {
-	f := cache.Filter{Tags: cleanList(tags), Since: since, All: all}
-	for _, t := range cleanList(types) {
+	f := cache.Filter{Tags: memory.CleanList(tags), Since: since, All: all}
+	for _, t := range memory.CleanList(types) {
 		c, err := memory.CanonicalType(t)
 		if err != nil {
 			return f, err
@@ -685,19 +685,6 @@ func Filter(types, tags []string, since time.Time, all bool) (cache.Filter, erro
 	return f, nil
 }
 
-// cleanList splits comma-separated values, trims them and drops empty
-// ones and repeats.
-func cleanList(xs []string) []string {
-	var out []string
-	for _, x := range xs {
-		for _, p := range strings.Split(x, ",") {
-			if p = strings.TrimSpace(p); p != "" && !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
 
 type scoredKind struct {
 	first bool // a memory shown before other kinds (memoriesFirst)
@@ -747,7 +734,7 @@ const (
 // keepKinds narrows the cache kinds and code chunk types that the query's
 // types chose to the result kinds asked for (none: all of them).
 func keepKinds(want []string, kinds []cache.Kind, codeTypes []string, tests string) ([]cache.Kind, []string, error) {
-	want = cleanList(want)
+	want = memory.CleanList(want)
 	if len(want) == 0 {
 		return kinds, codeTypes, nil
 	}
@@ -827,7 +814,7 @@ func splitKinds(types []string, tests string) ([]cache.Kind, []string, []string)
 	case TestsOnly:
 		return []cache.Kind{cache.KindCode}, nil, []string{cache.ChunkTest}
 	}
-	for _, t := range cleanList(types) {
+	for _, t := range memory.CleanList(types) {
 		switch strings.ToLower(t) {
 		case "code":
 			addKind(cache.KindCode)
