@@ -398,7 +398,6 @@ func cleanPaths(xs []string) []string {
 	return out
 }
 
-
 // AmbiguousError is a prefix that matches several memories.
 type AmbiguousError struct {
 	Prefix  string

@@ -685,7 +685,6 @@ func Filter(types, tags []string, since time.Time, all bool) (cache.Filter, erro
 	return f, nil
 }
 
-
 type scoredKind struct {
 	first bool // a memory shown before other kinds (memoriesFirst)
 	Scored
