@@ -84,10 +84,33 @@ func (t TermBest) Best() float64 { return t.IDF * t.Part }
 type Terms []TermBest
 
 // Sum is the query's attainable score: the sum of the best scores.
+//
+// A word that matches no document counts too, as if one document matched
+// it as well as the matched words' best parts do on average: in a small
+// store where the question's subject ("database") matches nothing, a
+// document matching only its incidental word ("feature") would otherwise
+// score a full keyword match.
 func (t Terms) Sum() float64 {
-	var s float64
+	var s, parts float64
+	var matched int
 	for _, b := range t {
 		s += b.Best()
+		if b.Matches > 0 {
+			parts += b.Part
+			matched++
+		}
+	}
+	if matched == 0 {
+		return s
+	}
+	for _, b := range t {
+		if b.Matches == 0 {
+			idf := b.IDF // the one it was ranked with
+			if idf == 0 {
+				idf = IDF(0, b.Docs)
+			}
+			s += idf * parts / float64(matched)
+		}
 	}
 	return s
 }

@@ -112,3 +112,40 @@ const (
 	seedQuestion = "What database should I use for this new feature?"
 	seedTask     = "add a database for the new feature"
 )
+
+// TestTheDecisionLeadsInASmallRepository: with only a few memories the
+// question's subject ("database") matches no word of any of them, and the
+// memory that shares its incidental word ("feature") must not take a full
+// keyword score: a word nothing matches still counts in the attainable
+// score (cache.Terms.Sum). Seen first in a new repository of five
+// memories, where the flags memory ranked first.
+func TestTheDecisionLeadsInASmallRepository(t *testing.T) {
+	tests := []struct {
+		name   string
+		others [][]string // save arguments
+	}{
+		{"beside the flags memory alone", [][]string{{"--type", "fact", "Feature flags are managed in LaunchDarkly."}}},
+		{"among a handful, a preference of the person's too", [][]string{
+			{"--type", "fact", "Feature flags are managed in LaunchDarkly."},
+			{"--type", "preference", "--data", `{"scope":"team"}`, "Use spaces for indentation in YAML files"},
+			{"--type", "progress", "Auth: login works, refresh tokens next."}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := testgit.Init(t)
+			ok(t, dir, "init")
+			id := strings.TrimSpace(ok(t, dir, "save", "--type", "decision", "We use PostgreSQL with connection pooling, max 20 connections per instance."))
+			for _, o := range tt.others {
+				ok(t, dir, append([]string{"save"}, o...)...)
+			}
+			var res []struct {
+				ID string `json:"id"`
+			}
+			out := ok(t, dir, "search", "--json", "What database should I use for this new feature?")
+			decodeJSON(t, out, &res)
+			if len(res) == 0 || res[0].ID != id {
+				t.Errorf("want the decision %s first:\n%s", id, out)
+			}
+		})
+	}
+}

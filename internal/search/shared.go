@@ -105,11 +105,22 @@ func Share(stores ...Attainable) *Shared {
 	sh := &Shared{IDF: map[cache.Kind]map[string]float64{}}
 	for k, m := range byKind {
 		idf := map[string]float64{}
-		var sum float64
+		var sum, parts float64
+		var matched int
 		for _, w := range order[k] {
 			t := m[w]
 			idf[w] = cache.IDF(t.matches, t.docs)
 			sum += idf[w] * t.part * float64(t.times)
+			if t.matches > 0 {
+				parts += t.part
+				matched++
+			}
+		}
+		// A word no store matches counts as cache.Terms.Sum counts it.
+		for _, w := range order[k] {
+			if t := m[w]; t.matches == 0 && matched > 0 {
+				sum += idf[w] * parts / float64(matched) * float64(t.times)
+			}
 		}
 		sh.IDF[k] = idf
 		sh.Scale = max(sh.Scale, sum)
