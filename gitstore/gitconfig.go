@@ -26,8 +26,8 @@ type configEntry struct {
 // at) and what git rejects give errNeedGit: git is the judge there.
 // Include sections are returned like any other.
 //
-// It replaces go-git's reader (gcfg), whose packages, with encoding/gob's
-// registrations, were initialised in every process.
+// It stands in for go-git's reader (gcfg), which disagrees with git on
+// files git writes (docs/DESIGN.md, "Hand-written pieces and why").
 func parseConfig(raw []byte) ([]configEntry, error) {
 	if bytes.IndexByte(raw, 0) >= 0 {
 		return nil, errNeedGit

@@ -14,7 +14,6 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
-	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/warm"
 	"github.com/contextfs/contextfs/internal/workflow"
 	"github.com/contextfs/contextfs/memory"
@@ -236,14 +235,18 @@ func (a *app) userAbsAll(ps []string) []string {
 	return out
 }
 
-// repoRel is abs, an absolute path, relative to repo's root (with
-// forward slashes), and whether it is inside the work tree. The root or
-// the path may be named through a symbolic link (a /tmp that is one, a
-// -C DIR that is one): then the folders they resolve to are compared.
-func repoRel(repo *gitstore.Repo, abs string) (string, bool) {
-	rel := repo.Rel(abs)
+// repoRel is abs, an absolute path, relative to root, the top of the
+// work tree (with forward slashes), and whether it is inside the work
+// tree. The root or the path may be named through a symbolic link (a
+// /tmp that is one, a -C DIR that is one): then the folders they resolve
+// to are compared.
+func repoRel(root, abs string) (string, bool) {
+	rel := filepath.ToSlash(abs)
+	if r, err := filepath.Rel(root, abs); err == nil {
+		rel = filepath.ToSlash(r)
+	}
 	if outsideRepo(rel) {
-		root, err1 := filepath.EvalSymlinks(repo.Root)
+		root, err1 := filepath.EvalSymlinks(root)
 		dir, err2 := filepath.EvalSymlinks(filepath.Dir(abs))
 		if err1 == nil && err2 == nil {
 			if r, err := filepath.Rel(root, filepath.Join(dir, filepath.Base(abs))); err == nil {
@@ -255,7 +258,7 @@ func repoRel(repo *gitstore.Repo, abs string) (string, bool) {
 }
 
 // outsideRepo reports whether rel, a path made relative to the
-// repository root by gitstore.Repo.Rel, leads out of it.
+// repository root by repoRel, leads out of it.
 func outsideRepo(rel string) bool {
 	return rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel)
 }

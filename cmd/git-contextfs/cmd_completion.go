@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/internal/git"
+	"github.com/contextfs/contextfs/internal/workflow"
 	"github.com/contextfs/contextfs/memory"
 )
 
@@ -232,11 +232,10 @@ func (a *app) completeRevisions(cmd *cobra.Command, args []string, toComplete st
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	out, err := git.Cmd{Dir: a.workDir()}.Output(cmd.Context(), "for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags", "refs/remotes")
+	refs, err := workflow.RevisionNames(cmd.Context(), a.workDir())
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	refs := append([]string{"HEAD"}, strings.Fields(out)...)
 	prefix := ""
 	if i := strings.LastIndex(toComplete, ".."); i >= 0 {
 		end := i + 2

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/workflow"
 )
 
@@ -83,7 +82,7 @@ same bytes.`,
 				}
 				return print(b)
 			})(cmd, args)
-			if errors.Is(err, gitstore.ErrNotRepo) {
+			if errors.Is(err, workflow.ErrNotRepo) {
 				// An agent started outside a repository (Claude Code's
 				// SessionStart hook in a home folder) still gets the
 				// person's own memories: the service without a repository

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/contextfs/contextfs/hooks"
 	"github.com/contextfs/contextfs/internal/printable"
 	"github.com/contextfs/contextfs/internal/workflow"
 )
@@ -14,32 +13,29 @@ import (
 // on or off in this clone's git config and, when on, makes sure the
 // post-commit hook is installed. It says what it did on stderr.
 func (a *app) setExportOnCommit(ctx context.Context, svc *workflow.Service, target string, on bool) error {
-	s := svc.Repo()
-	targets, err := hooks.SetExportOnCommit(ctx, s.Repo.Root, target, on)
-	if err != nil {
+	set, err := workflow.SetExportOnCommit(ctx, svc.Repo(), target, on)
+	if set == nil {
 		return err
 	}
 	list := "none"
-	if len(targets) > 0 {
-		list = strings.Join(targets, ",")
+	if len(set.Targets) > 0 {
+		list = strings.Join(set.Targets, ",")
 	}
 	if !on {
-		fmt.Fprintf(a.io.ErrOut, "the post-commit hook no longer exports %s (git config %s: %s)\n", target, hooks.ExportOnCommitKey, list)
+		fmt.Fprintf(a.io.ErrOut, "the post-commit hook no longer exports %s (git config %s: %s)\n", target, workflow.ExportOnCommitKey, list)
 		return nil
 	}
 	fmt.Fprintf(a.io.ErrOut, "the post-commit hook exports %s after each commit that changes memories (git config %s: %s, this clone only);\n"+
-		"what it changes is left in the work tree for you to commit\n", target, hooks.ExportOnCommitKey, list)
-	before, _ := hooks.Status(ctx, s.Repo.Root)
-	states, err := hooks.Install(ctx, s.Repo.Root, []string{"post-commit"})
+		"what it changes is left in the work tree for you to commit\n", target, workflow.ExportOnCommitKey, list)
 	if err != nil {
-		return fmt.Errorf("install the post-commit hook: %w", err)
+		return err
 	}
 	// A hook file the team shares (core.hooksPath in the work tree)
 	// changes in git status: say so, as hooks install does.
-	for _, n := range workTreeChanges(s.Repo.Root, []string{s.Repo.GitDir, s.Repo.CommonDir}, before, states) {
+	for _, n := range workTreeNotes(set.Hook.Changed) {
 		fmt.Fprintln(a.io.ErrOut, n)
 	}
-	for _, st := range states {
+	for _, st := range set.Hook.States {
 		if !st.Runs() {
 			return fmt.Errorf("the post-commit hook %s will not run contextfs; see git contextfs hooks status", printable.Path(st.Path))
 		}

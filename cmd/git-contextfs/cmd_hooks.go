@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -10,8 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/hooks"
 	"github.com/contextfs/contextfs/internal/printable"
 	"github.com/contextfs/contextfs/internal/workflow"
 )
@@ -77,103 +74,45 @@ changes nothing; a block written by another version is replaced.`,
 
 // runHooksInstall runs hooksInstall with o.
 func (a *app) runHooksInstall(ctx context.Context, o *hooksInstallOptions) error {
-	// Say "not a git repository" as contextfs says it, not git's raw output.
-	repo, err := gitstore.Discover(a.workDir())
-	if err != nil {
+	h, err := workflow.InstallHooks(ctx, a.workDir())
+	if h == nil {
 		return err
 	}
-	// The top of the work tree, not where the command ran: git refuses
-	// hook work from inside .git.
-	top := repo.Root
-	before, _ := hooks.Status(ctx, top)
-	states, ierr := hooks.Install(ctx, top, nil)
-	if states == nil && ierr != nil {
-		return fmt.Errorf("install hooks: %w", ierr)
-	}
 	if !o.json {
-		for _, n := range workTreeChanges(top, []string{repo.GitDir, repo.CommonDir}, before, states) {
+		for _, n := range workTreeNotes(h.Changed) {
 			fmt.Fprintln(a.io.ErrOut, n)
 		}
 	}
-	var derr error
-	if err := hooks.RegisterMergeDriver(ctx, top); err != nil {
-		derr = fmt.Errorf("register merge driver: %w", err)
+	if perr := a.printHooks(h, o.json); perr != nil {
+		return perr
 	}
-	if err := a.printHooks(ctx, states, o.json); err != nil {
-		return err
-	}
-	for _, s := range states {
+	for _, s := range h.States {
 		if s.Framework && !o.json {
 			fmt.Fprintf(a.io.ErrOut, "note: the pre-commit framework owns the %s hook, so contextfs' block went into %s, which the framework runs first and keeps across `pre-commit install`.\n"+
-				"      Better: add contextfs to %s (id: %s; see docs/HOOKS.md).\n", s.Name, filepath.Base(s.Path), hooks.FrameworkConfig, hooks.FrameworkHookID)
+				"      Better: add contextfs to %s (id: %s; see docs/HOOKS.md).\n", s.Name, filepath.Base(s.Path), workflow.HookFrameworkConfig, workflow.HookFrameworkID)
 		}
 	}
 	if _, err := exec.LookPath("git-contextfs"); err != nil && !o.json {
 		fmt.Fprintln(a.io.ErrOut, "warning: git-contextfs is not on PATH, so the hooks will skip their work; put it on PATH")
 	}
-	if err := errors.Join(ierr, derr); err != nil {
-		return err
-	}
-	return nil
+	return err
 }
 
-// workTreeChanges says, one line each, what Install changed in hook files
-// inside the work tree (core.hooksPath naming a folder such as .githooks):
-// such files are the team's, shown by git status and shared once
-// committed, so no change to them goes unsaid. before and after are the
-// states before and after Install. gitDirs are the repository's git
-// directories: the default .git/hooks lies under the top of the work tree
-// but is nobody's shared file, so hooks there are never noted.
-func workTreeChanges(top string, gitDirs []string, before, after []hooks.State) []string {
-	was := map[string]hooks.State{}
-	for _, s := range before {
-		was[s.Path] = s
-	}
+// workTreeNotes says, one line each, what an install changed in hook
+// files inside the work tree (core.hooksPath naming a folder such as
+// .githooks): such files are the team's, shown by git status and shared
+// once committed, so no change to them goes unsaid.
+func workTreeNotes(changed []workflow.HookFileChange) []string {
 	var out []string
-	for _, s := range after {
-		rel, err := filepath.Rel(top, s.Path)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			continue // a folder outside the work tree: nobody's shared file
-		}
-		if underAny(s.Path, gitDirs) {
-			continue // .git/hooks: git's own folder, never shown by git status
-		}
-		b, existed := was[s.Path]
-		what := ""
-		switch {
-		case !s.Installed || s.Outdated:
-			continue // not changed, or refused (the error says so)
-		case existed && b.Installed && !b.Outdated:
-			continue // already up to date: left alone
-		case existed && b.Installed:
-			what = "updated contextfs' block in"
-		case existed && (b.Chained || b.Tracked):
-			what = "added contextfs' block to"
-		default:
-			what = "created"
-		}
+	for _, c := range changed {
 		kind := "an untracked file in the work tree"
-		if s.Tracked {
+		if c.Tracked {
 			kind = "a file tracked in the repository"
 		}
 		out = append(out, fmt.Sprintf("note: %s %s, %s (core.hooksPath): git status shows it; commit it to share it with the team, or run git contextfs hooks uninstall to undo it",
-			what, printable.Path(filepath.ToSlash(rel)), kind))
+			c.What, printable.Path(c.Rel), kind))
 	}
 	return out
-}
-
-// underAny reports whether path lies inside one of dirs.
-func underAny(path string, dirs []string) bool {
-	for _, d := range dirs {
-		if d == "" {
-			continue
-		}
-		rel, err := filepath.Rel(d, path)
-		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
-			return true
-		}
-	}
-	return false
 }
 
 // hooksUninstallOptions are the flags of hooksUninstall.
@@ -207,28 +146,14 @@ The merge driver stays registered unless --merge-driver is given: its
 
 // runHooksUninstall runs hooksUninstall with o.
 func (a *app) runHooksUninstall(ctx context.Context, o *hooksUninstallOptions) error {
-	// Say "not a git repository" as contextfs says it, not git's raw output.
-	repo, err := gitstore.Discover(a.workDir())
-	if err != nil {
+	h, err := workflow.UninstallHooks(ctx, a.workDir(), o.driver)
+	if h == nil {
 		return err
 	}
-	// The top of the work tree, not where the command ran: git refuses
-	// hook work from inside .git.
-	top := repo.Root
-	states, uerr := hooks.Uninstall(ctx, top, nil)
-	if states == nil && uerr != nil {
-		return fmt.Errorf("uninstall hooks: %w", uerr)
+	if perr := a.printHooks(h, o.json); perr != nil {
+		return perr
 	}
-	var derr error
-	if o.driver {
-		if err := hooks.UnregisterMergeDriver(ctx, top); err != nil {
-			derr = fmt.Errorf("unregister merge driver: %w", err)
-		}
-	}
-	if err := a.printHooks(ctx, states, o.json); err != nil {
-		return err
-	}
-	return errors.Join(uerr, derr)
+	return err
 }
 
 // hooksStatusOptions are the flags of hooksStatus.
@@ -259,25 +184,17 @@ skipped silently by git). The last line is the merge driver.`,
 
 // runHooksStatus runs hooksStatus with o.
 func (a *app) runHooksStatus(ctx context.Context, o *hooksStatusOptions) error {
-	// Say "not a git repository" as contextfs says it, not git's raw output.
-	repo, err := gitstore.Discover(a.workDir())
-	if err != nil {
+	h, err := workflow.HookStatus(ctx, a.workDir())
+	if h == nil {
 		return err
 	}
-	// The top of the work tree, not where the command ran: git refuses
-	// hook work from inside .git.
-	top := repo.Root
-	states, err := hooks.Status(ctx, top)
-	if states == nil && err != nil {
-		return fmt.Errorf("hook status: %w", err)
-	}
-	if perr := a.printHooks(ctx, states, o.json); perr != nil {
+	if perr := a.printHooks(h, o.json); perr != nil {
 		return perr
 	}
 	return err
 }
 
-// hookJSON is hooks.State as the JSON output spells it.
+// hookJSON is workflow.HookState as the JSON output spells it.
 type hookJSON struct {
 	Name       string `json:"name"`
 	Path       string `json:"path"`
@@ -291,7 +208,7 @@ type hookJSON struct {
 	ViaFramework bool `json:"via_framework"`
 }
 
-// driverJSON is hooks.MergeDriverState as the JSON output spells it.
+// driverJSON is the merge driver's state (workflow.MergeDriver) as the JSON output spells it.
 type driverJSON struct {
 	Configured bool   `json:"configured"`
 	Attributes bool   `json:"attributes"`
@@ -300,12 +217,8 @@ type driverJSON struct {
 }
 
 // printHooks prints the hooks' states and the merge driver's.
-func (a *app) printHooks(ctx context.Context, states []hooks.State, asJSON bool) error {
-	top := a.workDir()
-	if r, err := gitstore.Discover(top); err == nil {
-		top = r.Root
-	}
-	driver := workflow.MergeDriverStatus(ctx, top)
+func (a *app) printHooks(h *workflow.Hooks, asJSON bool) error {
+	top, states, driver := h.Top, h.States, h.Driver
 	md, mderr := driver.State, driver.Err
 	if asJSON {
 		hs := make([]hookJSON, 0, len(states))
@@ -326,12 +239,12 @@ func (a *app) printHooks(ctx context.Context, states []hooks.State, asJSON bool)
 }
 
 // hookState describes a hook in a few words.
-func hookState(s hooks.State) string {
+func hookState(s workflow.HookState) string {
 	if s.ViaFramework {
-		return "installed by the pre-commit framework (" + hooks.FrameworkConfig + ")"
+		return "installed by the pre-commit framework (" + workflow.HookFrameworkConfig + ")"
 	}
 	if s.Framework && !s.Installed {
-		return "not installed (pre-commit framework hook; add contextfs to " + hooks.FrameworkConfig + " or run git contextfs hooks install)"
+		return "not installed (pre-commit framework hook; add contextfs to " + workflow.HookFrameworkConfig + " or run git contextfs hooks install)"
 	}
 	if s.Framework && s.Outdated {
 		return "outdated: inside the pre-commit framework's hook, which `pre-commit install` overwrites; run git contextfs hooks install"

@@ -53,7 +53,7 @@ func (a *app) runImport(cmd *cobra.Command, o *importOptions) error {
 	return a.withService(func(cmd *cobra.Command, _ []string, svc *workflow.Service) error {
 		var rels []string
 		for _, p := range o.paths {
-			rel, ok := repoRel(svc.Repo().Repo, a.userAbs(p))
+			rel, ok := repoRel(svc.Repo().Repo.Root, a.userAbs(p))
 			if !ok {
 				return &usageError{fmt.Errorf("%s: not inside the repository", p)}
 			}

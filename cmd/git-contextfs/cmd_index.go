@@ -61,7 +61,7 @@ func (a *app) runIndex(ctx context.Context, s *contextfs.Store, o *indexOptions)
 	var rels []string
 	for _, arg := range o.paths {
 		abs := a.userAbs(arg)
-		rel, ok := repoRel(s.Repo, abs)
+		rel, ok := repoRel(s.Repo.Root, abs)
 		if !ok {
 			return &usageError{fmt.Errorf("index %s: outside the repository %s", arg, s.Repo.Root)}
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/contextfs/contextfs/hooks"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // ---------------------------------------------------------------------------
@@ -79,14 +79,10 @@ driver in their own config keep it there.`,
 // runInstall registers the global merge driver and reports the result.
 func (a *app) runInstall(ctx context.Context, o *installOptions) error {
 	dir := a.workDir()
-	err := hooks.RegisterGlobalMergeDriver(ctx, dir, o.force)
-	if fe, ok := errors.AsType[*hooks.ForeignDriverError](err); ok {
+	st, err := workflow.InstallGlobalMergeDriver(ctx, dir, o.force)
+	if fe, ok := errors.AsType[*workflow.ForeignDriverError](err); ok {
 		return fmt.Errorf("%w; git contextfs install --force replaces it with contextfs's driver", fe)
 	}
-	if err != nil {
-		return fmt.Errorf("global git config: %w", err)
-	}
-	st, err := hooks.CheckGlobalMergeDriver(ctx, dir)
 	if err != nil {
 		return fmt.Errorf("global git config: %w", err)
 	}
@@ -105,11 +101,7 @@ func (a *app) runInstall(ctx context.Context, o *installOptions) error {
 // and says what it removed or why nothing.
 func (a *app) runUninstall(ctx context.Context, o *installOptions) error {
 	dir := a.workDir()
-	u, err := hooks.UnregisterGlobalMergeDriver(ctx, dir)
-	if err != nil {
-		return fmt.Errorf("global git config: %w", err)
-	}
-	st, err := hooks.CheckGlobalMergeDriver(ctx, dir)
+	u, st, err := workflow.UninstallGlobalMergeDriver(ctx, dir)
 	if err != nil {
 		return fmt.Errorf("global git config: %w", err)
 	}
@@ -123,7 +115,7 @@ func (a *app) runUninstall(ctx context.Context, o *installOptions) error {
 	case u.Removed:
 		fmt.Fprintf(a.io.Out, "merge driver removed from %s\n", f.File)
 	case f.Driver != "":
-		fmt.Fprintf(a.io.Out, "nothing to remove: %v\n", &hooks.ForeignDriverError{File: f.File, Driver: f.Driver})
+		fmt.Fprintf(a.io.Out, "nothing to remove: %v\n", &workflow.ForeignDriverError{File: f.File, Driver: f.Driver})
 	default:
 		fmt.Fprintf(a.io.Out, "nothing to remove: no merge driver in %s\n", f.File)
 	}

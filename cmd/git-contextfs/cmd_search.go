@@ -12,7 +12,6 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
-	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/workflow"
 )
 
@@ -280,15 +279,15 @@ func (a *app) repoPaths(files []string) ([]string, error) {
 	if len(files) == 0 {
 		return files, nil
 	}
-	repo, err := gitstore.Discover(a.workDir())
+	root, err := workflow.WorkTree(a.workDir())
 	if err != nil {
 		return files, nil // opening the stores says why, or searches the user store
 	}
 	out := make([]string, len(files))
 	for i, f := range files {
-		rel, ok := repoRel(repo, a.userAbs(f))
+		rel, ok := repoRel(root, a.userAbs(f))
 		if !ok {
-			return nil, &usageError{fmt.Errorf("--path %s: outside the repository %s", f, repo.Root)}
+			return nil, &usageError{fmt.Errorf("--path %s: outside the repository %s", f, root)}
 		}
 		out[i] = rel
 	}

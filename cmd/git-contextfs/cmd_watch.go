@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/internal/warm"
-	"github.com/contextfs/contextfs/internal/watch"
 )
 
 func (a *app) watchCmd() *cobra.Command {
@@ -47,23 +45,17 @@ every file. A watcher that does not answer (stopped, stuck) is named by
 
 // spawnWatcher starts `git-contextfs watch run` for the work tree at root,
 // detached, as Options.StartWatcher.
-func spawnWatcher(root string) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	return watch.SpawnFor(exe, root)
-}
+func spawnWatcher(root string) error { return warm.SpawnWatcher(root) }
 
-// watchOptions opens the store only to read where and how its watcher
+// watchStore opens the store only to read where and how its watcher
 // runs: a watcher must not hold the cache open for its whole life.
-func (a *app) watchOptions(cmd *cobra.Command) (watch.ServeOptions, *contextfs.Store, error) {
+func (a *app) watchStore(cmd *cobra.Command) (*contextfs.Store, error) {
 	s, err := a.open(cmd)
 	if err != nil {
-		return watch.ServeOptions{}, nil, err
+		return nil, err
 	}
 	s.Close()
-	return s.WatchOptions(), s, nil
+	return s, nil
 }
 
 func (a *app) watchRunCmd() *cobra.Command {
@@ -78,12 +70,9 @@ func (a *app) watchRunCmd() *cobra.Command {
 			if cmd.Flags().Changed("idle") && idle <= 0 {
 				return &usageError{fmt.Errorf("--idle must be a positive duration such as 30m, not %s", idle)}
 			}
-			o, s, err := a.watchOptions(cmd)
+			s, err := a.watchStore(cmd)
 			if err != nil {
 				return err
-			}
-			if idle > 0 {
-				o.Idle = idle
 			}
 			if s.WatchMode() == contextfs.WatchOff {
 				fmt.Fprintln(a.io.ErrOut, "note: watch.mode is off, so commands will not ask this watcher")
@@ -96,16 +85,7 @@ func (a *app) watchRunCmd() *cobra.Command {
 			os.Chdir("/")
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if w, err := warm.NewServer(o.Root, version(), warmRunner{}); err == nil {
-				o.Call, o.OnChange = w.Call, w.Refresh
-				defer w.Close()
-				go w.CloseWhenIdle(ctx, warm.Idle)
-			}
-			err = watch.Serve(ctx, o)
-			if errors.Is(err, watch.ErrAlreadyRunning) {
-				return fmt.Errorf("a watcher already serves %s", o.Root)
-			}
-			return err
+			return warm.RunWatcher(ctx, s, idle, version(), warmRunner{})
 		},
 	}
 	cmd.Flags().DurationVar(&idle, "idle", 0, "exit after this long without a command (default: watch.idle, 30m)")
@@ -119,34 +99,20 @@ func (a *app) watchStartCmd() *cobra.Command {
 		Example: "  git contextfs watch start",
 		Args:    argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o, _, err := a.watchOptions(cmd)
+			s, err := a.watchStore(cmd)
 			if err != nil {
 				return err
 			}
-			if st, err := watch.Status(cmd.Context(), o.Socket); err == nil {
-				fmt.Fprintf(a.io.Out, "a watcher is already running (pid %d)\n", st.PID)
-				return nil
-			} else if !errors.Is(err, watch.ErrNotRunning) {
-				if pid, _ := watch.Holder(o.Socket); pid > 0 {
-					return &warm.NotAnsweringError{PID: pid, Err: err}
-				}
+			pid, already, err := warm.StartWatcher(cmd.Context(), s)
+			switch {
+			case err != nil:
+				return err
+			case already:
+				fmt.Fprintf(a.io.Out, "a watcher is already running (pid %d)\n", pid)
+			default:
+				fmt.Fprintf(a.io.Out, "watcher started (pid %d)\n", pid)
 			}
-			if err := spawnWatcher(o.Root); err != nil {
-				return fmt.Errorf("start watcher: %w", err)
-			}
-			// Wait until it answers, so that a script can rely on it.
-			deadline := time.Now().Add(5 * time.Second)
-			for {
-				st, err := watch.Status(cmd.Context(), o.Socket)
-				if err == nil {
-					fmt.Fprintf(a.io.Out, "watcher started (pid %d)\n", st.PID)
-					return nil
-				}
-				if time.Now().After(deadline) {
-					return fmt.Errorf("the watcher did not answer within 5s: %w", err)
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+			return nil
 		},
 	}
 }
@@ -158,31 +124,20 @@ func (a *app) watchStopCmd() *cobra.Command {
 		Example: "  git contextfs watch stop",
 		Args:    argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o, _, err := a.watchOptions(cmd)
+			s, err := a.watchStore(cmd)
 			if err != nil {
 				return err
 			}
-			err = watch.Stop(cmd.Context(), o.Socket)
-			if err == nil {
-				fmt.Fprintln(a.io.Out, "watcher stopped")
-				return nil
-			}
-			if errors.Is(err, watch.ErrForeignDaemon) {
-				return fmt.Errorf("stop watcher: %w", err)
-			}
-			// No answer (stopped, stuck), or no socket to ask while a
-			// process holds the watcher's lock: signal that process,
-			// which watch.Terminate makes sure is this work tree's watcher.
-			pid, terr := watch.Terminate(o.Socket)
+			stopped, err := warm.StopWatcher(cmd.Context(), s)
 			switch {
-			case errors.Is(terr, watch.ErrNotRunning) && errors.Is(err, watch.ErrNotRunning):
+			case err != nil:
+				return err
+			case stopped.NotRunning:
 				fmt.Fprintln(a.io.Out, "no watcher is running")
-			case errors.Is(terr, watch.ErrNotRunning):
-				return fmt.Errorf("stop watcher: %w", err)
-			case terr != nil:
-				return fmt.Errorf("stop watcher: %v; %w", err, terr)
+			case stopped.Signalled > 0:
+				fmt.Fprintf(a.io.Out, "watcher (pid %d) did not answer; stopped it with a signal\n", stopped.Signalled)
 			default:
-				fmt.Fprintf(a.io.Out, "watcher (pid %d) did not answer; stopped it with a signal\n", pid)
+				fmt.Fprintln(a.io.Out, "watcher stopped")
 			}
 			return nil
 		},
@@ -197,7 +152,7 @@ func (a *app) watchStatusCmd() *cobra.Command {
 		Example: "  git contextfs watch status\n  git contextfs watch status --json",
 		Args:    argsRange(0, 0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, s, err := a.watchOptions(cmd)
+			s, err := a.watchStore(cmd)
 			if err != nil {
 				return err
 			}

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
-	"github.com/contextfs/contextfs/internal/git"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // colorUsage is the help of --color.
@@ -72,24 +72,7 @@ func forPrograms(c *cobra.Command) bool {
 func (a *app) gitColorConfig() string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	out, err := git.Output(ctx, a.workDir(), "config", "--get-regexp", `^color\.(ui|contextfs)$`)
-	if err != nil {
-		return "" // none set (exit 1), or no git: auto
-	}
-	var ui, own string
-	for _, line := range strings.Split(out, "\n") {
-		k, v, _ := strings.Cut(strings.TrimSpace(line), " ")
-		switch strings.ToLower(k) {
-		case "color.ui":
-			ui = v // the last one wins, as in git
-		case "color.contextfs":
-			own = v
-		}
-	}
-	if own != "" {
-		return own
-	}
-	return ui
+	return workflow.ColorConfig(ctx, a.workDir())
 }
 
 // typeColor paints a memory type: the kinds people scan for each their

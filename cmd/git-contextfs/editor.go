@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/contextfs/contextfs/frontmatter"
-	"github.com/contextfs/contextfs/internal/git"
+	"github.com/contextfs/contextfs/internal/workflow"
 	"github.com/contextfs/contextfs/memory"
 )
 
@@ -46,10 +44,7 @@ func (a *app) editMemoryText(ctx context.Context, file string, text []byte) (edi
 	if err := os.WriteFile(file, text, 0o600); err != nil {
 		return edited{}, err
 	}
-	editor, err := git.Cmd{Dir: a.workDir()}.Output(ctx, "var", "GIT_EDITOR")
-	if err == nil && editor == "" {
-		err = errors.New("git names an empty editor")
-	}
+	editor, err := workflow.Editor(ctx, a.workDir())
 	if err != nil {
 		return edited{}, fmt.Errorf("no editor: %w (set GIT_EDITOR, core.editor, VISUAL or EDITOR, or give the text as an argument)", err)
 	}
@@ -69,15 +64,7 @@ func (a *app) editMemoryText(ctx context.Context, file string, text []byte) (edi
 // editFile is where the template is written: in the git directory, as
 // git writes COMMIT_EDITMSG, or a temporary folder outside a repository.
 func (a *app) editFile() (string, func(), error) {
-	out, err := git.Cmd{Dir: a.workDir()}.Output(context.Background(), "rev-parse", "--absolute-git-dir")
-	if err == nil && out != "" {
-		return filepath.Join(out, "CONTEXTFS_EDITMSG"), func() {}, nil
-	}
-	dir, err := os.MkdirTemp("", "contextfs-edit-")
-	if err != nil {
-		return "", nil, err
-	}
-	return filepath.Join(dir, "CONTEXTFS_EDITMSG.md"), func() { os.RemoveAll(dir) }, nil
+	return workflow.EditFile(context.Background(), a.workDir())
 }
 
 // editTemplate is the text the editor opens: frontmatter with the title
@@ -193,26 +180,11 @@ func parseEdit(file string, raw []byte) (edited, error) {
 	if i := bytes.Index(raw, []byte(scissors)); i >= 0 {
 		raw = raw[:i]
 	}
-	var e edited
-	if !bytes.HasPrefix(bytes.TrimLeft(raw, "\n"), []byte("---")) {
-		e.body = strings.TrimSpace(string(raw))
-	} else {
-		doc, err := frontmatter.Parse(bytes.TrimLeft(raw, "\n"))
-		if err != nil {
-			return e, fmt.Errorf("%s: %w", file, err)
-		}
-		if n := doc.Get("title"); n != nil {
-			e.title = strings.TrimSpace(n.Value)
-		}
-		if n := doc.Get("data"); n != nil {
-			var d map[string]any
-			if err := n.Decode(&d); err != nil {
-				return e, fmt.Errorf("%s: data: %w", file, err)
-			}
-			e.data = dropEmpty(d)
-		}
-		e.body = strings.TrimSpace(string(doc.Body))
+	t, err := workflow.ParseEditedText(raw)
+	if err != nil {
+		return edited{}, fmt.Errorf("%s: %w", file, err)
 	}
+	e := edited{title: t.Title, data: dropEmpty(t.Data), body: t.Body}
 	if e.body == "" {
 		return e, errEmptyEdit
 	}

@@ -19,7 +19,6 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
-	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/warm"
 )
 
@@ -139,7 +138,7 @@ func notSentReason(c *cobra.Command) string {
 // askWatcher sends c's command line to the watcher of the repository
 // around --repo and returns its answer.
 func (a *app) askWatcher(c *cobra.Command, args []string) (warm.Answer, error) {
-	repo, err := gitstore.Discover(a.workDir())
+	root, socket, err := warm.Locate(a.workDir())
 	if err != nil {
 		return warm.Answer{}, err
 	}
@@ -147,9 +146,9 @@ func (a *app) askWatcher(c *cobra.Command, args []string) (warm.Answer, error) {
 	if err != nil {
 		return warm.Answer{}, err
 	}
-	req := warm.Request{Build: build, Env: os.Environ(), Args: warmArgs(repo.Root, c, args),
+	req := warm.Request{Build: build, Env: os.Environ(), Args: warmArgs(root, c, args),
 		Color: a.io.ColorEnabled(), Width: a.io.TerminalWidth()}
-	return warm.Ask(c.Context(), contextfs.WatchSocketOf(repo), req)
+	return warm.Ask(c.Context(), socket, req)
 }
 
 // warmArgs rebuilds the command line of c: -C root, the command's name,
