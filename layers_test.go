@@ -80,6 +80,10 @@ var adapterImports = map[string][]string{
 		"internal/buildinfo", "internal/printable", "internal/sibling", "memory",
 		"internal/warm", "internal/workflow"},
 	"internal/mcpserver": {"", "memory", "internal/workflow"},
+	// The MCP server's program: it opens what the server serves and
+	// starts git-contextfs's watcher beside it.
+	"cmd/git-contextfs-mcp": {"", "internal/buildinfo", "internal/mcpserver",
+		"internal/sibling", "internal/warm", "internal/workflow"},
 }
 
 // unplaced is the tier of a package not yet in tiers.

@@ -22,12 +22,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/gitstore"
 	"github.com/contextfs/contextfs/internal/buildinfo"
 	"github.com/contextfs/contextfs/internal/mcpserver"
-	"github.com/contextfs/contextfs/internal/scope"
 	"github.com/contextfs/contextfs/internal/sibling"
-	"github.com/contextfs/contextfs/internal/watch"
+	"github.com/contextfs/contextfs/internal/warm"
 	"github.com/contextfs/contextfs/internal/workflow"
 )
 
@@ -102,28 +100,18 @@ and how to configure agents.`,
 
 // serve opens the store around dir, as git-contextfs opens it, and serves
 // it over in and out until the client closes the connection or ctx ends.
-//
-// Outside any repository (an agent started in a home folder) it serves the
-// person's own store alone, which it creates if there is none yet.
+// Outside any repository it serves the person's own store alone
+// (workflow.OpenServed).
 func serve(ctx context.Context, dir string, in io.Reader, out, errOut io.Writer) error {
-	var set *scope.Set
-	s, err := contextfs.Open(ctx, contextfs.Options{Dir: dir, Notices: errOut, StartWatcher: spawnWatcher, LongLived: true})
-	switch {
-	case errors.Is(err, gitstore.ErrNotRepo):
-		if set, err = scope.Open(ctx, scope.Options{Store: contextfs.Options{Dir: dir, Notices: errOut, LongLived: true}, Warnings: errOut}); err != nil {
-			return err
-		}
-		defer set.Close() // and the user store with it
-		if s, err = set.User(ctx); err != nil {
-			return fmt.Errorf("not in a git repository, and the user store: %w", err)
-		}
-		fmt.Fprintln(errOut, "git-contextfs mcp: not in a git repository: serving your own memories (the user store) alone")
-	case err != nil:
+	sv, err := workflow.OpenServed(ctx, contextfs.Options{Dir: dir, Notices: errOut, StartWatcher: warm.SpawnSiblingWatcher, LongLived: true}, errOut)
+	if err != nil {
 		return err
-	default:
-		defer s.Close()
 	}
-	srv := mcpserver.New(s, mcpserver.Options{Version: version, Log: errOut, Service: workflow.ForStore(s, set, errOut)})
+	defer sv.Close()
+	if sv.Outside {
+		fmt.Fprintln(errOut, "git-contextfs mcp: not in a git repository: serving your own memories (the user store) alone")
+	}
+	srv := mcpserver.New(sv.Store, mcpserver.Options{Version: version, Log: errOut, Service: sv.Service})
 	err = srv.Run(ctx, &mcpserver.Transport{In: in, Out: out})
 	// The client closing stdin, or an interrupt, is how a stdio server is
 	// meant to stop.
@@ -131,14 +119,4 @@ func serve(ctx context.Context, dir string, in io.Reader, out, errOut io.Writer)
 		return nil
 	}
 	return fmt.Errorf("mcp server: %w", err)
-}
-
-// spawnWatcher starts git-contextfs's change watcher for the work tree at
-// root, as git-contextfs's own commands start it.
-func spawnWatcher(root string) error {
-	exe, err := sibling.Find("git-contextfs")
-	if err != nil {
-		return err
-	}
-	return watch.SpawnFor(exe, root)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
+	"github.com/contextfs/contextfs/internal/sibling"
 	"github.com/contextfs/contextfs/internal/watch"
 )
 
@@ -121,4 +122,15 @@ func StopWatcher(ctx context.Context, st *contextfs.Store) (Stopped, error) {
 		return Stopped{}, fmt.Errorf("stop watcher: %v; %w", err, terr)
 	}
 	return Stopped{Signalled: pid}, nil
+}
+
+// SpawnSiblingWatcher is SpawnWatcher for a program installed beside
+// git-contextfs (the MCP server): the watcher is git-contextfs's own
+// `watch run`, found next to the running program.
+func SpawnSiblingWatcher(root string) error {
+	exe, err := sibling.Find("git-contextfs")
+	if err != nil {
+		return err
+	}
+	return watch.SpawnFor(exe, root)
 }
