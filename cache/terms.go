@@ -274,8 +274,11 @@ type cursor struct {
 	q  int     // the word's place in the query: scores add in its order
 	ub float64 // idf × best part: the most the word adds to a score
 	b  int     // the block decoded into pos and f; len(l.blocks): past the end
-	n  int     // postings in it
-	i  int     // the posting at hand
+	// heads is a block at or before any posting still to come (maxIn).
+	heads int
+	seen  float64 // the theta the block at hand was weighed against (skip)
+	n     int     // postings in it
+	i     int     // the posting at hand
 	// The block decoded.
 	pos [postBlock]int32
 	f   [postBlock]uint32
@@ -284,7 +287,7 @@ type cursor struct {
 const endOfList = math.MaxInt32
 
 func (c *cursor) load(b int) {
-	c.b, c.i = b, 0
+	c.b, c.i, c.seen = b, 0, -1
 	if b < len(c.l.blocks) {
 		c.n = c.l.decode(b, &c.pos, &c.f)
 	}
@@ -328,19 +331,64 @@ func (c *cursor) seek(d int32) bool {
 	return c.doc() == d
 }
 
-// skip passes the blocks whose best posting cannot lift a document to
-// theta, with others the most the other words add: a document there that
-// another word's list reaches scores below theta even with this word's
-// part, so leaving the part out changes no document that enters.
-func (c *cursor) skip(theta, others float64) {
+// skip passes the blocks whose postings cannot lift a document to theta:
+// those where the block's best part, with the most each other word adds
+// to a document in the block's span (the best of its own blocks there),
+// stays below it. A document there that another word's list reaches then
+// scores below theta even with this word's part, so leaving the part out
+// changes no document that enters. floor is a position no document to
+// come precedes.
+func (c *cursor) skip(theta float64, floor int32, cur []*cursor) {
+	if c.seen == theta {
+		return // this block was weighed against this theta
+	}
+	c.seen = theta
 	bl := c.l.blocks
-	b := c.b
-	for b < len(bl) && (c.l.idf*bl[b].max+others)*slack < theta {
-		b++
+	b, lo := c.b, c.doc()
+	for b < len(bl) {
+		hi := int32(endOfList)
+		if b+1 < len(bl) {
+			hi = bl[b+1].first - 1
+		}
+		bound := c.l.idf * bl[b].max
+		for _, o := range cur {
+			if o != c {
+				bound += o.l.idf * o.maxIn(lo, hi, floor)
+			}
+		}
+		if bound*slack >= theta {
+			break
+		}
+		if b++; b < len(bl) {
+			lo = bl[b].first
+		}
 	}
 	if b != c.b {
 		c.load(b)
+		c.seen = theta
 	}
+}
+
+// maxIn bounds the part of c's postings at positions lo to hi: the best
+// part of the blocks that span them, or of the list where that is more
+// than a few blocks. floor (no greater than lo) moves c.heads on.
+func (c *cursor) maxIn(lo, hi, floor int32) float64 {
+	bl := c.l.blocks
+	for c.heads+1 < len(bl) && bl[c.heads+1].first <= floor {
+		c.heads++
+	}
+	b := c.heads
+	for b+1 < len(bl) && bl[b+1].first <= lo {
+		b++
+	}
+	m := 0.0
+	for n := 0; b < len(bl) && bl[b].first <= hi; b, n = b+1, n+1 {
+		if n == 8 {
+			return c.l.maxPart
+		}
+		m = max(m, bl[b].max)
+	}
+	return m
 }
 
 // slack widens a sum of upper bounds, added in another order than a
@@ -360,7 +408,8 @@ const slack = 1 + 1e-9
 // worst held. Its score is then summed in query order, as cfs_topk sums.
 // Each block's best part bounds its postings as well (block-max): an
 // essential word's block that cannot lift a document to the worst held,
-// whatever the other words add, is passed without decoding it.
+// with what the other words' blocks over its span add at most, is passed
+// without decoding it.
 func maxScore(rows []int64, norm []float64, k1p1 float64, lists []*termList, window int) []Hit {
 	cur := make([]*cursor, 0, len(lists))
 	for q, l := range lists {
@@ -392,25 +441,17 @@ func maxScore(rows []int64, norm []float64, k1p1 float64, lists []*termList, win
 	}
 	h := make(hitHeap, 0, min(window, most))
 	theta, full := 0.0, false
-	ne := 0 // cur[:ne] are non-essential
-	// others[i] bounds what every word but cur[i] adds together.
-	others := make([]float64, len(cur))
-	for i := range cur {
-		for j, c := range cur {
-			if j != i {
-				others[i] += c.ub
-			}
-		}
-		others[i] *= slack
-	}
+	ne := 0           // cur[:ne] are non-essential
+	floor := int32(0) // the document last considered
 	for {
 		d := int32(endOfList)
-		for i, c := range cur[ne:] {
+		for _, c := range cur[ne:] {
 			if full {
-				c.skip(theta, others[ne+i])
+				c.skip(theta, floor, cur)
 			}
 			d = min(d, c.doc())
 		}
+		floor = d
 		if d == endOfList {
 			break
 		}
