@@ -274,11 +274,11 @@ type cursor struct {
 	q  int     // the word's place in the query: scores add in its order
 	ub float64 // idf × best part: the most the word adds to a score
 	b  int     // the block decoded into pos and f; len(l.blocks): past the end
+	n  int     // postings in it
+	i  int     // the posting at hand
 	// heads is a block at or before any posting still to come (maxIn).
 	heads int
 	seen  float64 // the theta the block at hand was weighed against (skip)
-	n     int     // postings in it
-	i     int     // the posting at hand
 	// The block decoded.
 	pos [postBlock]int32
 	f   [postBlock]uint32
