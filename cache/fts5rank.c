@@ -318,6 +318,7 @@ typedef struct scan {
   match *m;
   long long n, cap;
   int oom;
+  int raw; /* keep the weighted frequency f in part, not the part (cfs_postings) */
 } scan;
 
 /* seek returns the position of row in the set, searching forward from
@@ -373,8 +374,9 @@ static int on_match(const Fts5ExtensionApi *api, Fts5Context *fts, void *user) {
     s->cap = cap;
   }
   s->m[s->n].pos = (int)at;
-  /* The same expression, in the same order, as bm25(). */
-  s->m[s->n].part =
+  /* The same expression, in the same order, as bm25(); termPart in
+  ** terms.go repeats it. */
+  s->m[s->n].part = s->raw ? f :
       (f * (K1 + 1.0)) / (f + K1 * (1 - B + B * (double)s->docs->lens[at] / s->docs->avgdl));
   s->n++;
   return CFS_SQLITE_OK;
@@ -574,12 +576,14 @@ done:
 /*
 ** cfs_postings(fts, docs, w_1..w_C): called on the first row of a query of
 ** one phrase, returns every current document of `docs` that matches it, in
-** rowid order, with the term-frequency part of its BM25 score: a blob of
-** the phrase's idf over the set (float64, as cfs_topk computes it, after 8
-** bytes of padding), then (position in the set int64, part float64) pairs,
-** in machine byte order; cfs_topk adds idf × part per document. The
-** keyword ranker keeps these lists (terms.go) and ranks a later query of
-** the same words from them, without reading the index again.
+** rowid order, with its weighted frequency f (the sum over the phrase's
+** occurrences of their column's weight, from which the term-frequency part
+** of its BM25 score follows with the document's length): a blob of the
+** phrase's idf over the set (float64, as cfs_topk computes it, after 8
+** bytes of padding), then (position in the set int64, f float64) pairs,
+** in machine byte order. The keyword ranker keeps these lists, compacted
+** (terms.go), and ranks a later query of the same words from them, without
+** reading the index again.
 */
 static void cfs_postings(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int nVal,
                          sqlite3_value **val) {
@@ -604,6 +608,7 @@ static void cfs_postings(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_
   s.docs = docs;
   s.weight = weight;
   s.ncol = ncol;
+  s.raw = 1;
   rc = api->xQueryPhrase(fts, 0, &s, on_match);
   if (s.oom) {
     sqlite3_result_error_nomem(ctx);
