@@ -69,6 +69,9 @@ func doctorChecks(ctx context.Context, repo *gitstore.Repo, version string) []Do
 		check.Hooks(hookStates, hookErr),
 		check.MergeDriver(ctx, repo.Root),
 	}
+	if c, shown := check.ExportOnCommit(ctx, repo.Root, hookStates); shown {
+		checks = append(checks, c)
+	}
 	cfg, cfgOK := check.Config(repo)
 	checks = append(checks, cfg)
 	if !cfgOK {

@@ -164,6 +164,7 @@ func Open(ctx context.Context, dir string, emb Embedder) (*Cache, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
+	sweepScratch(dir)
 	c, why, err := openRetrying(ctx, dir, emb)
 	if err == nil && why == "" {
 		// SQLite opens a database it may not write read-only without a

@@ -36,6 +36,11 @@ func (c *Cache) rebuildStreaming(ctx context.Context, q querier, st *dsState) (*
 	}
 	defer os.Remove(scratch.Name())
 	defer scratch.Close()
+	// Held while in use, so that another process's Open leaves it alone
+	// (sweepScratch); a kill releases it for the next one to remove.
+	if err := gitstore.HoldScratch(scratch); err != nil {
+		return nil, errors.Join(errNoStream, err)
+	}
 	vw := bufio.NewWriterSize(scratch, 1<<20)
 	rs, err := q.QueryContext(ctx, `SELECT d.rowid, s.sz, v.vec FROM docs d
 		LEFT JOIN `+FTSTable(st.kind)+`_docsize s ON s.id=d.rowid

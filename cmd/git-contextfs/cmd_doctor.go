@@ -29,6 +29,8 @@ func (a *app) doctorCmd() *cobra.Command {
                  version as this one
   hooks          installed, up to date, executable (not installed: a warning)
   merge-driver   registered in git config and .gitattributes (a warning)
+  export-on-commit  only when git config contextfs.exportOnCommit is set:
+                 a warning when the post-commit hook will not run it
   config         .contextfs/config.yaml present (a warning) and valid
   cache          opens and answers
   memories       every memory file is valid

@@ -11,7 +11,8 @@ import (
 
 // setExportOnCommit turns keeping target current from the post-commit hook
 // on or off in this clone's git config and, when on, makes sure the
-// post-commit hook is installed. It says what it did on stderr.
+// post-commit hook (and post-merge and post-rewrite, which export after a
+// pull) is installed. It says what it did on stderr.
 func (a *app) setExportOnCommit(ctx context.Context, svc *workflow.Service, target string, on bool) error {
 	set, err := workflow.SetExportOnCommit(ctx, svc.Repo(), target, on)
 	if set == nil {
@@ -22,10 +23,10 @@ func (a *app) setExportOnCommit(ctx context.Context, svc *workflow.Service, targ
 		list = strings.Join(set.Targets, ",")
 	}
 	if !on {
-		fmt.Fprintf(a.io.ErrOut, "the post-commit hook no longer exports %s (git config %s: %s)\n", target, workflow.ExportOnCommitKey, list)
+		fmt.Fprintf(a.io.ErrOut, "the hooks no longer export %s (git config %s: %s)\n", target, workflow.ExportOnCommitKey, list)
 		return nil
 	}
-	fmt.Fprintf(a.io.ErrOut, "the post-commit hook exports %s after each commit that changes memories (git config %s: %s, this clone only);\n"+
+	fmt.Fprintf(a.io.ErrOut, "the hooks export %s after each commit, merge or rebase that changes memories (git config %s: %s, this clone only);\n"+
 		"what it changes is left in the work tree for you to commit\n", target, workflow.ExportOnCommitKey, list)
 	if err != nil {
 		return err
@@ -37,7 +38,7 @@ func (a *app) setExportOnCommit(ctx context.Context, svc *workflow.Service, targ
 	}
 	for _, st := range set.Hook.States {
 		if !st.Runs() {
-			return fmt.Errorf("the post-commit hook %s will not run contextfs; see git contextfs hooks status", printable.Path(st.Path))
+			return fmt.Errorf("the %s hook %s will not run contextfs; see git contextfs hooks status", st.Name, printable.Path(st.Path))
 		}
 	}
 	return nil

@@ -170,7 +170,10 @@ func (a *app) hooksStatusCmd() *cobra.Command {
 		Long: `Prints one line per hook: installed or not, outdated (written by another
 version: run install), chained (another hook shares the file) and whether
 git will run it at all (a hook file without the executable bit is
-skipped silently by git). The last line is the merge driver.`,
+skipped silently by git). The last line is the merge driver. When this
+clone's git config asks the hooks to export (contextfs.exportOnCommit) and
+the post-commit hook will not run, a note on stderr says so (--json:
+export_on_commit).`,
 		Example: `  git contextfs hooks status
   git contextfs hooks status --json`,
 		Args: argsRange(0, 0),
@@ -220,6 +223,8 @@ type driverJSON struct {
 func (a *app) printHooks(h *workflow.Hooks, asJSON bool) error {
 	top, states, driver := h.Top, h.States, h.Driver
 	md, mderr := driver.State, driver.Err
+	// An export this clone asked for that no hook will run: say so.
+	exportNote := h.ExportNote
 	if asJSON {
 		hs := make([]hookJSON, 0, len(states))
 		for _, s := range states {
@@ -229,12 +234,19 @@ func (a *app) printHooks(h *workflow.Hooks, asJSON bool) error {
 		if mderr != nil {
 			d.Error = mderr.Error()
 		}
-		return a.printJSON(map[string]any{"hooks": hs, "merge_driver": d})
+		out := map[string]any{"hooks": hs, "merge_driver": d}
+		if exportNote != "" {
+			out["export_on_commit"] = exportNote
+		}
+		return a.printJSON(out)
 	}
 	for _, s := range states {
 		fmt.Fprintf(a.io.Out, "%-14s %-44s %s\n", s.Name, hookState(s), printable.Path(displayPath(top, s.Path)))
 	}
 	fmt.Fprintf(a.io.Out, "%-14s %s\n", "merge driver", driver.Text)
+	if exportNote != "" {
+		fmt.Fprintln(a.io.ErrOut, "note: "+exportNote)
+	}
 	return nil
 }
 

@@ -116,7 +116,8 @@ target file are left out (the file says them already).
 
 --on-commit also keeps the target current from now on: the post-commit
 hook (installed if missing) exports it after each commit that changes
-memories, and leaves what changed in the work tree for you to commit.
+memories, post-merge and post-rewrite after a pull or rebase that brings
+some in, and leaves what changed in the work tree for you to commit.
 The choice is this clone's, kept in its git config (contextfs.exportOnCommit,
 comma-separated targets), never the repository's; --on-commit=false
 turns it off again and exports nothing.`,

@@ -35,7 +35,9 @@ are ` + strings.Join(memory.Relations()[1:], ", ") + `
 (see docs/FORMAT.md). Linking twice changes nothing. A supersedes link hides
 TO from list and search, as a supersedes: entry does; one that would close a
 cycle (TO already supersedes FROM, directly or through other memories) is
-refused (exit 1), as validate would refuse the file.`,
+refused (exit 1), as validate would refuse the file. Linking to a superseded
+memory works, with a note on stderr naming what supersedes it: the link
+names that old version, not the current one.`,
 		Example: `  git contextfs link k3x9 p2m7 --rel depends_on
   git contextfs link k3x9 p2m7
   git contextfs link k3x9 https://wiki.example.com/pools --rel references`,
@@ -50,6 +52,9 @@ refused (exit 1), as validate would refuse the file.`,
 					return err
 				}
 				m := res.Memory
+				if n := res.Notice(); n != "" {
+					fmt.Fprintf(a.io.ErrOut, "note: %s\n", n)
+				}
 				if asJSON {
 					return a.printJSON(m)
 				}

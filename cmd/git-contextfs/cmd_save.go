@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -36,7 +37,9 @@ The content is the Markdown body: the arguments, or standard input with "-"
 (or when nothing is given and stdin is not a terminal). With nothing given
 on a terminal, the editor git would use (GIT_EDITOR, core.editor, VISUAL,
 EDITOR) opens on a template with a title and the type's data fields; an
-empty text aborts, and a failed save keeps the text in its file. Without --title the
+empty text aborts, and a failed save keeps the text in its file. An empty
+text given otherwise (save "", or - with nothing on stdin) is a usage error
+(exit 2), unless --title gives the memory something. Without --title the
 first heading or sentence becomes the title. --data gives the type's
 structured fields as JSON; "git contextfs schema TYPE" shows them. --link
 takes an ID or a unique prefix (written as the full ID), REL:ID, or a URL;
@@ -126,6 +129,15 @@ func (a *app) runSave(ctx context.Context, o *saveOptions) error {
 		d = memory.PatchData(e.data, d) // --data wins over the template
 	} else if body, err = a.readContent(o.content); err != nil {
 		return err
+	}
+	if strings.TrimSpace(body) == "" && strings.TrimSpace(o.title) == "" {
+		// Nothing to save is a mistake in how save was called, as an
+		// empty ID is (exit 2), not a failure to save (exit 1).
+		from := "the text given is empty"
+		if len(o.content) == 0 || len(o.content) == 1 && o.content[0] == "-" {
+			from = "standard input is empty"
+		}
+		return &usageError{fmt.Errorf("save: %s: give the memory's text as arguments, or - to read it from standard input (or at least a --title)", from)}
 	}
 	s, err := a.openScopes(ctx)
 	if err != nil {

@@ -38,7 +38,9 @@ injected once whichever setup ran first.
 A file that is a symbolic link is written through and stays a link
 (the report names the file it leads to); in the project's files a link
 that leads out of the repository, or into .git, is refused.
-Running it twice changes nothing. --remove takes out only our entries,
+A file that needs nothing (the user's own file has every hook) and does
+not exist is not created: "nothing to do". Running it twice changes
+nothing. --remove takes out only our entries,
 from each file as it is now: a file that holds nothing else since setup
 is restored byte for byte (less any entry of ours it already had), or
 deleted if setup created it.
@@ -76,7 +78,13 @@ docs/AGENTS.md describes every file.`,
 			}
 			for _, c := range chs {
 				verb := c.Action
-				if dryRun && c.Action != "unchanged" {
+				switch {
+				case c.Action == workflow.SetupAbsent:
+					// Nothing was (or would be) written, and the file is
+					// not there: "unchanged" would say it is.
+					fmt.Fprintf(a.io.Out, "nothing to do: %s does not exist%s\n", c.Path, absentWhy(remove))
+					continue
+				case dryRun && c.Action != "unchanged":
 					verb = "would " + c.Action
 				}
 				if c.Target != "" {
@@ -102,4 +110,12 @@ docs/AGENTS.md describes every file.`,
 	f.BoolVar(&remove, "remove", false, "take contextfs out of the client's configuration again")
 	f.BoolVar(&asJSON, "json", false, "print the files and what happened to each as JSON")
 	return cmd
+}
+
+// absentWhy says why setup leaves a missing file missing.
+func absentWhy(remove bool) string {
+	if remove {
+		return ", so there is nothing to remove"
+	}
+	return " and needs nothing (see the notes), so it is not created"
 }

@@ -95,7 +95,11 @@ type Change struct {
 	// Target is the file read and written when Path is a symbolic link
 	// (written through, and kept); "" when Path is the file itself.
 	Target string `json:"target,omitempty"`
-	Action string `json:"action"` // create, update, unchanged, restore, delete
+	// Action is create, update, unchanged, restore, delete, or absent: the
+	// file does not exist and stays so, as setup had nothing to write to
+	// it (every hook is in the user's own file already) or --remove
+	// nothing to take out.
+	Action string `json:"action"`
 	Before []byte `json:"-"`
 	After  []byte `json:"-"`
 	// Notes say why setup left something out (a hook the user already
@@ -105,6 +109,10 @@ type Change struct {
 	// deleted, removed once empty.
 	createdDir string
 }
+
+// ActionAbsent is the Change.Action of a file that does not exist and
+// that setup leaves so: "unchanged" would say it is there.
+const ActionAbsent = "absent"
 
 // ConflictError is a file that already holds an entry of the user's own
 // under our name; it is left alone.
@@ -757,7 +765,10 @@ func addFile(o Options, f file, real string) (Change, error) {
 	}
 	ch := Change{Path: f.path, Target: linkTarget(f.path, real), Action: "unchanged", Before: old, After: next, Notes: notes}
 	if bytes.Equal(next, old) {
-		return ch, nil // a missing file that gets nothing stays missing
+		if !existed {
+			ch.Action = ActionAbsent // a missing file that gets nothing stays missing
+		}
+		return ch, nil
 	}
 	ch.Action = "update"
 	if !existed {
@@ -830,6 +841,9 @@ func removeFile(o Options, f file, real string) (Change, error) {
 		return Change{}, err
 	}
 	ch := Change{Path: f.path, Target: linkTarget(f.path, real), Action: "unchanged", Before: old, After: old}
+	if !existed {
+		ch.Action = ActionAbsent
+	}
 	restore := bk != nil && existed && madeFrom(f, bk.Original, old)
 	switch {
 	case restore && bk.Existed:

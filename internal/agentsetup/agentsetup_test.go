@@ -843,7 +843,7 @@ func TestCodexProjectHooksAreNotAddedBesideTheUsersOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := actions(chs); got != "config.toml:create hooks.json:unchanged" {
+	if got := actions(chs); got != "config.toml:create hooks.json:absent" {
 		t.Errorf("project setup after user setup: %s", got)
 	}
 	if notes := strings.Join(chs[1].Notes, "\n"); !strings.Contains(notes, "hooks.UserPromptSubmit") || !strings.Contains(notes, "hooks.Stop") ||

@@ -6,11 +6,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/contextfs/contextfs/gitstore"
 )
 
 // trackedMagic starts a saved tracked-file list; a new layout takes a new
 // version.
 const trackedMagic = "contextfs tracked v1\n"
+
+// trackedTempPrefix starts the name of save's temporary file.
+const trackedTempPrefix = ".tracked-"
 
 // save writes l, filtered with opts from the index file id, to path,
 // atomically (a temporary file renamed into place).
@@ -25,11 +30,17 @@ func save(path string, id fileID, opts string, l *trackedList) error {
 	for _, s := range l.skipped {
 		b.WriteString("s" + s.Path + "\x00" + s.Reason + "\x00")
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tracked-*")
+	// A killed save leaves its temporary file: the next save removes it.
+	gitstore.RemoveStaleScratch(filepath.Dir(path), func(name string) bool { return strings.HasPrefix(name, trackedTempPrefix) })
+	tmp, err := os.CreateTemp(filepath.Dir(path), trackedTempPrefix+"*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	if err := gitstore.HoldScratch(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(b.Bytes()); err != nil {
 		tmp.Close()
 		return err

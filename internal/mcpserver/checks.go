@@ -54,7 +54,7 @@ func (sv *server) format(_ context.Context, in FormatInput) (contextfs.FormatRes
 }
 
 func (sv *server) doctor(ctx context.Context, _ struct{}) (*contextfs.DoctorReport, string, error) {
-	res, err := workflow.Doctor(ctx, workflow.DoctorRequest{Dir: sv.store.Repo.Root, Version: sv.version})
+	res, err := workflow.Doctor(ctx, workflow.DoctorRequest{Dir: sv.store.Repo.Root, Version: sv.version, NoRepo: sv.svc.Repo() == nil})
 	if err != nil {
 		return nil, "", err
 	}

@@ -142,17 +142,27 @@ func (sv *server) registerHygiene(srv *mcp.Server) {
 	}, sv.split)
 }
 
-func (sv *server) link(ctx context.Context, in LinkInput) (MemoryRef, string, error) {
+func (sv *server) link(ctx context.Context, in LinkInput) (LinkOutput, string, error) {
 	res, err := sv.svc.Link(ctx, workflow.LinkRequest{From: in.From, To: in.To, Rel: in.Rel, Scope: workflow.All})
 	if err != nil {
-		return MemoryRef{}, "", err
+		return LinkOutput{}, "", err
 	}
 	m := res.Memory
 	var ls []string
 	for _, l := range m.Links {
 		ls = append(ls, l.String())
 	}
-	return refOf(m, res.Scope), fmt.Sprintf("%s now links to %s", m.ID, strings.Join(ls, ", ")), nil
+	text := fmt.Sprintf("%s now links to %s", m.ID, strings.Join(ls, ", "))
+	if n := res.Notice(); n != "" {
+		text += "\nnote: " + n
+	}
+	return LinkOutput{MemoryRef: refOf(m, res.Scope), TargetSupersededBy: res.TargetSupersededBy}, text, nil
+}
+
+// LinkOutput is the result of link_memories.
+type LinkOutput struct {
+	MemoryRef
+	TargetSupersededBy []string `json:"target_superseded_by,omitempty" jsonschema:"the target is an old version: these memories supersede it"`
 }
 
 // relatedText lists linked memories for recall_memory's text, one a line.

@@ -41,6 +41,13 @@ func ExportOnCommit(ctx context.Context, s *contextfs.Store, from string) (repor
 	if !changed {
 		return nil, "export skipped: the commit changed no memory"
 	}
+	return exportTargets(ctx, s, from, targets)
+}
+
+// exportTargets exports each of targets (ExportOnCommit's and
+// ExportAfterGit's common part), reporting as ExportOnCommit does.
+func exportTargets(ctx context.Context, s *contextfs.Store, from string, targets []string) (report []string, note string) {
+	warn := func(msg string) string { return "contextfs: " + from + ": warning: " + msg }
 	var done []string
 	for _, t := range targets {
 		if !slices.Contains(exporter.Targets, t) {

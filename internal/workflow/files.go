@@ -298,8 +298,11 @@ func RefreshAfterGit(ctx context.Context, req AfterGitRequest) (*AfterGit, error
 		return nil, fmt.Errorf("cache not refreshed: %w", err)
 	}
 	res := &AfterGit{Refreshed: r}
-	if req.Hook == "post-commit" {
+	switch req.Hook {
+	case "post-commit":
 		res.Exported, res.ExportNote = ExportOnCommit(ctx, st, req.Hook)
+	case "post-merge", "post-rewrite":
+		res.Exported, res.ExportNote = ExportAfterGit(ctx, st, req.Hook, req.Args)
 	}
 	return res, nil
 }

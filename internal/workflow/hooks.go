@@ -44,6 +44,19 @@ type Hooks struct {
 	Changed []HookFileChange
 	// Driver is the merge driver's registration, read last.
 	Driver MergeDriver
+	// ExportNote, when not empty, says that this clone's git config asks
+	// the hooks to export (ExportOnCommitKey) but the post-commit hook
+	// among States will not run, and what to do.
+	ExportNote string
+}
+
+// exportNote is Hooks.ExportNote for the hooks states of the work tree at top.
+func exportNote(ctx context.Context, top string, states []HookState) string {
+	unhooked, err := hooks.ExportUnhooked(ctx, top, states)
+	if err != nil || len(unhooked) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("git config %s is %s, but %s", hooks.ExportOnCommitKey, strings.Join(unhooked, ","), hooks.ExportNeedsHookAdvice)
 }
 
 // HookFileChange is a hook file inside the work tree (core.hooksPath
@@ -83,7 +96,7 @@ func InstallHooks(ctx context.Context, dir string) (*Hooks, error) {
 	}
 	h := &Hooks{Top: top, States: states,
 		Changed: hookFileChanges(top, []string{repo.GitDir, repo.CommonDir}, before, states),
-		Driver:  MergeDriverStatus(ctx, top)}
+		Driver:  MergeDriverStatus(ctx, top), ExportNote: exportNote(ctx, top, states)}
 	return h, errors.Join(ierr, derr)
 }
 
@@ -108,7 +121,7 @@ func UninstallHooks(ctx context.Context, dir string, driver bool) (*Hooks, error
 			derr = fmt.Errorf("unregister merge driver: %w", err)
 		}
 	}
-	return &Hooks{Top: top, States: states, Driver: MergeDriverStatus(ctx, top)}, errors.Join(uerr, derr)
+	return &Hooks{Top: top, States: states, Driver: MergeDriverStatus(ctx, top), ExportNote: exportNote(ctx, top, states)}, errors.Join(uerr, derr)
 }
 
 // HookStatus reads the hooks and the merge driver of the work tree around
@@ -123,7 +136,7 @@ func HookStatus(ctx context.Context, dir string) (*Hooks, error) {
 	if states == nil && err != nil {
 		return nil, fmt.Errorf("hook status: %w", err)
 	}
-	return &Hooks{Top: top, States: states, Driver: MergeDriverStatus(ctx, top)}, err
+	return &Hooks{Top: top, States: states, Driver: MergeDriverStatus(ctx, top), ExportNote: exportNote(ctx, top, states)}, err
 }
 
 // ExportOnCommitSetting is what SetExportOnCommit left: the targets the
@@ -138,7 +151,8 @@ type ExportOnCommitSetting struct {
 
 // SetExportOnCommit turns keeping target current from the post-commit hook
 // on or off in the git config of st's clone and, when on, makes sure the
-// post-commit hook is installed. Once the config is written the setting is
+// post-commit hook is installed, with post-merge and post-rewrite, which
+// export what a pull brings in. Once the config is written the setting is
 // returned, also beside an error installing the hook.
 func SetExportOnCommit(ctx context.Context, st *contextfs.Store, target string, on bool) (*ExportOnCommitSetting, error) {
 	repo := st.Repo
@@ -151,9 +165,9 @@ func SetExportOnCommit(ctx context.Context, st *contextfs.Store, target string, 
 		return res, nil
 	}
 	before, _ := hooks.Status(ctx, repo.Root)
-	states, err := hooks.Install(ctx, repo.Root, []string{"post-commit"})
+	states, err := hooks.Install(ctx, repo.Root, []string{"post-commit", "post-merge", "post-rewrite"})
 	if err != nil {
-		return res, fmt.Errorf("install the post-commit hook: %w", err)
+		return res, fmt.Errorf("install the post-commit, post-merge and post-rewrite hooks: %w", err)
 	}
 	res.Hook = &Hooks{Top: repo.Root, States: states,
 		Changed: hookFileChanges(repo.Root, []string{repo.GitDir, repo.CommonDir}, before, states)}

@@ -30,6 +30,11 @@ type LinkRequest struct {
 type Linked struct {
 	Memory *memory.Memory
 	Scope  Scope
+	// Target is the ID of the memory linked to (Link only; "" for a URL),
+	// and TargetSupersededBy the memories that supersede it, when it is
+	// an old version (Notice says so).
+	Target             string
+	TargetSupersededBy []string
 }
 
 // Link adds the link req asks for to From's file (a link already there
@@ -44,7 +49,14 @@ func (s *Service) Link(ctx context.Context, req LinkRequest) (*Linked, error) {
 		return nil, err
 	}
 	s.committed(ctx, st, where)
-	return &Linked{Memory: m, Scope: where}, nil
+	res := &Linked{Memory: m, Scope: where}
+	if t, err := st.Resolve(ctx, req.To); err == nil {
+		res.Target = t.ID
+		if res.TargetSupersededBy, err = supersededTarget(ctx, st, m.ID, t.ID); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 // Unlink removes From's links to To (of relation Rel; with supersedes,

@@ -14,6 +14,10 @@ var SetupClients = agentsetup.Clients
 // SetupChange is one file Setup wrote, or would write, and what to it.
 type SetupChange = agentsetup.Change
 
+// SetupAbsent is the SetupChange.Action of a file that does not exist and
+// that setup leaves so.
+const SetupAbsent = agentsetup.ActionAbsent
+
 // SetupRequest configures an agent client to use contextfs: its MCP
 // server entry, the context and session hooks, the capture hooks.
 type SetupRequest struct {

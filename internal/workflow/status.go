@@ -40,6 +40,11 @@ type DoctorRequest struct {
 	Version string
 	// Fix repairs what can be repaired first.
 	Fix bool
+	// NoRepo says Dir is the user store, served alone outside any
+	// repository (the MCP server started in a home folder): hooks are
+	// per repository, so their check says so instead of warning that
+	// the user store has none (noRepoHooks).
+	NoRepo bool
 }
 
 // Checkup is doctor's report and the repairs that failed (the report is
@@ -65,6 +70,9 @@ func Doctor(ctx context.Context, req DoctorRequest) (*Checkup, error) {
 			return nil, err
 		}
 		out.RepairErrors = append(out.RepairErrors, err)
+	}
+	if req.NoRepo {
+		noRepoHooks(rep)
 	}
 	rep.Checks = append(rep.Checks, scope.UserStatus(ctx).Diagnosis())
 	priv, fixedPriv, err := scope.PrivacyDiagnosis(ctx, req.Fix)

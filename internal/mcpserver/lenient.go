@@ -1,0 +1,107 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// commaLists are the list arguments whose values the CLI splits at commas
+// (--kind, --repos, --tag, --add-tag, --remove-tag, IDs): a bare string
+// given for one of them is split the same way. Paths (globs, which may
+// hold {a,b}) and texts (split_memory's part) are taken whole.
+var commaLists = map[string]bool{
+	"kind": true, "repos": true, "tag": true, "add_tag": true, "remove_tag": true,
+	"supersedes": true, "id": true, "link": true,
+}
+
+// listArgs records, per tool, the arguments whose schema is a list of
+// strings, for lenientLists.
+func (sv *server) listArgs(name string, schema any) {
+	s, ok := schema.(*jsonschema.Schema)
+	if !ok || s == nil {
+		return
+	}
+	for prop, p := range s.Properties {
+		if p.Type != "array" || p.Items == nil || p.Items.Type != "string" {
+			continue
+		}
+		if sv.lists == nil {
+			sv.lists = map[string]map[string]bool{}
+		}
+		if sv.lists[name] == nil {
+			sv.lists[name] = map[string]bool{}
+		}
+		sv.lists[name][prop] = commaLists[prop]
+	}
+}
+
+// lenientLists lets a tool call give a bare string where a list of strings
+// is expected (kind "code", repos "all", tag "x"): an agent's natural
+// guess, which the input schema would refuse. The string becomes a
+// one-element list, or is split at commas where the CLI splits the same
+// flag. The schemas stay as they are: a string-or-list type for every
+// list argument would cost every session's tools/list more than the
+// budget leaves (docs/MCP.md, "Tools").
+func (sv *server) lenientLists() mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
+				if props := sv.lists[r.Params.Name]; props != nil {
+					r.Params.Arguments = listify(r.Params.Arguments, props)
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
+}
+
+// listify rewrites the string values of props (name → split at commas)
+// in the arguments object args into lists; anything it cannot read is
+// returned unchanged, for the schema's validation to report.
+func listify(args json.RawMessage, props map[string]bool) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if len(args) == 0 || json.Unmarshal(args, &obj) != nil {
+		return args
+	}
+	changed := false
+	for name, split := range props {
+		raw, ok := obj[name]
+		if !ok {
+			continue
+		}
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			continue // a list already, or something for validation to refuse
+		}
+		list := []string{s}
+		if split {
+			list = nil
+			for _, p := range strings.Split(s, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					list = append(list, p)
+				}
+			}
+		}
+		enc, err := json.Marshal(list)
+		if err != nil {
+			continue
+		}
+		if list == nil {
+			enc = []byte("[]")
+		}
+		obj[name] = enc
+		changed = true
+	}
+	if !changed {
+		return args
+	}
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return args
+	}
+	return out
+}
