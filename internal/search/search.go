@@ -157,6 +157,12 @@ type Engine struct {
 	// KeywordOnly is told why when a hybrid search falls back to
 	// keywords alone (the embedder is unavailable); nil ignores it.
 	KeywordOnly func(err error)
+
+	// coverAll makes cover read every candidate, and coverRead counts
+	// the candidates cover read: a test compares the answers with and
+	// without the candidates cover leaves out.
+	coverAll  bool
+	coverRead int
 }
 
 // settings are a query's mode, limit and fusion weight once the defaults
@@ -426,7 +432,7 @@ func (e *Engine) cover(ctx context.Context, text string, fused []Scored, keep in
 	var covered []float64 // the covered scores of the rows found
 	n := 0
 	for n < len(fused) {
-		if len(covered) >= keep {
+		if len(covered) >= keep && !e.coverAll {
 			slices.SortFunc(covered, func(a, b float64) int { return cmp.Compare(b, a) })
 			if fused[n].Score < covered[keep-1] {
 				break
@@ -460,6 +466,7 @@ func (e *Engine) cover(ctx context.Context, text string, fused []Scored, keep in
 			}
 		}
 		n += len(batch)
+		e.coverRead += len(batch)
 	}
 	fused = fused[:n]
 	Sort(fused)
