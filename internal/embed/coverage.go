@@ -28,7 +28,7 @@ const coverCosine = 0.4
 // with it. ok is false for an embedder without word vectors (there is
 // nothing to count with).
 //
-// What a text's words are (coverText) does not depend on the query, and
+// What a text's words are (coverWord) does not depend on the query, and
 // a search re-ranks the same candidate memories for query after query (a
 // long-lived server's get_context for task after task): the embedder keeps
 // each text's words, keyed by the text itself, so that a text is
@@ -59,6 +59,7 @@ type Coverer struct {
 	// shared by the texts: most words recur.
 	covers map[string]uint64
 	v      []float32 // one text word's unit vector, reused
+	seen   map[string]bool
 }
 
 // NewCoverer is the Coverer of query; ok is false for an embedder
@@ -72,7 +73,7 @@ func NewCoverer(e Embedder, query string) (cv *Coverer, ok bool, err error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("embed: builtin word vectors: %w", err)
 	}
-	cv = &Coverer{sw: sw, t: t, words: map[string]int{}, covers: map[string]uint64{}}
+	cv = &Coverer{sw: sw, t: t, words: map[string]int{}, covers: map[string]uint64{}, seen: map[string]bool{}}
 	cv.tok.Each(query, func(w []byte) {
 		if wordvec.IsNegation(w) || isStopWord(w) || len(cv.q) == 64 {
 			return
@@ -104,7 +105,7 @@ func (cv *Coverer) Cover(ctx context.Context, texts []string) ([]float64, error)
 			return nil, fmt.Errorf("embed: coverage: %w", err)
 		}
 		var got uint64
-		for _, w := range cv.sw.cover.words(cv.t, &cv.tok, text) {
+		for _, w := range cv.sw.cover.words(cv.t, &cv.tok, cv.seen, text) {
 			m, ok := cv.covers[w.word]
 			if !ok {
 				if k, in := cv.words[w.word]; in {
@@ -148,14 +149,15 @@ type coverMemo struct {
 	read atomic.Int64
 }
 
-// coverMemoBytes bounds the texts a coverMemo keeps: at about 1 KB a
-// memory, the candidates of thousands of searches.
+// coverMemoBytes bounds the texts a coverMemo keeps (their words take
+// about as much again): at about 1 KB a memory, the candidates of
+// thousands of searches.
 const coverMemoBytes = 16 << 20
 
 // words returns the distinct words of text, in order of first
 // appearance, tokenising it (in pieces of coverPiece, as it always was)
-// only if the memo lacks it.
-func (cm *coverMemo) words(t *wordvec.Table, tok *wordvec.Tokenizer, text string) []coverWord {
+// only if the memo lacks it; seen is scratch space, emptied first.
+func (cm *coverMemo) words(t *wordvec.Table, tok *wordvec.Tokenizer, seen map[string]bool, text string) []coverWord {
 	cm.mu.Lock()
 	ws, ok := cm.texts[text]
 	cm.mu.Unlock()
@@ -163,7 +165,7 @@ func (cm *coverMemo) words(t *wordvec.Table, tok *wordvec.Tokenizer, text string
 		return ws
 	}
 	cm.read.Add(1)
-	seen := map[string]bool{}
+	clear(seen)
 	for _, piece := range Pieces(text, coverPiece) {
 		tok.Each(piece, func(w []byte) {
 			if seen[string(w)] {

@@ -419,7 +419,7 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 // score, neither that candidate nor any after it can be among the first
 // keep whatever it covers. cover reads the candidates' texts in batches
 // and leaves those out unread: at 10,000 memories that was most of the
-// work of a get_context with a task (docs/SEARCH.md). The rows it reads
+// work of a get_context with a task (docs/EMBEDDER.md). The rows it reads
 // are added to read, for the results.
 func (e *Engine) cover(ctx context.Context, text string, fused []Scored, keep int, read map[int64]cache.Row) ([]Scored, error) {
 	if len(fused) == 0 {
