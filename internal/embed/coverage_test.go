@@ -2,6 +2,7 @@ package embed
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +51,71 @@ func TestCoverageCountsMeaningAndSpelling(t *testing.T) {
 func TestCoverageNeedsWordVectors(t *testing.T) {
 	if _, ok, err := Coverage(context.Background(), NewHashing(), "database", []string{"PostgreSQL"}); ok || err != nil {
 		t.Fatalf("hashing embedder: ok %v, err %v; want no coverage", ok, err)
+	}
+}
+
+// TestCoverageReadsEachTextOnce: the words of a text are kept between
+// calls (a server re-ranks the same memories for task after task), so a
+// text is tokenised once, however many queries ask about it; a text that
+// changed is read again, and its coverage is the new text's, never the
+// words kept for the old one.
+func TestCoverageReadsEachTextOnce(t *testing.T) {
+	ctx := context.Background()
+	e := NewBuiltin()
+	sw := e.(*software)
+	// The same length and the same start: only the words differ.
+	const before = "Notes: feature flags"
+	const after = "Notes: PostgreSQL 16"
+	texts := []string{before, "Releases are cut from main on Tuesdays."}
+	cover := func(query string, texts []string) []float64 {
+		t.Helper()
+		got, ok, err := Coverage(ctx, e, query, texts)
+		if err != nil || !ok {
+			t.Fatalf("Coverage: %v, %v", ok, err)
+		}
+		return got
+	}
+	first := cover("database release", texts)
+	if n := sw.cover.read.Load(); n != 2 {
+		t.Fatalf("first call tokenised %d texts, want 2", n)
+	}
+	for _, q := range []string{"database release", "feature flags", "when are releases cut"} {
+		cover(q, texts)
+	}
+	if n := sw.cover.read.Load(); n != 2 {
+		t.Fatalf("after three more queries %d texts tokenised, want still 2", n)
+	}
+	texts[0] = after // the memory changed
+	changed := cover("database release", texts)
+	if n := sw.cover.read.Load(); n != 3 {
+		t.Fatalf("after a text changed %d texts tokenised, want 3", n)
+	}
+	fresh, _, _ := Coverage(ctx, NewBuiltin(), "database release", texts)
+	if changed[0] != fresh[0] || changed[0] == first[0] {
+		t.Errorf("coverage of the changed text %v, want %v as a fresh embedder counts it (was %v)", changed[0], fresh[0], first[0])
+	}
+}
+
+// TestCoverageKeptWordsAreBounded: the kept texts start again once they
+// pass coverMemoBytes, and what Coverage returns does not change.
+func TestCoverageKeptWordsAreBounded(t *testing.T) {
+	ctx := context.Background()
+	e := NewBuiltin()
+	sw := e.(*software)
+	long := strings.Repeat("database connections pooling ", coverMemoBytes/(3*29))
+	texts := []string{long + "a", long + "b", long + "c", long + "d"}
+	want, _, _ := Coverage(ctx, NewBuiltin(), "database feature", texts)
+	got, _, _ := Coverage(ctx, e, "database feature", texts)
+	if sw.cover.bytes > coverMemoBytes {
+		t.Errorf("kept %d bytes of texts, more than %d", sw.cover.bytes, coverMemoBytes)
+	}
+	if len(sw.cover.texts) == len(texts) {
+		t.Errorf("kept all %d texts of %d bytes each", len(texts), len(long))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("coverage %v, want %v", got, want)
+			break
+		}
 	}
 }

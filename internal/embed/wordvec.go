@@ -86,6 +86,8 @@ var (
 type software struct {
 	doc, query half
 	code       half // the queries of a code search: see codeMix
+	// cover keeps the words of the texts Coverage has read.
+	cover coverMemo
 }
 
 // half is how one side (texts or queries) is embedded.

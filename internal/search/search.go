@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -76,6 +77,10 @@ const (
 	TestsExclude = "exclude"
 	TestsOnly    = "only"
 )
+
+// resultMargin is how many candidates beyond the limit results keeps to
+// break ties in, and so how far past the limit cover must score exactly.
+const resultMargin = 20
 
 // minRelevance is the share of the best fused score below which a hybrid
 // result is dropped rather than shown: chosen on `make bench-quality` as
@@ -152,6 +157,12 @@ type Engine struct {
 	// KeywordOnly is told why when a hybrid search falls back to
 	// keywords alone (the embedder is unavailable); nil ignores it.
 	KeywordOnly func(err error)
+
+	// coverAll makes cover read every candidate, and coverRead counts
+	// the candidates cover read: a test compares the answers with and
+	// without the candidates cover leaves out.
+	coverAll  bool
+	coverRead int
 }
 
 // settings are a query's mode, limit and fusion weight once the defaults
@@ -370,13 +381,16 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 	}
 	semMax := bestCosine(byKind)
 	var all []scoredKind
+	// The documents read so far, by row: the coverage factor reads the
+	// memories' texts, and the results then need the same rows.
+	read := map[int64]cache.Row{}
 	for i, k := range kinds {
 		fused, err := e.fuse(ctx, k, byKind[i], qvec, invScale, st, kwMax, semMax)
 		if err != nil {
 			return nil, err
 		}
 		if k == cache.KindMemory && st.mode == ModeHybrid && qvec != nil && !q.Literal {
-			if fused, err = e.cover(ctx, text, fused); err != nil {
+			if fused, err = e.cover(ctx, text, fused, st.limit+resultMargin, read); err != nil {
 				return nil, err
 			}
 		}
@@ -387,7 +401,7 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 			all = append(all, scoredKind{Scored: sc, kind: k})
 		}
 	}
-	return e.results(ctx, all, st, q, queryTerms(q.Text))
+	return e.results(ctx, all, st, q, queryTerms(q.Text), read)
 }
 
 // cover multiplies the fused scores of memories by how much of the query's
@@ -397,33 +411,71 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 // other words ranks first ("What database should I use for this new
 // feature?" finds "We use PostgreSQL ..." above "Feature flags are
 // managed in LaunchDarkly"). Measured in docs/EMBEDDER.md.
-func (e *Engine) cover(ctx context.Context, text string, fused []Scored) ([]Scored, error) {
-	if len(fused) == 0 || !embed.CanCover(e.Embedder) {
+//
+// Only the first keep memories can be results (results keeps the best
+// st.limit+20 before it breaks ties, and memories rank ahead of other
+// kinds), and the factor is at most 1: fused comes best first, so once
+// the keep-th best covered score is above the next candidate's fused
+// score, neither that candidate nor any after it can be among the first
+// keep whatever it covers. cover reads the candidates' texts in batches
+// and leaves those out unread: at 10,000 memories that was most of the
+// work of a get_context with a task (docs/EMBEDDER.md). The rows it reads
+// are added to read, for the results.
+func (e *Engine) cover(ctx context.Context, text string, fused []Scored, keep int, read map[int64]cache.Row) ([]Scored, error) {
+	if len(fused) == 0 {
 		return fused, nil
 	}
-	ids := make([]int64, len(fused))
-	for i, s := range fused {
-		ids[i] = s.Row
-	}
-	rows, err := e.Cache.Rows(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	texts := make([]string, len(fused))
-	for i, s := range fused {
-		r := rows[s.Row]
-		texts[i] = r.Title + "\n" + r.Body
-	}
-	cover, ok, err := embed.Coverage(ctx, e.Embedder, text, texts)
+	cv, ok, err := embed.NewCoverer(e.Embedder, text)
 	if err != nil || !ok {
 		return fused, err
 	}
-	for i := range fused {
-		fused[i].Score *= cover[i]
+	var covered []float64 // the covered scores of the rows found
+	n := 0
+	for n < len(fused) {
+		if len(covered) >= keep && !e.coverAll {
+			slices.SortFunc(covered, func(a, b float64) int { return cmp.Compare(b, a) })
+			if fused[n].Score < covered[keep-1] {
+				break
+			}
+		}
+		batch := fused[n:min(len(fused), n+max(keep-len(covered), coverBatch))]
+		ids := make([]int64, len(batch))
+		for i, s := range batch {
+			ids[i] = s.Row
+		}
+		rows, err := e.Cache.Rows(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(read, rows)
+		texts := make([]string, len(batch))
+		for i, s := range batch {
+			r := rows[s.Row]
+			texts[i] = r.Title + "\n" + r.Body
+		}
+		cover, err := cv.Cover(ctx, texts)
+		if err != nil {
+			return nil, err
+		}
+		for i := range batch {
+			batch[i].Score *= cover[i]
+			// A row gone since it was ranked is no result (results
+			// leaves it out): it holds no place among the first keep.
+			if _, ok := rows[batch[i].Row]; ok {
+				covered = append(covered, batch[i].Score)
+			}
+		}
+		n += len(batch)
+		e.coverRead += len(batch)
 	}
+	fused = fused[:n]
 	Sort(fused)
 	return fused, nil
 }
+
+// coverBatch is how many more candidates cover reads at a time once it
+// has read keep of them.
+const coverBatch = 8
 
 // applySyntax takes q.Text apart by the query syntax (package query):
 // phrases and prefixes rank beside the words, phrases and OR groups are
@@ -543,15 +595,18 @@ func (e *Engine) ofTypes(ctx context.Context, types []string, kw, sem []cache.Hi
 // results ranks test chunks below other code, drops what matches too
 // little, keeps the best st.limit (files, with q.Group) in a stable order,
 // and reads what a result shows from the cache.
-func (e *Engine) results(ctx context.Context, all []scoredKind, st settings, q Query, terms []string) ([]Result, error) {
-	cand := make([]int64, len(all))
-	for i, a := range all {
-		cand[i] = a.Row
+func (e *Engine) results(ctx context.Context, all []scoredKind, st settings, q Query, terms []string, read map[int64]cache.Row) ([]Result, error) {
+	cand := make([]int64, 0, len(all))
+	for _, a := range all {
+		if _, ok := read[a.Row]; !ok {
+			cand = append(cand, a.Row)
+		}
 	}
 	rows, err := e.Cache.Rows(ctx, cand)
 	if err != nil {
 		return nil, err
 	}
+	maps.Copy(rows, read)
 	typed := all[:0]
 	for _, a := range all {
 		r, ok := rows[a.Row]
@@ -587,8 +642,8 @@ func (e *Engine) results(ctx context.Context, all []scoredKind, st settings, q Q
 	sort.SliceStable(all, func(i, j int) bool { return all[i].first && !all[j].first })
 	// Rows are numbered in the order a cache happened to index documents;
 	// ties must not depend on that, so fetch a margin and break ties by ID.
-	if len(all) > st.limit+20 && q.Group == "" {
-		all = all[:st.limit+20]
+	if len(all) > st.limit+resultMargin && q.Group == "" {
+		all = all[:st.limit+resultMargin]
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		if fi, fj := all[i].first, all[j].first; fi != fj {
