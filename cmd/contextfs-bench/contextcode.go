@@ -169,7 +169,7 @@ func selfCPU() time.Duration {
 // copyProjectFiles copies this project's README, docs and the Go files
 // of a few packages (the benchmark runs in the module's root) into dir.
 func copyProjectFiles(ctx context.Context, dir string) error {
-	out, err := git.Output(ctx, ".", "ls-files", "README.md", "docs/*.md", "contextblock/*.go", "dedup/*.go", "scope/*.go", "search/*.go", "workflow/*.go")
+	out, err := git.Output(ctx, ".", "ls-files", "README.md", "docs/*.md", "internal/contextblock/*.go", "internal/dedup/*.go", "internal/scope/*.go", "internal/search/*.go", "internal/workflow/*.go")
 	if err != nil {
 		return fmt.Errorf("list this project's files (run from the module's root): %w", err)
 	}
