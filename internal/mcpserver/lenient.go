@@ -26,6 +26,13 @@ func (sv *server) listArgs(name string, schema any) {
 		return
 	}
 	for prop, p := range s.Properties {
+		if sv.props == nil {
+			sv.props = map[string]map[string]bool{}
+		}
+		if sv.props[name] == nil {
+			sv.props[name] = map[string]bool{}
+		}
+		sv.props[name][prop] = true
 		if p.Type != "array" || p.Items == nil || p.Items.Type != "string" {
 			continue
 		}
@@ -50,6 +57,7 @@ func (sv *server) lenientLists() mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
+				r.Params.Arguments = renameAliases(r.Params.Arguments, sv.props[r.Params.Name])
 				if props := sv.lists[r.Params.Name]; props != nil {
 					r.Params.Arguments = listify(r.Params.Arguments, props)
 				}
@@ -94,6 +102,65 @@ func listify(args json.RawMessage, props map[string]bool) json.RawMessage {
 			enc = []byte("[]")
 		}
 		obj[name] = enc
+		changed = true
+	}
+	if !changed {
+		return args
+	}
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return args
+	}
+	return out
+}
+
+// textAliases are other names agents give a memory's text.
+var textAliases = map[string]bool{"body": true, "text": true}
+
+// alias returns the argument of props that name, which props lacks, stands
+// for: the singular or plural of one it has (tags for tag, repo for
+// repos), or content for body and text; "" when none.
+func alias(name string, props map[string]bool) string {
+	if props[name] {
+		return ""
+	}
+	for _, c := range []string{strings.TrimSuffix(name, "s"), name + "s"} {
+		if c != name && props[c] {
+			return c
+		}
+	}
+	if textAliases[name] && props["content"] {
+		return "content"
+	}
+	return ""
+}
+
+// renameAliases gives the arguments an agent named by a near guess (tags,
+// paths, body) the names the tool's schema has (tag, path, content), so a
+// natural guess is not refused by the strict schema: the CLI's flag names
+// are singular (--tag, --path), and an agent's first guess is often the
+// plural. A guess is renamed only when the tool has no argument of that
+// name and the call does not also give the real one; anything else is
+// left for the schema's validation to report.
+func renameAliases(args json.RawMessage, props map[string]bool) json.RawMessage {
+	if len(args) == 0 || len(props) == 0 {
+		return args
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(args, &obj) != nil {
+		return args
+	}
+	changed := false
+	for name, v := range obj {
+		to := alias(name, props)
+		if to == "" {
+			continue
+		}
+		if _, given := obj[to]; given {
+			continue
+		}
+		delete(obj, name)
+		obj[to] = v
 		changed = true
 	}
 	if !changed {

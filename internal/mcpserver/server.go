@@ -79,6 +79,8 @@ type server struct {
 	// lists names, per tool, the arguments that are lists of strings
 	// (lenient.go); written while the tools are registered, read after.
 	lists map[string]map[string]bool
+	// props names, per tool, every argument its schema has (lenient.go).
+	props map[string]map[string]bool
 }
 
 // New returns an MCP server whose tools read and write the memories of s.
