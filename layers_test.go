@@ -84,6 +84,11 @@ var adapterImports = map[string][]string{
 	// starts git-contextfs's watcher beside it.
 	"cmd/git-contextfs-mcp": {"", "internal/buildinfo", "internal/mcpserver",
 		"internal/sibling", "internal/warm", "internal/workflow"},
+	// The viewer (git contextfs serve): its pages read through the
+	// service's Browser; it starts git-contextfs's watcher as the MCP
+	// program does.
+	"cmd/git-contextfs-serve": {"", "memory", "internal/buildinfo",
+		"internal/sibling", "internal/warm", "internal/workflow"},
 }
 
 // unplaced is the tier of a package not yet in tiers.

@@ -16,9 +16,9 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
-	"github.com/contextfs/contextfs/internal/scope"
 	"github.com/contextfs/contextfs/internal/testgit"
 	"github.com/contextfs/contextfs/internal/watch"
+	"github.com/contextfs/contextfs/internal/workflow"
 	"github.com/contextfs/contextfs/memory"
 )
 
@@ -88,9 +88,13 @@ func benchViewer(b *testing.B, n int) (http.Handler, []string) {
 		b.Fatal(err)
 	}
 	b.Logf("indexed %d memories in %v", n, time.Since(start).Round(time.Millisecond))
-	set := scope.FromStore(s, scope.Options{})
-	b.Cleanup(func() { set.Close() })
-	v, err := newViewer(set, viewerOptions{Host: "127.0.0.1", Port: testPort, Version: "bench"})
+	svc := workflow.ForStore(s, nil, nil)
+	b.Cleanup(func() { svc.Close() })
+	br, err := svc.Browse(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	v, err := newViewer(svc, br, viewerOptions{Host: "127.0.0.1", Port: testPort, Version: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -10,9 +11,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/contextfs/contextfs/internal/graph"
-	"github.com/contextfs/contextfs/internal/links"
-	"github.com/contextfs/contextfs/internal/scope"
+	"github.com/contextfs/contextfs/internal/workflow"
 	"github.com/contextfs/contextfs/memory"
 )
 
@@ -76,64 +75,41 @@ type svgEdge struct {
 
 func (v *viewer) graph(ctx context.Context, r *http.Request) (any, error) {
 	p := r.URL.Query()
-	sc, err := scope.Parse(p.Get("scope"))
+	sc, err := workflow.ParseScope(p.Get("scope"))
 	if err != nil {
 		return nil, badRequest{fmt.Errorf("scope: %w", err)}
 	}
-	st, where, storeName := v.set.Repo, "", "repository"
-	if sc == scope.User || st == nil {
-		u, err := v.set.ExistingUser(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if u == nil {
-			return nil, errNoRepository
-		}
-		st, where, storeName = u, "scope=user", "user store"
-	}
-	d := graphData{Depth: 2, Store: storeName, Where: where}
+	depth := 2
 	if s := p.Get("depth"); s != "" {
-		if d.Depth, err = strconv.Atoi(s); err != nil || d.Depth < 1 || d.Depth > 5 {
+		if depth, err = strconv.Atoi(s); err != nil || depth < 1 || depth > 5 {
 			return nil, badRequest{fmt.Errorf("depth %q: a number from 1 to 5", s)}
 		}
 	}
-	g, err := links.Load(ctx, st)
+	m, err := v.browse.LinkMap(ctx, workflow.LinkMapRequest{Scope: sc, ID: p.Get("id"), Depth: depth, Max: maxGraphNodes})
+	if errors.Is(err, workflow.ErrNoRepo) {
+		return nil, errNoRepository
+	}
 	if err != nil {
 		return nil, err
 	}
-	d.Broken = g.Broken
-	var gr graph.Graph
-	if id := p.Get("id"); id != "" {
-		m, err := st.Resolve(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		d.Focus, d.FocusHref = m.ID, memoryURL(m.ID, where)
-		gr = graph.Around(g, m.ID, d.Depth)
-		d.Total = len(gr.Nodes)
-	} else {
-		ids := connected(g)
-		d.Total = len(ids)
-		if len(ids) == 0 {
-			ids = g.IDs() // nothing is linked yet: show the memories alone
-		}
-		if len(ids) > maxGraphNodes {
-			ids = ids[:maxGraphNodes]
-		}
-		gr = graph.Of(g, ids, nil)
+	d := graphData{Depth: depth, Store: "repository", Broken: m.Broken, Total: m.Total, Focus: m.Focus}
+	if m.Scope == workflow.User {
+		d.Store, d.Where = "user store", "scope=user"
 	}
-	if len(gr.Nodes) > maxGraphNodes {
-		gr = trim(gr, d.Focus)
+	where := d.Where
+	if d.Focus != "" {
+		d.FocusHref = memoryURL(d.Focus, where)
 	}
+	gr := m.Graph
 	d.Shown = len(gr.Nodes)
-	d.SVG = layout(gr, d.Focus, where, func(id string) bool { return len(g.SupersededBy(id)) > 0 })
+	d.SVG = layout(gr, d.Focus, where, func(id string) bool { return m.Superseded[id] })
 	for _, n := range gr.Nodes {
 		if !slices.Contains(d.Types, n.Type) && n.Type != "" {
 			d.Types = append(d.Types, n.Type)
 		}
 	}
 	slices.Sort(d.Types)
-	byID := map[string]graph.Node{}
+	byID := map[string]workflow.GraphNode{}
 	for _, n := range gr.Nodes {
 		byID[n.ID] = n
 	}
@@ -147,45 +123,6 @@ func (v *viewer) graph(ctx context.Context, r *http.Request) (any, error) {
 	return d, nil
 }
 
-// connected returns the memories of g that have an edge, the most
-// connected first (then by ID), so that a capped drawing keeps the hubs.
-func connected(g *links.Graph) []string {
-	deg := map[string]int{}
-	for _, id := range g.IDs() {
-		for _, e := range g.Out(id) {
-			if g.Memory(e.To) != nil {
-				deg[e.From]++
-				deg[e.To]++
-			}
-		}
-	}
-	ids := make([]string, 0, len(deg))
-	for id := range deg {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, func(a, b string) int { return cmp.Or(cmp.Compare(deg[b], deg[a]), cmp.Compare(a, b)) })
-	return ids
-}
-
-// trim keeps the first maxGraphNodes nodes of gr (the focus first) and the
-// edges among them.
-func trim(gr graph.Graph, focus string) graph.Graph {
-	keep := map[string]bool{focus: focus != ""}
-	out := graph.Graph{}
-	for _, n := range gr.Nodes {
-		if n.ID == focus || len(out.Nodes) < maxGraphNodes-1 || len(out.Nodes) < maxGraphNodes && focus == "" {
-			keep[n.ID] = true
-			out.Nodes = append(out.Nodes, n)
-		}
-	}
-	for _, e := range gr.Edges {
-		if keep[e.From] && keep[e.To] {
-			out.Edges = append(out.Edges, e)
-		}
-	}
-	return out
-}
-
 // nodeRadius is the radius of a drawn memory.
 const nodeRadius = 9
 
@@ -194,7 +131,7 @@ const nodeRadius = 9
 // keeps separate groups in view), from a circle in node order, so that a
 // graph is always drawn the same way. It runs in the server: the page
 // needs no script. old says which memories are superseded (drawn faded).
-func layout(gr graph.Graph, focus, where string, old func(id string) bool) svgGraph {
+func layout(gr workflow.Subgraph, focus, where string, old func(id string) bool) svgGraph {
 	n := len(gr.Nodes)
 	w := 960.0
 	h := math.Round(math.Max(480, math.Min(1400, 120*math.Sqrt(float64(n)))))

@@ -28,9 +28,9 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/internal/buildinfo"
-	"github.com/contextfs/contextfs/internal/scope"
 	"github.com/contextfs/contextfs/internal/sibling"
-	"github.com/contextfs/contextfs/internal/watch"
+	"github.com/contextfs/contextfs/internal/warm"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // version is this build's version, as git-contextfs's is (package
@@ -128,19 +128,19 @@ func serve(ctx context.Context, o options, out, errOut io.Writer) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--addr %q: %w (write HOST:PORT, as in 127.0.0.1:7766)", o.addr, err)}
 	}
-	set, err := scope.Open(ctx, scope.Options{
-		Store:    contextfs.Options{Dir: o.dir, Notices: errOut, StartWatcher: spawnWatcher},
-		Warnings: errOut,
-	})
+	// git-contextfs's change watcher, started as its own commands start
+	// it, lets the viewer's reads see edits without rescanning every file.
+	svc, err := workflow.Open(ctx, contextfs.Options{Dir: o.dir, Notices: errOut, StartWatcher: warm.SpawnSiblingWatcher}, errOut)
 	if err != nil {
 		return err
 	}
-	defer set.Close()
-	var repos []scope.RepoEntry
-	if len(o.repos) > 0 {
-		if repos, err = set.Config.Pick(o.repos); err != nil {
-			return usageError{fmt.Errorf("--repos: %w", err)}
-		}
+	defer svc.Close()
+	b, err := svc.Browse(o.repos)
+	if ie, ok := errors.AsType[*workflow.InputError](err); ok {
+		return usageError{fmt.Errorf("--repos: %w", ie.Err)}
+	}
+	if err != nil {
+		return err
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
@@ -150,7 +150,7 @@ func serve(ctx context.Context, o options, out, errOut io.Writer) error {
 	if !isLoopback(host) {
 		fmt.Fprintf(errOut, "warning: serving on %s, which is not the loopback interface: other machines may reach the viewer and read every memory it shows\n", ln.Addr())
 	}
-	v, err := newViewer(set, viewerOptions{Repos: repos, Host: host, Port: addr.Port, Log: errOut, Version: version})
+	v, err := newViewer(svc, b, viewerOptions{Host: host, Port: addr.Port, Log: errOut, Version: version})
 	if err != nil {
 		ln.Close()
 		return err
@@ -208,15 +208,4 @@ func openBrowser(url string) error {
 	}
 	go c.Wait() //nolint:errcheck // the browser's exit is not ours to report
 	return nil
-}
-
-// spawnWatcher starts git-contextfs's change watcher for the work tree at
-// root, as git-contextfs's own commands start it, so that the viewer's
-// reads see edits without rescanning every file.
-func spawnWatcher(root string) error {
-	exe, err := sibling.Find("git-contextfs")
-	if err != nil {
-		return err
-	}
-	return watch.SpawnFor(exe, root)
 }

@@ -1,50 +1,39 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/internal/contextblock"
-	"github.com/contextfs/contextfs/internal/lineage"
-	"github.com/contextfs/contextfs/internal/links"
-	"github.com/contextfs/contextfs/internal/scope"
-	"github.com/contextfs/contextfs/internal/session"
+	"github.com/contextfs/contextfs/internal/workflow"
 	"github.com/contextfs/contextfs/memory"
 )
 
 // recentCount is how many memories the home page lists.
 const recentCount = 15
 
-// typeCount is one row of the home page's counts.
-type typeCount struct {
-	Type       string
-	Repo, User int
-}
-
 // entryView is a listed memory with its page.
 type entryView struct {
-	scope.Entry
+	workflow.Entry
 	Href string
 }
 
 // homeData is the home page: counts by type, the context block an agent
 // gets at session start, and the latest memories.
 type homeData struct {
-	Counts            []typeCount
+	Counts            []workflow.TypeCount
 	RepoTotal         int
 	UserTotal         int
 	HasRepo, HasUser  bool
-	Block             *contextblock.Block
+	Block             *workflow.Block
 	BlockText         string
 	BlockNote         string
 	Recent            []entryView
@@ -55,81 +44,25 @@ type homeData struct {
 func (homeData) PageTitle() string { return "Overview" }
 
 func (v *viewer) home(ctx context.Context, _ *http.Request) (any, error) {
-	d := homeData{}
-	counts := map[string]*typeCount{}
-	count := func(st *contextfs.Store, user bool) (int, error) {
-		if _, err := st.Sync(ctx); err != nil {
-			return 0, err
-		}
-		by, err := st.CountByType(ctx)
-		if err != nil {
-			return 0, err
-		}
-		total := 0
-		for t, n := range by {
-			c := counts[t]
-			if c == nil {
-				c = &typeCount{Type: t}
-				counts[t] = c
-			}
-			if user {
-				c.User += n
-			} else {
-				c.Repo += n
-			}
-			total += n
-		}
-		return total, nil
+	o, err := v.browse.Overview(ctx, recentCount)
+	if err != nil {
+		return nil, err
 	}
-	var err error
-	if repo := v.set.Repo; repo != nil {
-		d.HasRepo, d.RepoRoot = true, repo.Repo.Root
-		if d.RepoTotal, err = count(repo, false); err != nil {
-			return nil, err
-		}
+	d := homeData{Counts: o.Counts, RepoTotal: o.RepoTotal, UserTotal: o.UserTotal, HasRepo: o.HasRepo, HasUser: o.HasUser,
+		Block: o.Block, BlockNote: o.Note, RepoRoot: o.RepoRoot, UserDir: o.UserDir}
+	if o.Block != nil {
+		d.BlockText = o.Block.Markdown()
 	}
-	user, uerr := v.set.ExistingUser(ctx)
-	if uerr != nil {
-		d.BlockNote = "the user store is left out: " + uerr.Error()
-	}
-	if user != nil {
-		d.HasUser, d.UserDir = true, user.Repo.Root
-		if d.UserTotal, err = count(user, true); err != nil {
-			return nil, err
-		}
-	}
-	for _, c := range counts {
-		d.Counts = append(d.Counts, *c)
-	}
-	slices.SortFunc(d.Counts, func(a, b typeCount) int { return cmp.Compare(a.Type, b.Type) })
-	if repo := v.set.Repo; repo != nil {
-		changed := func(ctx context.Context, within []string) ([]string, error) {
-			ch, err := v.diff.FilesUnder(ctx, within)
-			return ch.Files, err
-		}
-		b, err := v.blocks.Build(ctx, repo, contextblock.Options{ChangedUnder: changed, User: user})
-		if err != nil {
-			d.BlockNote = "the context block could not be built: " + err.Error()
-		} else {
-			d.Block, d.BlockText = b, b.Markdown()
-		}
-	}
-	if d.HasRepo || d.HasUser {
-		es, err := v.set.List(ctx, scope.All, contextfs.ListOptions{Limit: recentCount})
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range es {
-			d.Recent = append(d.Recent, entryView{Entry: e, Href: memoryURL(e.ID, whereScope(e.Scope))})
-		}
+	for _, e := range o.Recent {
+		d.Recent = append(d.Recent, entryView{Entry: e, Href: memoryURL(e.ID, whereScope(e.Scope))})
 	}
 	return d, nil
 }
 
 // whereScope is the query of a memory page that says the memory is in
 // the user store; "" for the repository's.
-func whereScope(sc scope.Scope) string {
-	if sc == scope.User {
+func whereScope(sc workflow.Scope) string {
+	if sc == workflow.User {
 		return "scope=user"
 	}
 	return ""
@@ -157,7 +90,7 @@ func (d searchData) PageTitle() string {
 
 // resultView is a search result with its page and where it is.
 type resultView struct {
-	scope.Result
+	workflow.Result
 	N     int
 	Href  string
 	Where string
@@ -174,9 +107,7 @@ func (v *viewer) search(ctx context.Context, r *http.Request) (any, error) {
 		d.TypeOptions = append(d.TypeOptions, t.Name)
 	}
 	d.TypeOptions = append(d.TypeOptions, "code", "doc", "commit")
-	for _, e := range v.opts.Repos {
-		d.Repos = append(d.Repos, e.Name)
-	}
+	d.Repos = v.browse.RepoNames()
 	q := contextfs.Query{Text: d.Q, All: d.All}
 	if d.Type != "" {
 		if !slices.Contains(d.TypeOptions, d.Type) {
@@ -196,7 +127,7 @@ func (v *viewer) search(ctx context.Context, r *http.Request) (any, error) {
 		}
 		q.Kinds = append(q.Kinds, k)
 	}
-	sc, err := scope.Parse(d.Scope)
+	sc, err := workflow.ParseScope(d.Scope)
 	if err != nil {
 		return nil, badRequest{fmt.Errorf("scope: %w", err)}
 	}
@@ -209,12 +140,7 @@ func (v *viewer) search(ctx context.Context, r *http.Request) (any, error) {
 		return d, nil
 	}
 	d.Searched = true
-	var res []scope.Result
-	if len(v.opts.Repos) > 0 {
-		res, err = v.set.SearchRepos(ctx, v.opts.Repos, sc, q)
-	} else {
-		res, err = v.set.Search(ctx, sc, q)
-	}
+	res, err := v.browse.Search(ctx, sc, q)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +154,7 @@ func (v *viewer) search(ctx context.Context, r *http.Request) (any, error) {
 		case r.Repo != "":
 			rv.Where = r.Repo + ": " + rv.Where
 			where = "repo=" + url.QueryEscape(r.Repo)
-		case r.Scope == scope.User:
+		case r.Scope == workflow.User:
 			rv.Where = "user: " + rv.Where
 		}
 		if r.Kind == "memory" {
@@ -240,66 +166,32 @@ func (v *viewer) search(ctx context.Context, r *http.Request) (any, error) {
 	return d, nil
 }
 
-// found is a memory and the store that holds it, as a page names it.
-type found struct {
-	m  *memory.Memory
-	st *contextfs.Store
-	// store names the store for people; where is the query of its pages
-	// ("", "scope=user", "repo=NAME").
-	store, where string
+// place is the store a memory page's query names: ?repo=NAME (a
+// registered repository of --repos), ?scope=user or repo, or by default
+// either of the set's stores.
+func place(r *http.Request) (workflow.Place, error) {
+	q := r.URL.Query()
+	if name := q.Get("repo"); name != "" {
+		return workflow.Place{Repo: name}, nil
+	}
+	sc, err := workflow.ParseScope(q.Get("scope"))
+	if err != nil {
+		return workflow.Place{}, badRequest{fmt.Errorf("scope: %w", err)}
+	}
+	return workflow.Place{Scope: sc}, nil
 }
 
-// resolve finds the memory a page's path names, in the store its query
-// names: ?repo=NAME (a registered repository of --repos), ?scope=user or
-// repo, or by default either of the set's stores.
-func (v *viewer) resolve(ctx context.Context, r *http.Request) (found, error) {
-	id := r.PathValue("id")
-	if name := r.URL.Query().Get("repo"); name != "" {
-		st, err := v.other(ctx, name)
-		if err != nil {
-			return found{}, err
-		}
-		m, err := st.Resolve(ctx, id)
-		if err != nil {
-			return found{}, err
-		}
-		return found{m: m, st: st, store: "repository " + name, where: "repo=" + url.QueryEscape(name)}, nil
+// storeNames are how a page names where a located memory is, for people
+// (store) and as the query of its pages (where: "", "scope=user",
+// "repo=NAME").
+func storeNames(l *workflow.Located) (store, where string) {
+	switch {
+	case l.Repo != "":
+		return "repository " + l.Repo, "repo=" + url.QueryEscape(l.Repo)
+	case l.Scope == workflow.User:
+		return "user store", whereScope(l.Scope)
 	}
-	sc, err := scope.Parse(r.URL.Query().Get("scope"))
-	if err != nil {
-		return found{}, badRequest{fmt.Errorf("scope: %w", err)}
-	}
-	m, where, st, err := v.set.Resolve(ctx, sc, id)
-	if err != nil {
-		return found{}, err
-	}
-	f := found{m: m, st: st, store: "repository", where: whereScope(where)}
-	if where == scope.User {
-		f.store = "user store"
-	}
-	return f, nil
-}
-
-// other returns the store of the registered repository name, which must
-// be one of --repos, opening it on first use.
-func (v *viewer) other(ctx context.Context, name string) (*contextfs.Store, error) {
-	if st := v.others[name]; st != nil {
-		return st, nil
-	}
-	i := slices.IndexFunc(v.opts.Repos, func(e scope.RepoEntry) bool { return e.Name == name })
-	if i < 0 {
-		return nil, fmt.Errorf("%w: %q is not a repository this viewer serves (see --repos)", contextfs.ErrNotFound, name)
-	}
-	e := v.opts.Repos[i]
-	if _, err := os.Stat(e.Path); err != nil {
-		return nil, fmt.Errorf("repository %s: %w", name, err)
-	}
-	st, err := contextfs.Open(ctx, contextfs.Options{Dir: e.Path})
-	if err != nil {
-		return nil, fmt.Errorf("repository %s: %w", name, err)
-	}
-	v.others[name] = st
-	return st, nil
+	return "repository", ""
 }
 
 // field is one frontmatter field as the memory page shows it.
@@ -323,7 +215,7 @@ type memoryData struct {
 	Out, In      []linkView
 	URLs         []string
 	Chain        []chainStep
-	Commits      []lineage.Commit
+	Commits      []workflow.Commit
 	HistoryHref  string
 	GraphHref    string
 	Superseded   bool
@@ -336,30 +228,30 @@ func (d memoryData) PageTitle() string { return d.M.Title }
 const maxChain = 64
 
 func (v *viewer) memoryPage(ctx context.Context, r *http.Request) (any, error) {
-	f, err := v.resolve(ctx, r)
+	p, err := place(r)
 	if err != nil {
 		return nil, err
 	}
-	m := f.m
-	d := memoryData{M: m, Store: f.store, Where: f.where, Body: v.renderMarkdown(m.Body), Fields: fields(m, f.store)}
-	d.HistoryHref = "/memory/" + url.PathEscape(m.ID) + "/history"
-	if f.where != "" {
-		d.HistoryHref += "?" + f.where
+	mv, err := v.browse.Memory(ctx, p, r.PathValue("id"), maxChain)
+	if err != nil {
+		return nil, err
 	}
-	if f.where == "" {
+	m := mv.Memory
+	store, where := storeNames(mv.Located)
+	d := memoryData{M: m, Store: store, Where: where, Body: v.renderMarkdown(m.Body), Fields: fields(m, store), Commits: mv.Commits}
+	d.HistoryHref = "/memory/" + url.PathEscape(m.ID) + "/history"
+	if where != "" {
+		d.HistoryHref += "?" + where
+	}
+	if where == "" {
 		d.GraphHref = "/graph?id=" + url.QueryEscape(m.ID)
-	} else if f.where == "scope=user" {
+	} else if where == "scope=user" {
 		d.GraphHref = "/graph?scope=user&id=" + url.QueryEscape(m.ID)
 	}
 	link := func(id, rel, typ, title string, missing bool) linkView {
-		return linkView{ID: id, Rel: rel, Type: typ, Title: title, Missing: missing, Href: memoryURL(id, f.where)}
+		return linkView{ID: id, Rel: rel, Type: typ, Title: title, Missing: missing, Href: memoryURL(id, where)}
 	}
-	// Links both ways, from the cache's edges (Store.Resolve synced it).
-	ns, err := links.WalkIndexed(ctx, f.st, m.ID, 1, "")
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range ns {
+	for _, n := range mv.Links {
 		if n.Via.Rel == memory.RelSupersedes {
 			continue // in the chain below
 		}
@@ -375,22 +267,15 @@ func (v *viewer) memoryPage(ctx context.Context, r *http.Request) (any, error) {
 			d.URLs = append(d.URLs, l.ID)
 		}
 	}
-	chain, err := links.WalkIndexed(ctx, f.st, m.ID, maxChain, memory.RelSupersedes)
-	if err != nil {
-		return nil, err
-	}
 	known := map[string]linkView{m.ID: link(m.ID, "", m.Type, m.Title, false)}
-	for _, n := range chain {
+	for _, n := range mv.Chain {
 		known[n.ID] = link(n.ID, "", n.Type, n.Title, n.Missing)
 	}
-	for _, n := range chain {
+	for _, n := range mv.Chain {
 		d.Chain = append(d.Chain, chainStep{From: known[n.Via.From], To: known[n.Via.To]})
 		if n.Via.To == m.ID {
 			d.Superseded = true
 		}
-	}
-	if d.Commits, err = lineage.History(ctx, f.st.Repo.Root, m.Path); err != nil {
-		return nil, err
 	}
 	return d, nil
 }
@@ -452,23 +337,24 @@ func (d historyData) PageTitle() string { return "History: " + d.M.Title }
 
 // versionView is a version in a chain, with its page.
 type versionView struct {
-	lineage.Version
+	workflow.Version
 	Href string
 	This bool
 }
 
 func (v *viewer) history(ctx context.Context, r *http.Request) (any, error) {
-	f, err := v.resolve(ctx, r)
+	p, err := place(r)
 	if err != nil {
 		return nil, err
 	}
-	vs, err := lineage.Lineage(ctx, f.st, f.m.ID)
+	l, vs, err := v.browse.History(ctx, p, r.PathValue("id"))
 	if err != nil {
 		return nil, err
 	}
-	d := historyData{M: f.m, Store: f.store, Href: memoryURL(f.m.ID, f.where)}
+	store, where := storeNames(l)
+	d := historyData{M: l.Memory, Store: store, Href: memoryURL(l.Memory.ID, where)}
 	for _, ver := range vs {
-		d.Versions = append(d.Versions, versionView{Version: ver, Href: memoryURL(ver.ID, f.where), This: ver.ID == f.m.ID})
+		d.Versions = append(d.Versions, versionView{Version: ver, Href: memoryURL(ver.ID, where), This: ver.ID == l.Memory.ID})
 	}
 	return d, nil
 }
@@ -476,7 +362,7 @@ func (v *viewer) history(ctx context.Context, r *http.Request) (any, error) {
 // sessionsData is the sessions page: the open session and the ended ones,
 // latest first, each with its summary and the memories saved in it.
 type sessionsData struct {
-	Open  *session.Session
+	Open  *workflow.Session
 	Ended []sessionView
 	Note  string
 }
@@ -487,7 +373,7 @@ func (sessionsData) PageTitle() string { return "Sessions" }
 // sessionView is an ended session with its summary rendered and its
 // memories.
 type sessionView struct {
-	session.Summary
+	workflow.SessionSummary
 	Href     string
 	Rendered template.HTML
 	Memories []linkView
@@ -497,41 +383,20 @@ type sessionView struct {
 const maxSessions = 50
 
 func (v *viewer) sessions(ctx context.Context, _ *http.Request) (any, error) {
-	repo := v.set.Repo
-	if repo == nil {
+	sv, err := v.browse.Sessions(ctx, maxSessions)
+	if errors.Is(err, workflow.ErrNoRepo) {
 		return nil, errNoRepository
 	}
-	d := sessionsData{}
-	cur, err := session.Current(repo.Repo)
-	if err != nil {
-		d.Note = err.Error()
-	}
-	d.Open = cur
-	list, err := session.List(ctx, repo, maxSessions)
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range list {
-		sv := sessionView{Summary: s, Href: memoryURL(s.Memory), Rendered: v.renderMarkdown(s.Body)}
-		es, err := repo.ListIndexed(ctx, contextfs.ListOptions{Session: s.ID, All: true})
-		if err != nil {
-			return nil, err
+	d := sessionsData{Open: sv.Open, Note: sv.Note}
+	for _, s := range sv.Ended {
+		view := sessionView{SessionSummary: s.SessionSummary, Href: memoryURL(s.Memory), Rendered: v.renderMarkdown(s.Body)}
+		for _, m := range s.Memories {
+			view.Memories = append(view.Memories, linkView{ID: m.ID, Type: m.Type, Title: m.Title, Href: memoryURL(m.ID)})
 		}
-		seen := map[string]bool{s.Memory: true}
-		for _, e := range es {
-			if !seen[e.ID] {
-				seen[e.ID] = true
-				sv.Memories = append(sv.Memories, linkView{ID: e.ID, Type: e.Type, Title: e.Title, Href: memoryURL(e.ID)})
-			}
-		}
-		// Saved in the user store, or no longer in the cache's listing.
-		for _, id := range s.Saved {
-			if !seen[id] {
-				seen[id] = true
-				sv.Memories = append(sv.Memories, linkView{ID: id, Href: memoryURL(id)})
-			}
-		}
-		d.Ended = append(d.Ended, sv)
+		d.Ended = append(d.Ended, view)
 	}
 	return d, nil
 }

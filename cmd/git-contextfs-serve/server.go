@@ -22,9 +22,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 
 	"github.com/contextfs/contextfs"
-	"github.com/contextfs/contextfs/internal/branchdiff"
-	"github.com/contextfs/contextfs/internal/contextblock"
-	"github.com/contextfs/contextfs/internal/scope"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // The pages' templates and style sheet are compiled in: the viewer is one
@@ -45,9 +43,6 @@ const contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 
 
 // viewerOptions configure newViewer.
 type viewerOptions struct {
-	// Repos are the registered repositories that searches cover besides
-	// the set's own stores (--repos).
-	Repos []scope.RepoEntry
 	// Host is the host --addr named ("" or 0.0.0.0 for every interface)
 	// and Port the port listened on: requests must be addressed to them.
 	Host string
@@ -57,37 +52,32 @@ type viewerOptions struct {
 	Version string
 }
 
-// viewer serves the pages. Every page reads through the Go API
-// (package scope and the capability packages), exactly as the CLI does,
-// and writes nothing but the disposable cache.
+// viewer serves the pages. Every page reads through the service
+// (package workflow, its Browser), as the CLI and the MCP server do, and
+// writes nothing but the disposable cache.
 type viewer struct {
-	set   *scope.Set
+	svc   *workflow.Service
 	opts  viewerOptions
 	log   io.Writer
 	pages map[string]*template.Template
 	md    goldmark.Markdown
-	// diff answers what the branch changes for the context block, keeping
-	// its answer while the refs are unchanged (as the MCP server does).
-	diff *branchdiff.Resolver
-	// blocks keeps the last context block while nothing it depends on
-	// has changed.
-	blocks contextblock.Builder
 
 	// mu serializes the pages' reads: a store brings its cache up to date
 	// on read, and one store is not meant to sync from two goroutines.
 	mu sync.Mutex
-	// others are the registered repositories opened for their memory
-	// pages, by name; guarded by mu.
-	others map[string]*contextfs.Store
+	// browse reads the pages' data, and keeps the registered
+	// repositories it opened; guarded by mu.
+	browse *workflow.Browser
 }
 
 // pageNames are the templates of the pages, each rendered inside
 // templates/layout.html.
 var pageNames = []string{"home", "search", "memory", "history", "graph", "branch", "sessions", "error"}
 
-// newViewer returns the viewer of the stores of set.
-func newViewer(set *scope.Set, o viewerOptions) (*viewer, error) {
-	v := &viewer{set: set, opts: o, log: o.Log, pages: map[string]*template.Template{}, others: map[string]*contextfs.Store{}}
+// newViewer returns the viewer of the stores of svc, read through b; it
+// closes b when it is closed.
+func newViewer(svc *workflow.Service, b *workflow.Browser, o viewerOptions) (*viewer, error) {
+	v := &viewer{svc: svc, browse: b, opts: o, log: o.Log, pages: map[string]*template.Template{}}
 	if v.log == nil {
 		v.log = io.Discard
 	}
@@ -103,10 +93,6 @@ func newViewer(set *scope.Set, o viewerOptions) (*viewer, error) {
 	// dangerous schemes (javascript:, vbscript:, data: other than images)
 	// lose their target. Memories are untrusted text.
 	v.md = goldmark.New(goldmark.WithExtensions(extension.GFM))
-	if set.Repo != nil {
-		r := set.Repo.Repo
-		v.diff = branchdiff.NewResolver(r.Root, r.GitDir, r.CommonDir)
-	}
 	return v, nil
 }
 
@@ -114,12 +100,7 @@ func newViewer(set *scope.Set, o viewerOptions) (*viewer, error) {
 func (v *viewer) Close() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	var errs []error
-	for name, st := range v.others {
-		errs = append(errs, st.Close())
-		delete(v.others, name)
-	}
-	return errors.Join(errs...)
+	return v.browse.Close()
 }
 
 // URL is the address of the home page, with a host a browser can reach.
@@ -264,8 +245,8 @@ func (v *viewer) render(w http.ResponseWriter, status int, name string, data any
 	if t, ok := data.(titler); ok {
 		ld.Title = t.PageTitle()
 	}
-	if v.set.Repo != nil {
-		ld.Root = v.set.Repo.Repo.Root
+	if repo := v.svc.Repo(); repo != nil {
+		ld.Root = repo.Repo.Root
 	}
 	var buf bytes.Buffer
 	if err := v.pages[name].ExecuteTemplate(&buf, "layout", ld); err != nil {

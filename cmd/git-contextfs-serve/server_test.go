@@ -13,9 +13,9 @@ import (
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/internal/lineage"
-	"github.com/contextfs/contextfs/internal/scope"
 	"github.com/contextfs/contextfs/internal/testgit"
 	"github.com/contextfs/contextfs/internal/teststore"
+	"github.com/contextfs/contextfs/internal/workflow"
 )
 
 // testPort is the port the in-process viewer believes it listens on:
@@ -89,9 +89,13 @@ func newFixture(t *testing.T) *fixture {
 	f.hostile = teststore.SaveID(t, s, contextfs.SaveRequest{Type: "fact", Title: hostileTitle, Body: hostileBody})
 	testgit.Run(t, dir, "add", "-A")
 	testgit.Run(t, dir, "commit", "-qm", "Memories: the checklist runs the tests")
-	set := scope.FromStore(s, scope.Options{})
-	t.Cleanup(func() { set.Close() })
-	v, err := newViewer(set, viewerOptions{Host: "127.0.0.1", Port: testPort, Version: "test"})
+	svc := workflow.ForStore(s, nil, nil)
+	t.Cleanup(func() { svc.Close() })
+	br, err := svc.Browse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := newViewer(svc, br, viewerOptions{Host: "127.0.0.1", Port: testPort, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
