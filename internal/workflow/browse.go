@@ -369,6 +369,11 @@ func (b *Browser) Branch(ctx context.Context) (*Reviewed, error) {
 		return nil, ErrNoRepo
 	}
 	r, err := Review(ctx, ReviewRequest{Dir: repo.Repo.Root})
+	if errors.Is(err, ErrNoCommonHistory) {
+		// A branch with no history in common with the default one (an
+		// orphan branch) is something to say on the page, not a failure.
+		return nil, &RangeError{err}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/contextfs/contextfs"
@@ -120,5 +121,34 @@ func TestBranchComparesWithTheDefaultBranchReviewUses(t *testing.T) {
 	}
 	if r.Report.Base != "origin/main" || len(r.Report.Changes) != 1 || r.Report.Changes[0].ID != res.Memory.ID || r.Report.Changes[0].Kind != workflow.ReviewAdded {
 		t.Errorf("branch: base %q, changes %+v; want origin/main and %s added", r.Report.Base, r.Report.Changes, res.Memory.ID)
+	}
+}
+
+// An orphan branch shares no history with the default branch: the
+// viewer's branch page says so (a *RangeError, shown as a note) rather
+// than failing, while review itself still reports the error.
+func TestBranchOfAnOrphanBranchIsANoteNotAFailure(t *testing.T) {
+	isolateUser(t)
+	dir := testgit.Init(t)
+	testgit.WriteFile(t, dir, "a.go", "package a\n")
+	testgit.Run(t, dir, "add", ".")
+	testgit.Run(t, dir, "commit", "-qm", "a")
+	testgit.Run(t, dir, "checkout", "-q", "--orphan", "docs")
+	testgit.Run(t, dir, "commit", "-qm", "docs")
+
+	ctx := context.Background()
+	svc, err := workflow.Open(ctx, contextfs.Options{Dir: dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	br, err := svc.Browse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = br.Branch(ctx)
+	var re *workflow.RangeError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "no common history") {
+		t.Fatalf("Branch on an orphan branch: %v, want a *RangeError saying there is no common history", err)
 	}
 }

@@ -144,6 +144,10 @@ type reviewRange struct {
 	unrelated bool
 }
 
+// ErrNoCommonHistory is the error of a review whose two sides share no
+// history (A...B, or the default branch and HEAD).
+var ErrNoCommonHistory = errors.New("no merge base")
+
 // resolveRange resolves a review range in the repository at root (see
 // Review for what each form compares). A...B whose sides share no
 // history fails, as git diff A...B does.
@@ -185,8 +189,8 @@ func resolveRange(ctx context.Context, root, spec string) (reviewRange, error) {
 	case err != nil && twoDot && git.ExitCode(err) == 1:
 		r.unrelated = true // no merge base: git merge-base exits 1 saying nothing
 	case err != nil:
-		return r, fmt.Errorf("%s and %s have no common history (compare the trees directly with %s..%s): %w",
-			r.baseRev, r.headRev, r.baseRev, r.headRev, err)
+		return r, fmt.Errorf("%s and %s have no common history (compare the trees directly with %s..%s): %w: %w",
+			r.baseRev, r.headRev, r.baseRev, r.headRev, ErrNoCommonHistory, err)
 	case mb != r.baseSHA:
 		r.baseSHA, r.mergeBase = mb, true
 	}
