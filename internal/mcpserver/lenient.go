@@ -71,40 +71,45 @@ func (sv *server) lenientLists() mcp.Middleware {
 // in the arguments object args into lists; anything it cannot read is
 // returned unchanged, for the schema's validation to report.
 func listify(args json.RawMessage, props map[string]bool) json.RawMessage {
-	var obj map[string]json.RawMessage
-	if len(args) == 0 || json.Unmarshal(args, &obj) != nil {
-		return args
-	}
-	changed := false
-	for name, split := range props {
-		raw, ok := obj[name]
-		if !ok {
-			continue
-		}
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			continue // a list already, or something for validation to refuse
-		}
-		list := []string{s}
-		if split {
-			list = nil
-			for _, p := range strings.Split(s, ",") {
-				if p = strings.TrimSpace(p); p != "" {
-					list = append(list, p)
+	return editArgs(args, func(obj map[string]json.RawMessage) (changed bool) {
+		for name, split := range props {
+			raw, ok := obj[name]
+			if !ok {
+				continue
+			}
+			var s string
+			if json.Unmarshal(raw, &s) != nil {
+				continue // a list already, or something for validation to refuse
+			}
+			list := []string{s}
+			if split {
+				list = nil
+				for _, p := range strings.Split(s, ",") {
+					if p = strings.TrimSpace(p); p != "" {
+						list = append(list, p)
+					}
 				}
 			}
+			enc, err := json.Marshal(list)
+			if err != nil {
+				continue
+			}
+			if list == nil {
+				enc = []byte("[]")
+			}
+			obj[name] = enc
+			changed = true
 		}
-		enc, err := json.Marshal(list)
-		if err != nil {
-			continue
-		}
-		if list == nil {
-			enc = []byte("[]")
-		}
-		obj[name] = enc
-		changed = true
-	}
-	if !changed {
+		return changed
+	})
+}
+
+// editArgs decodes the arguments object args, lets edit change it, and
+// encodes it again when edit says it changed; anything it cannot read is
+// returned unchanged, for the schema's validation to report.
+func editArgs(args json.RawMessage, edit func(obj map[string]json.RawMessage) bool) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if len(args) == 0 || json.Unmarshal(args, &obj) != nil || !edit(obj) {
 		return args
 	}
 	out, err := json.Marshal(obj)
@@ -143,32 +148,22 @@ func alias(name string, props map[string]bool) string {
 // name and the call does not also give the real one; anything else is
 // left for the schema's validation to report.
 func renameAliases(args json.RawMessage, props map[string]bool) json.RawMessage {
-	if len(args) == 0 || len(props) == 0 {
+	if len(props) == 0 {
 		return args
 	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(args, &obj) != nil {
-		return args
-	}
-	changed := false
-	for name, v := range obj {
-		to := alias(name, props)
-		if to == "" {
-			continue
+	return editArgs(args, func(obj map[string]json.RawMessage) (changed bool) {
+		for name, v := range obj {
+			to := alias(name, props)
+			if to == "" {
+				continue
+			}
+			if _, given := obj[to]; given {
+				continue
+			}
+			delete(obj, name)
+			obj[to] = v
+			changed = true
 		}
-		if _, given := obj[to]; given {
-			continue
-		}
-		delete(obj, name)
-		obj[to] = v
-		changed = true
-	}
-	if !changed {
-		return args
-	}
-	out, err := json.Marshal(obj)
-	if err != nil {
-		return args
-	}
-	return out
+		return changed
+	})
 }
