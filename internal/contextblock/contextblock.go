@@ -466,8 +466,9 @@ func buildSection(ctx context.Context, s *contextfs.Store, o Options, sp spec, s
 				continue
 			}
 			// The file, read once: for its expiry, and for what the
-			// item shows beyond the index.
-			read := sp.bodies || sp.key == RelevantTask
+			// item shows beyond the index (a body). Search results carry
+			// the index's title and summary, as a listing's entries do.
+			read := sp.bodies
 			var (
 				raw  []byte
 				m    *memory.Memory
@@ -493,7 +494,6 @@ func buildSection(ctx context.Context, s *contextfs.Store, o Options, sp spec, s
 			if scanners[st] == nil {
 				scanners[st] = scanner(st)
 			}
-			// Search results carry no summary: those are read too.
 			it, err := item(e, raw, m, sp.bodies, read, scanners[st])
 			if err != nil {
 				sec.Note = degraded(err)
@@ -548,7 +548,7 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 			// memories, and this section cites memories only. Only the
 			// latest progress is current; it has its own section.
 			if r.Kind == "memory" && r.Type != "progress" {
-				out = append(out, contextfs.Entry{ID: r.ID, Type: r.Type, Title: r.Title, Path: r.Path})
+				out = append(out, contextfs.Entry{ID: r.ID, Type: r.Type, Title: r.Title, Summary: r.Summary, Path: r.Path})
 			}
 		}
 		return out, nil
