@@ -466,8 +466,9 @@ func buildSection(ctx context.Context, s *contextfs.Store, o Options, sp spec, s
 				continue
 			}
 			// The file, read once: for its expiry, and for what the
-			// item shows beyond the index.
-			read := sp.bodies || sp.key == RelevantTask
+			// item shows beyond the index (a body). Search results carry
+			// the index's title and summary, as a listing's entries do.
+			read := sp.bodies
 			var (
 				raw  []byte
 				m    *memory.Memory
@@ -493,7 +494,6 @@ func buildSection(ctx context.Context, s *contextfs.Store, o Options, sp spec, s
 			if scanners[st] == nil {
 				scanners[st] = scanner(st)
 			}
-			// Search results carry no summary: those are read too.
 			it, err := item(e, raw, m, sp.bodies, read, scanners[st])
 			if err != nil {
 				sec.Note = degraded(err)
@@ -548,7 +548,7 @@ func gather(ctx context.Context, s *contextfs.Store, sp spec, o Options) ([]cont
 			// memories, and this section cites memories only. Only the
 			// latest progress is current; it has its own section.
 			if r.Kind == "memory" && r.Type != "progress" {
-				out = append(out, contextfs.Entry{ID: r.ID, Type: r.Type, Title: r.Title, Path: r.Path})
+				out = append(out, contextfs.Entry{ID: r.ID, Type: r.Type, Title: r.Title, Summary: r.Summary, Path: r.Path})
 			}
 		}
 		return out, nil
@@ -736,8 +736,21 @@ func (b *Block) fit() {
 // line break before its header (see blockParts).
 func sectionTokens(sec *Section) int {
 	var w strings.Builder
+	// fit renders a section again at each trim: one buffer of about the
+	// right size, not a chain of doublings, each time.
+	w.Grow(sectionSize(sec))
 	writeSection(&w, sec)
 	return EstimateTokens(w.String())
+}
+
+// sectionSize is about the length of sec rendered (writeSection).
+func sectionSize(sec *Section) int {
+	n := 64 + len(sec.Title) + len(sec.Note)
+	for i := range sec.Items {
+		it := &sec.Items[i]
+		n += 64 + len(it.ID) + len(it.Title) + len(it.Type) + len(it.Repo) + len(it.Summary) + len(it.Body) + len(it.Body)/16
+	}
+	return n
 }
 
 // clone is a copy of b that shares nothing that can be changed.
@@ -789,28 +802,36 @@ func droppedLine(dropped []string) string {
 
 // writeSection writes sec as the block shows it, from its header on.
 func writeSection(w *strings.Builder, sec *Section) {
-	fmt.Fprintf(w, "## %s\n\n", sec.Title)
-	for _, it := range sec.Items {
+	// Strings written one by one, not formatted: fit renders a section
+	// again at each trim, and the formatting's allocations added up.
+	write := func(parts ...string) {
+		for _, p := range parts {
+			w.WriteString(p)
+		}
+	}
+	write("## ", sec.Title, "\n\n")
+	for i := range sec.Items {
+		it := &sec.Items[i]
+		write("- [", it.ID, "] ", it.Title, " (", it.Type)
 		switch {
 		case it.Repo != "":
-			fmt.Fprintf(w, "- [%s] %s (%s; repository %s)", it.ID, it.Title, it.Type, it.Repo)
+			write("; repository ", it.Repo)
 		case it.MayBeStale:
-			fmt.Fprintf(w, "- [%s] %s (%s; may be stale: its code changed since)", it.ID, it.Title, it.Type)
-		default:
-			fmt.Fprintf(w, "- [%s] %s (%s)", it.ID, it.Title, it.Type)
+			write("; may be stale: its code changed since")
 		}
+		write(")")
 		if sum := summaryAfter(it.Title, it.Summary); sum != "" {
-			w.WriteString(": " + sum)
+			write(": ", sum)
 		}
-		w.WriteString("\n")
-		if it.Body != "" {
-			for _, line := range strings.Split(it.Body, "\n") {
-				if line == "" {
-					w.WriteString("\n")
-					continue
-				}
-				w.WriteString("  " + line + "\n")
+		write("\n")
+		for rest, more := it.Body, it.Body != ""; more; {
+			var line string
+			line, rest, more = strings.Cut(rest, "\n")
+			if line == "" {
+				write("\n")
+				continue
 			}
+			write("  ", line, "\n")
 		}
 	}
 	if sec.Omitted > 0 {
@@ -830,8 +851,8 @@ func summaryAfter(title, summary string) string {
 		return ""
 	}
 	end, _ := utf8.DecodeLastRuneInString(title)
-	if rest, ok := strings.CutPrefix(summary, title+" "); ok && strings.ContainsRune(".!?…", end) {
-		return rest
+	if rest, ok := strings.CutPrefix(summary, title); ok && strings.HasPrefix(rest, " ") && strings.ContainsRune(".!?…", end) {
+		return rest[1:]
 	}
 	return summary
 }

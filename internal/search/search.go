@@ -118,6 +118,11 @@ type Result struct {
 	// Relaxed says the query's operators (a quoted phrase, OR, -word)
 	// matched nothing, and this result matches its words instead.
 	Relaxed bool `json:"relaxed,omitempty"`
+	// Summary is a memory's summary as the index holds it (derived from
+	// the body when the file has none), for callers in Go that show it (the
+	// context block's task section) without reading the file again. It is
+	// left out of JSON, where the snippet serves and every byte is read.
+	Summary string `json:"-"`
 }
 
 // ChunkResult is one more matching chunk of a file under its grouped
@@ -721,7 +726,7 @@ func result(a scoredKind, r cache.Row, terms []string) Result {
 		ID: id, Kind: kind, Test: r.Kind == cache.KindCode && r.Type == cache.ChunkTest, Type: r.Type, Title: r.Title,
 		Path: r.Path, Score: round(a.Score), Snippet: Snippet(r.Body, terms, 200), Tags: r.Tags, Updated: r.Updated,
 		Keyword: round(a.Keyword), Semantic: round(a.Semantic), FileScore: round(a.File), Symbol: r.Symbol, Language: r.Lang,
-		StartLine: r.StartLine, EndLine: r.EndLine,
+		StartLine: r.StartLine, EndLine: r.EndLine, Summary: r.Summary,
 	}
 }
 
