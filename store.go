@@ -458,7 +458,23 @@ type ReindexOptions struct {
 	// Progress, when set, is called as the memory files are analysed
 	// (done of total), for a progress line on a terminal.
 	Progress func(done, total int)
+	// Stage, when set, is called as each step after the analysis begins
+	// (the Reindex* stage names), in that order: at a million files each
+	// takes minutes, with no file count to show.
+	Stage func(stage string)
 }
+
+// The steps of a reindex after its files are analysed, as
+// ReindexOptions.Stage names them.
+const (
+	// ReindexStageReplace: the new cache takes the place of the old.
+	ReindexStageReplace = "replacing the cache"
+	// ReindexStageSync: the files written meanwhile are indexed.
+	ReindexStageSync = "indexing the files written meanwhile"
+	// ReindexStagePrepare: the rankers' files (the document set, the
+	// vector index) are built.
+	ReindexStagePrepare = "building the search files"
+)
 
 // ReindexWith is Reindex with options.
 func (s *Store) ReindexWith(ctx context.Context, o ReindexOptions) (cache.SyncStats, error) {
@@ -467,7 +483,11 @@ func (s *Store) ReindexWith(ctx context.Context, o ReindexOptions) (cache.SyncSt
 		return cache.SyncStats{}, fmt.Errorf("reindex: %w", err)
 	}
 	defer unlock()
-	st, err := s.rebuildBeside(ctx, o.Progress)
+	stage := func(string) {}
+	if o.Stage != nil {
+		stage = o.Stage
+	}
+	st, err := s.rebuildBeside(ctx, o.Progress, stage)
 	if err != nil && cache.IsCorrupt(err) {
 		if err := s.resetCache(ctx); err != nil {
 			return cache.SyncStats{}, err
@@ -475,12 +495,14 @@ func (s *Store) ReindexWith(ctx context.Context, o ReindexOptions) (cache.SyncSt
 		st, err = s.Sync(ctx)
 	} else if err == nil {
 		// The files written while the new cache was built.
+		stage(ReindexStageSync)
 		_, err = s.Sync(ctx)
 	}
 	if err != nil {
 		return st, err
 	}
 	// Build the rankers' files too, so that the first search does not.
+	stage(ReindexStagePrepare)
 	return st, s.cache.Prepare(ctx, cache.KindMemory)
 }
 
@@ -488,7 +510,7 @@ func (s *Store) ReindexWith(ctx context.Context, o ReindexOptions) (cache.SyncSt
 // its own inside the cache's, and replaces the content of the cache in
 // use with it. The caller holds ReindexLockFile, so what the folder holds
 // is a killed reindex's, removed first.
-func (s *Store) rebuildBeside(ctx context.Context, progress func(done, total int)) (cache.SyncStats, error) {
+func (s *Store) rebuildBeside(ctx context.Context, progress func(done, total int), stage func(string)) (cache.SyncStats, error) {
 	dir := filepath.Join(s.CacheDir(), "reindex")
 	if err := os.RemoveAll(dir); err != nil {
 		return cache.SyncStats{}, fmt.Errorf("reindex: %w", err)
@@ -512,6 +534,7 @@ func (s *Store) rebuildBeside(ctx context.Context, progress func(done, total int
 	if _, err := c.EnsureModel(ctx); err != nil {
 		return st, fmt.Errorf("reindex: %w", err)
 	}
+	stage(ReindexStageReplace)
 	return st, s.cache.Replace(ctx, c)
 }
 

@@ -229,9 +229,18 @@ func (c *Cache) syncFilesOnce(ctx context.Context, kind Kind, root string, entri
 		// Sized for the files as they are: the recorded paths are
 		// mostly the same ones, and growing a map of thousands of
 		// entries step by step cost a tenth of an index run that found
-		// little to do.
-		known = make(map[string]pathRow, len(entries))
-		err = c.readPaths(ctx, known, `SELECT path, size, mtime, ino, oid FROM paths WHERE kind=?`, int(kind))
+		// little to do. Not on a first index (a reindex builds into an
+		// empty cache): an empty map of a million slots held 100 MB
+		// through the whole run.
+		var have bool
+		if err := c.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM paths WHERE kind=?)`, int(kind)).Scan(&have); err != nil {
+			return st, fmt.Errorf("cache: %w", err)
+		}
+		known = map[string]pathRow{}
+		if have {
+			known = make(map[string]pathRow, len(entries))
+			err = c.readPaths(ctx, known, `SELECT path, size, mtime, ino, oid FROM paths WHERE kind=?`, int(kind))
+		}
 	}
 	if err != nil {
 		return st, err
@@ -289,19 +298,60 @@ func (c *Cache) syncFilesOnce(ctx context.Context, kind Kind, root string, entri
 // every entry is (see SyncOptions.Reported). A file indexed and now over
 // maxBytes (when positive: the limit was lowered) is stale too, to be
 // dropped.
+//
+// It allocates nothing that grows with the files when it need not: when
+// every entry is stale (a first index, a reindex) stale is entries itself
+// (capped, so an append copies), and when entries are sorted by path (as
+// listings are) the removed paths are found by counting and binary
+// search, not by a set of every path, which held 40 MB at a million.
 func diffStat(entries []FileEntry, known map[string]pathRow, only map[string]bool, reported bool, maxBytes int64) (stale []FileEntry, removed []string) {
-	seen := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		seen[e.Path] = true
-		if r, ok := known[e.Path]; ok && !reported && r.size == e.Size && r.mtime == e.Changed && r.ino == e.Ino && r.mtime != 0 &&
+	sorted := true
+	hits := 0
+	all := true // entries[:i] are all stale, and stale is not built yet
+	for i, e := range entries {
+		if i > 0 && entries[i-1].Path >= e.Path {
+			sorted = false
+		}
+		r, ok := known[e.Path]
+		if ok {
+			hits++
+		}
+		if ok && !reported && r.size == e.Size && r.mtime == e.Changed && r.ino == e.Ino && r.mtime != 0 &&
 			(maxBytes <= 0 || e.Size <= maxBytes) {
+			if all {
+				all = false
+				stale = append(make([]FileEntry, 0, i), entries[:i]...)
+			}
 			continue
 		}
-		stale = append(stale, e)
+		if !all {
+			stale = append(stale, e)
+		}
 	}
-	for p := range known {
-		if !seen[p] && (only == nil || only[p]) {
-			removed = append(removed, p)
+	if all {
+		stale = entries[:len(entries):len(entries)]
+	}
+	switch {
+	case len(known) == 0, sorted && hits == len(known):
+		// Every recorded path is among entries (sorted: no path twice).
+	case sorted:
+		for p := range known {
+			if only != nil && !only[p] {
+				continue
+			}
+			if _, found := slices.BinarySearchFunc(entries, p, func(e FileEntry, p string) int { return strings.Compare(e.Path, p) }); !found {
+				removed = append(removed, p)
+			}
+		}
+	default:
+		seen := make(map[string]bool, len(entries))
+		for _, e := range entries {
+			seen[e.Path] = true
+		}
+		for p := range known {
+			if !seen[p] && (only == nil || only[p]) {
+				removed = append(removed, p)
+			}
 		}
 	}
 	slices.Sort(removed)
@@ -445,7 +495,7 @@ func cpuSlots(workers int) chan struct{} {
 func batchAnalyzed(ctx context.Context, cancel func(), analyzed <-chan analyzedFile, batches chan<- analyzedBatch) error {
 	var b analyzedBatch
 	var err error
-	sent := map[string]bool{}
+	var sent sentSet
 	limit := int64(firstBatchBytes)
 	flush := func() bool {
 		select {
@@ -473,8 +523,7 @@ func batchAnalyzed(ctx context.Context, cancel func(), analyzed <-chan analyzedF
 		if a.change.oid != "" {
 			b.changes = append(b.changes, a.change)
 		}
-		if a.analysis != nil && !sent[a.change.oid] {
-			sent[a.change.oid] = true
+		if a.analysis != nil && sent.add(a.change.oid) {
 			if b.vecs == nil {
 				b.vecs = map[string][]float32{}
 			}
@@ -492,6 +541,45 @@ func batchAnalyzed(ctx context.Context, cancel func(), analyzed <-chan analyzedF
 		flush()
 	}
 	return err
+}
+
+// sentSet is the content a sync has sent to be stored, by key: one entry
+// per new blob of the run, a million on a reindex of a million files. A
+// plain blob OID (40 or 64 hex digits) is kept as its bytes, a third of
+// what the hex string and its map slot cost (70 MB at a million); other
+// keys (SyncOptions.Key) as they are.
+type sentSet struct {
+	sha1   map[[20]byte]struct{}
+	sha256 map[[32]byte]struct{}
+	other  map[string]struct{}
+}
+
+// add records key and reports whether it was new.
+func (s *sentSet) add(key string) bool {
+	switch {
+	case len(key) == 40:
+		var b [20]byte
+		if _, err := hex.Decode(b[:], []byte(key)); err == nil {
+			return addNew(&s.sha1, b)
+		}
+	case len(key) == 64:
+		var b [32]byte
+		if _, err := hex.Decode(b[:], []byte(key)); err == nil {
+			return addNew(&s.sha256, b)
+		}
+	}
+	return addNew(&s.other, key)
+}
+
+func addNew[K comparable](m *map[K]struct{}, k K) bool {
+	if *m == nil {
+		*m = map[K]struct{}{}
+	}
+	if _, ok := (*m)[k]; ok {
+		return false
+	}
+	(*m)[k] = struct{}{}
+	return true
 }
 
 // syncWriter is the one connection a sync writes through, with a page

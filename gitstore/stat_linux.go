@@ -41,7 +41,13 @@ func (r *Repo) listFrom(abs, rel string) ([]Entry, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
-	var out []Entry
+	// Sized at once: grown by appends, the list of a million files was
+	// copied a dozen times, and held twice over at the end.
+	n := 0
+	for _, r := range w.results {
+		n += len(r)
+	}
+	out := make([]Entry, 0, n)
 	for _, r := range w.results {
 		out = append(out, r...)
 	}

@@ -195,6 +195,18 @@ func (p *progressBar) update(done, total int) {
 	p.drawn = true
 }
 
+// stage replaces the line with the label and the step now running, for
+// the steps that have no count to show.
+func (p *progressBar) stage(name string) {
+	if p == nil || !p.tty {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.out, "\r\033[K%s: %s…", p.label, name)
+	p.drawn = true
+}
+
 func (p *progressBar) done() {
 	if p == nil || !p.drawn {
 		return

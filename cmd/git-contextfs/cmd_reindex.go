@@ -44,7 +44,7 @@ func (a *app) runReindex(ctx context.Context, s *contextfs.Store, o *reindexOpti
 	if !o.json {
 		p = a.progress("reindexing")
 	}
-	st, err := s.ReindexWith(ctx, contextfs.ReindexOptions{Progress: p.update})
+	st, err := s.ReindexWith(ctx, contextfs.ReindexOptions{Progress: p.update, Stage: p.stage})
 	p.done()
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/cmd/git-contextfs/iostreams"
 	"github.com/contextfs/contextfs/internal/testgit"
 )
@@ -47,6 +48,13 @@ func TestReindexShowsProgressOnlyOnATerminal(t *testing.T) {
 			}
 			if tc.want && !strings.Contains(errOut.String(), "12/12 files") {
 				t.Fatalf("the progress line never reached 12/12: %q", errOut.String())
+			}
+			// The steps after the analysis, which have no count, are named
+			// in turn on the same line.
+			for _, st := range []string{contextfs.ReindexStageReplace, contextfs.ReindexStageSync, contextfs.ReindexStagePrepare} {
+				if shown := strings.Contains(errOut.String(), "reindexing: "+st+"…"); shown != tc.want {
+					t.Fatalf("stage %q shown %v, want %v; stderr %q", st, shown, tc.want, errOut.String())
+				}
 			}
 		})
 	}
