@@ -709,6 +709,7 @@ func (c *Cache) SetMeta(ctx context.Context, key, value string) error {
 // a value that describes what was read from one database must not land
 // in another that replaced it.
 func (c *Cache) SetMetaAt(ctx context.Context, id, key, value string) error {
+	defer c.noteOwnWrite(c.identity())
 	_, err := c.db.ExecContext(ctx, `INSERT INTO meta(key, value) SELECT ?, ? WHERE (SELECT value FROM meta WHERE key='dbid') = ?
 		ON CONFLICT(key) DO UPDATE SET value=excluded.value`, "x:"+key, value, id)
 	if err != nil {
