@@ -35,7 +35,7 @@ var codeTasks = []string{
 // search would. Tasks alternate between the corpus's queries and tasks
 // that match the docs; each call is timed in one long-lived server
 // (in-process transport), round-robin, after a warm-up call of each.
-func benchContextCode(ctx context.Context, sizes []int, bin string, runs int) error {
+func benchContextCode(ctx context.Context, rep *report, sizes []int, bin string, runs int) error {
 	fmt.Println("## Context block with indexed code")
 	fmt.Println()
 	fmt.Println("The agents benchmark's repository with this project's README, docs and some Go packages committed and code-indexed (doc and code chunks then answer a task's search beside the memories). " +
@@ -45,7 +45,7 @@ func benchContextCode(ctx context.Context, sizes []int, bin string, runs int) er
 	fmt.Println("| memories | code chunks | watcher | get_context p50 / p99 (CPU p50) | get_context with task p50 / p99 (CPU p50) |")
 	fmt.Println("| ---: | ---: | --- | ---: | ---: |")
 	for _, n := range sizes {
-		rows, err := contextCodeRows(ctx, n, bin, runs)
+		rows, err := contextCodeRows(ctx, rep, n, bin, runs)
 		if err != nil {
 			return fmt.Errorf("%d memories: %w", n, err)
 		}
@@ -57,7 +57,7 @@ func benchContextCode(ctx context.Context, sizes []int, bin string, runs int) er
 	return nil
 }
 
-func contextCodeRows(ctx context.Context, n int, bin string, runs int) ([]string, error) {
+func contextCodeRows(ctx context.Context, rep *report, n int, bin string, runs int) ([]string, error) {
 	dir, err := os.MkdirTemp("", "contextfs-bench-code-")
 	if err != nil {
 		return nil, err
@@ -77,11 +77,18 @@ func contextCodeRows(ctx context.Context, n int, bin string, runs int) ([]string
 			}
 			defer exec.Command(bin, "-C", dir, "watch", "stop").Run()
 		}
-		row, err := contextCodeTimes(ctx, dir, tasks)
+		t, err := contextCodeTimes(ctx, dir, tasks)
 		if err != nil {
 			return nil, fmt.Errorf("watcher %s: %w", mode, err)
 		}
-		rows = append(rows, fmt.Sprintf("| %s | %d | %s %s", humanN(n), chunks, mode, row))
+		rows = append(rows, fmt.Sprintf("| %s | %d | %s | %s (%s) | %s (%s) |", humanN(n), chunks, mode,
+			pp(t.plain), ms(pct(t.plainCPU, 0.5)), pp(t.task), ms(pct(t.taskCPU, 0.5))))
+		if mode == "on" && n == 10000 {
+			wall, cpu := pct(t.task, 0.5), pct(t.taskCPU, 0.5)
+			met, note := wallTarget(wall, cpu, 10*time.Millisecond)
+			rep.add(target{Issue: 32, What: fmt.Sprintf("MCP `get_context` with a task, 10K memories, %d code chunks indexed, watcher on", chunks),
+				Goal: "≤ 10 ms wall", Wall: wall, CPU: cpu, Baseline: "without a task " + ms(pct(t.plain, 0.5)), Met: met, Note: note})
+		}
 	}
 	return rows, nil
 }
@@ -126,33 +133,38 @@ func contextCodeRepo(ctx context.Context, dir string, n, runs int) (int, []strin
 	return res.Chunks, tasks, nil
 }
 
+// contextTimes are the calls' wall and CPU times, without and with a task.
+type contextTimes struct {
+	plain, task, plainCPU, taskCPU []time.Duration
+}
+
 // contextCodeTimes times get_context without and with a task, round-robin
 // over tasks, in one long-lived server.
-func contextCodeTimes(ctx context.Context, dir string, tasks []string) (string, error) {
+func contextCodeTimes(ctx context.Context, dir string, tasks []string) (contextTimes, error) {
+	var ts contextTimes
 	cs, done, err := mcpSession(ctx, dir)
 	if err != nil {
-		return "", err
+		return ts, err
 	}
 	defer done()
-	var plain, task, plainCPU, taskCPU []time.Duration
 	for i := -1; i < len(tasks); i++ {
 		t, c := time.Now(), selfCPU()
 		if err := callTool(ctx, cs, "get_context", map[string]any{}); err != nil {
-			return "", err
+			return ts, err
 		}
 		a, ac := time.Since(t), selfCPU()-c
 		q := tasks[max(i, 0)]
 		t, c = time.Now(), selfCPU()
 		if err := callTool(ctx, cs, "get_context", map[string]any{"task": q}); err != nil {
-			return "", fmt.Errorf("task %q: %w", q, err)
+			return ts, fmt.Errorf("task %q: %w", q, err)
 		}
 		b, bc := time.Since(t), selfCPU()-c
 		if i >= 0 {
-			plain, task = append(plain, a), append(task, b)
-			plainCPU, taskCPU = append(plainCPU, ac), append(taskCPU, bc)
+			ts.plain, ts.task = append(ts.plain, a), append(ts.task, b)
+			ts.plainCPU, ts.taskCPU = append(ts.plainCPU, ac), append(ts.taskCPU, bc)
 		}
 	}
-	return fmt.Sprintf("| %s (%s) | %s (%s) |", pp(plain), ms(pct(plainCPU, 0.5)), pp(task), ms(pct(taskCPU, 0.5))), nil
+	return ts, nil
 }
 
 // selfCPU is the CPU time (user and system) this process has used: the

@@ -157,7 +157,7 @@ func main() {
 		{"warm", func() error { return benchWarm(ctx, sizeList(*sizes), binAbs, *runs, *queries) }},
 		{"list", func() error { return benchList(ctx, sizeList(*sizes), binAbs, *listBase, *runs) }},
 		{"agents", func() error { return benchAgents(ctx, sizeList(*sizes), binAbs, *agentsKeep, *runs, *queries) }},
-		{"contextcode", func() error { return benchContextCode(ctx, sizeList(*sizes), binAbs, *runs) }},
+		{"contextcode", func() error { return benchContextCode(ctx, rep, sizeList(*sizes), binAbs, *runs) }},
 		{"prompt", func() error { return benchPrompt(ctx, rep, sizeList(*sizes), binAbs, *runs, *queries) }},
 		{"sick", func() error { return benchSICK(ctx) }},
 		{"index", func() error { return benchIndex(*repoSrc, binAbs, *indexBase, *indexRuns) }},
