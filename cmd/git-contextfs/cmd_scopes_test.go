@@ -34,8 +34,8 @@ func TestCLIAUserMemoryFollowsTheUserAndStaysOutOfTheRepository(t *testing.T) {
 	if got := strings.TrimSpace(ok(t, b, "user", "path")); got != userDir {
 		t.Errorf("user path = %q, want %q", got, userDir)
 	}
-	if n := testgit.Run(t, userDir, "rev-list", "--count", "HEAD"); n != "1" {
-		t.Errorf("the user store has %s commits, want 1", n)
+	if n := testgit.Run(t, userDir, "rev-list", "--count", "HEAD"); n != "2" {
+		t.Errorf("the user store has %s commits, want 2 (its creation, the save)", n)
 	}
 	var hits []scopedHit
 	decodeJSON(t, ok(t, b, "search", "--json", "terse"), &hits)
@@ -52,8 +52,8 @@ func TestCLIAUserMemoryFollowsTheUserAndStaysOutOfTheRepository(t *testing.T) {
 		t.Errorf("--scope repo: exit %d, %s; want no hits", r.code, r.stdout)
 	}
 	ok(t, b, "delete", id)
-	if n := testgit.Run(t, userDir, "rev-list", "--count", "HEAD"); n != "2" {
-		t.Errorf("the user store has %s commits after delete, want 2", n)
+	if n := testgit.Run(t, userDir, "rev-list", "--count", "HEAD"); n != "3" {
+		t.Errorf("the user store has %s commits after delete, want 3", n)
 	}
 }
 

@@ -391,6 +391,11 @@ func openUser(ctx context.Context, dir, from, cur string, opts contextfs.Options
 			st.Close()
 			return nil, err
 		}
+		// Its first commit holds what Init wrote (config, .gitignore,
+		// .gitattributes): a store just made is not "uncommitted changes"
+		// for doctor to warn about. A failure only leaves them for the
+		// first save's commit, as before.
+		_, _ = st.CommitMemories(ctx, contextfs.CommitOptions{Message: "contextfs: create the user store", LeaveRefused: true})
 	}
 	return st, nil
 }

@@ -109,8 +109,9 @@ func TestAUserSaveLandsInTheUserStoreAndIsFoundFromAnotherRepository(t *testing.
 		t.Errorf("repository A changed:\n%s", st)
 	}
 	dir, _ := scope.UserDir()
-	if n := testgit.Run(t, dir, "rev-list", "--count", "HEAD"); n != "1" {
-		t.Errorf("user store has %s commits, want 1", n)
+	// The store's creation is its first commit, the save its second.
+	if n := testgit.Run(t, dir, "rev-list", "--count", "HEAD"); n != "2" {
+		t.Errorf("user store has %s commits, want 2 (its creation, the save)", n)
 	}
 	if st := testgit.Run(t, dir, "status", "--porcelain"); st != "" {
 		t.Errorf("user store left uncommitted:\n%s", st)
@@ -146,8 +147,8 @@ func TestUpdateAndDeleteInTheUserStoreAreCommitted(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir, _ := scope.UserDir()
-	if n := testgit.Run(t, dir, "rev-list", "--count", "HEAD"); n != "3" {
-		t.Errorf("user store has %s commits after save, update and delete; want 3", n)
+	if n := testgit.Run(t, dir, "rev-list", "--count", "HEAD"); n != "4" {
+		t.Errorf("user store has %s commits after its creation, save, update and delete; want 4", n)
 	}
 	if _, _, err := s.Delete(ctx, scope.Repo, res.Memory.ID); err == nil {
 		t.Error("deleting a user memory in the repository scope succeeded")
@@ -178,8 +179,8 @@ func TestASecretInTheUserStoreHoldsBackOnlyItsOwnFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir, _ := scope.UserDir()
-	if n := testgit.Run(t, dir, "rev-list", "--count", "HEAD"); n != "2" {
-		t.Errorf("user store has %s commits after a save, a save held back and an update; want 2", n)
+	if n := testgit.Run(t, dir, "rev-list", "--count", "HEAD"); n != "3" {
+		t.Errorf("user store has %s commits after its creation, a save, a save held back and an update; want 3", n)
 	}
 	status := testgit.Run(t, dir, "status", "--porcelain")
 	if !strings.Contains(status, filepath.Base(secret.Memory.Path)) || strings.Contains(status, filepath.Base(kept.Memory.Path)) {

@@ -387,3 +387,22 @@ func TestAnExistingRepositoryIsTheUserStoreOnlyIfItHoldsOnlyMemories(t *testing.
 		})
 	}
 }
+
+// A user store just made holds what Init wrote in its first commit, so
+// that doctor (and MCP check_setup, outside any repository, where the
+// server makes the store at its start) does not report a store nobody has
+// touched as having uncommitted changes.
+func TestANewUserStoreStartsCommitted(t *testing.T) {
+	isolate(t)
+	s, _ := open(t, testgit.Init(t))
+	u, err := s.User(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := testgit.Run(t, u.Repo.Root, "status", "--porcelain", "--untracked-files=all"); got != "" {
+		t.Fatalf("a new user store has uncommitted changes:\n%s", got)
+	}
+	if got := testgit.Run(t, u.Repo.Root, "log", "--format=%s"); !strings.Contains(got, "create the user store") {
+		t.Fatalf("the new store's history is %q, want its first commit", got)
+	}
+}
