@@ -43,6 +43,10 @@ writes the default config when there is none, rebuilds a broken
 cache and makes your user store private, then checks again. Invalid memories are left to you: run
 git contextfs validate to see them.
 
+Outside any repository it checks your user store, as the MCP server
+started there serves it (hooks: not a repository); with no user store
+either, it says it is no repository, and creates nothing.
+
 Exit status: 0 when nothing failed (warnings allowed), 1 otherwise.`,
 		Example: `  git contextfs doctor
   git contextfs doctor --fix

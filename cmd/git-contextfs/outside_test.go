@@ -88,3 +88,30 @@ func TestMCPServerOutsideARepositoryServesTheUserStore(t *testing.T) {
 		t.Errorf("save_memory outside a repository: error %v, text:\n%s", isErr, text)
 	}
 }
+
+// TestDoctorOutsideARepositoryChecksTheUserStore: doctor outside any
+// repository exited 1 with "not a git repository" while MCP check_setup,
+// there, checked the user store. With a user store it now checks that
+// (hooks: not a repository), without one it still says it is no
+// repository and creates nothing.
+func TestDoctorOutsideARepositoryChecksTheUserStore(t *testing.T) {
+	dir, env := outsideDirs(t)
+	run := func(args ...string) result {
+		return runProcess(t, cliCmd(dir, env, args...))
+	}
+	if r := run("doctor"); r.code != 1 || !strings.Contains(r.stderr, "not a git repository") {
+		t.Fatalf("doctor with no user store: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "..", "data", "contextfs")); err == nil {
+		t.Error("doctor created a user store")
+	}
+	if r := run("save", "--type", "user", "Answer tersely, without preamble."); r.code != 0 {
+		t.Fatalf("save: exit %d\n%s", r.code, r.stderr)
+	}
+	r := run("doctor")
+	for _, want := range []string{"hooks          not a repository", "user-store", "1 memories, all committed", "memories       1 memory file(s), all valid"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("doctor outside a repository lacks %q:\n%s\n%s", want, r.stdout, r.stderr)
+		}
+	}
+}

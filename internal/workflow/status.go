@@ -2,6 +2,9 @@ package workflow
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
@@ -57,9 +60,19 @@ type Checkup struct {
 // Doctor checks the hooks, the merge driver, the config, the cache, the
 // memories and the user store (where it is, whether all is committed,
 // whether it is its owner's only), repairing first with Fix. Every adapter
-// reports these same checks.
+// reports these same checks. Outside any repository it checks the user
+// store, as the MCP server started there serves it (NoRepo); with no user
+// store either it is ErrNotRepo: checking creates nothing.
 func Doctor(ctx context.Context, req DoctorRequest) (*Checkup, error) {
 	repo, err := gitstore.Discover(req.Dir)
+	if errors.Is(err, gitstore.ErrNotRepo) {
+		if dir, uerr := scope.UserDir(); uerr == nil {
+			if _, serr := os.Stat(filepath.Join(dir, ".git")); serr == nil {
+				req.NoRepo = true
+				repo, err = gitstore.Discover(dir)
+			}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
