@@ -3,8 +3,6 @@ package workflow
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/gitstore"
@@ -66,11 +64,12 @@ type Checkup struct {
 func Doctor(ctx context.Context, req DoctorRequest) (*Checkup, error) {
 	repo, err := gitstore.Discover(req.Dir)
 	if errors.Is(err, gitstore.ErrNotRepo) {
-		if dir, uerr := scope.UserDir(); uerr == nil {
-			if _, serr := os.Stat(filepath.Join(dir, ".git")); serr == nil {
-				req.NoRepo = true
-				repo, err = gitstore.Discover(dir)
-			}
+		// Only a store that is one: a CONTEXTFS_USER_DIR naming another
+		// project's checkout is reported by status, never checked (and
+		// with Fix, written) as if it were the user's.
+		if us := scope.UserStatus(ctx); us.Exists && us.Problem == "" {
+			req.NoRepo = true
+			repo, err = gitstore.Discover(us.Path)
 		}
 	}
 	if err != nil {
