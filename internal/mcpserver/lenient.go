@@ -57,10 +57,13 @@ func (sv *server) lenientLists() mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
-				r.Params.Arguments = renameAliases(r.Params.Arguments, sv.props[r.Params.Name])
-				if props := sv.lists[r.Params.Name]; props != nil {
-					r.Params.Arguments = listify(r.Params.Arguments, props)
-				}
+				// One decode for both rewrites: names first, so that a
+				// renamed list argument is listified too.
+				names, lists := sv.props[r.Params.Name], sv.lists[r.Params.Name]
+				r.Params.Arguments = editArgs(r.Params.Arguments, func(obj map[string]json.RawMessage) bool {
+					renamed := renameAliases(obj, names)
+					return listify(obj, lists) || renamed
+				})
 			}
 			return next(ctx, method, req)
 		}
@@ -68,40 +71,39 @@ func (sv *server) lenientLists() mcp.Middleware {
 }
 
 // listify rewrites the string values of props (name → split at commas)
-// in the arguments object args into lists; anything it cannot read is
-// returned unchanged, for the schema's validation to report.
-func listify(args json.RawMessage, props map[string]bool) json.RawMessage {
-	return editArgs(args, func(obj map[string]json.RawMessage) (changed bool) {
-		for name, split := range props {
-			raw, ok := obj[name]
-			if !ok {
-				continue
-			}
-			var s string
-			if json.Unmarshal(raw, &s) != nil {
-				continue // a list already, or something for validation to refuse
-			}
-			list := []string{s}
-			if split {
-				list = nil
-				for _, p := range strings.Split(s, ",") {
-					if p = strings.TrimSpace(p); p != "" {
-						list = append(list, p)
-					}
+// in the arguments object obj into lists and says whether it changed
+// any; anything it cannot read is left for the schema's validation to
+// report.
+func listify(obj map[string]json.RawMessage, props map[string]bool) (changed bool) {
+	for name, split := range props {
+		raw, ok := obj[name]
+		if !ok {
+			continue
+		}
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			continue // a list already, or something for validation to refuse
+		}
+		list := []string{s}
+		if split {
+			list = nil
+			for _, p := range strings.Split(s, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					list = append(list, p)
 				}
 			}
-			enc, err := json.Marshal(list)
-			if err != nil {
-				continue
-			}
-			if list == nil {
-				enc = []byte("[]")
-			}
-			obj[name] = enc
-			changed = true
 		}
-		return changed
-	})
+		enc, err := json.Marshal(list)
+		if err != nil {
+			continue
+		}
+		if list == nil {
+			enc = []byte("[]")
+		}
+		obj[name] = enc
+		changed = true
+	}
+	return changed
 }
 
 // editArgs decodes the arguments object args, lets edit change it, and
@@ -147,23 +149,18 @@ func alias(name string, props map[string]bool) string {
 // plural. A guess is renamed only when the tool has no argument of that
 // name and the call does not also give the real one; anything else is
 // left for the schema's validation to report.
-func renameAliases(args json.RawMessage, props map[string]bool) json.RawMessage {
-	if len(props) == 0 {
-		return args
-	}
-	return editArgs(args, func(obj map[string]json.RawMessage) (changed bool) {
-		for name, v := range obj {
-			to := alias(name, props)
-			if to == "" {
-				continue
-			}
-			if _, given := obj[to]; given {
-				continue
-			}
-			delete(obj, name)
-			obj[to] = v
-			changed = true
+func renameAliases(obj map[string]json.RawMessage, props map[string]bool) (changed bool) {
+	for name, v := range obj {
+		to := alias(name, props)
+		if to == "" {
+			continue
 		}
-		return changed
-	})
+		if _, given := obj[to]; given {
+			continue
+		}
+		delete(obj, name)
+		obj[to] = v
+		changed = true
+	}
+	return changed
 }
