@@ -152,8 +152,9 @@ bench-full: build
 	$(GO) run -tags $(TAGS) ./cmd/contextfs-bench -sizes 1000,10000,100000 -bin $(BIN)
 
 # bench-scale: in-process hybrid search at 100K and 1M memories (wall p50 /
-# p99 and CPU a query, recall@10 of the vector index against the exact scan)
-# and a reindex of each (wall, CPU, peak RSS). The corpora and their caches
+# p99 and CPU a query, recall@10 of the vector index against the exact scan),
+# a reindex of each (wall, CPU, peak RSS), and at 100K a warm CLI search
+# (the watcher's CPU) and MCP search_memory through `git-contextfs mcp`. The corpora and their caches
 # are built once under SCALE_DIR and reused (the first 1M reindex takes tens
 # of minutes); SCALE_FLAGS=-scale-reindex times the reindexes again. Writes
 # its own section of docs/BENCHMARKS.md and leaves the rest.

@@ -161,7 +161,7 @@ func main() {
 		{"prompt", func() error { return benchPrompt(ctx, rep, sizeList(*sizes), binAbs, *runs, *queries) }},
 		{"sick", func() error { return benchSICK(ctx) }},
 		{"index", func() error { return benchIndex(*repoSrc, binAbs, *indexBase, *indexRuns) }},
-		{"save", func() error { return benchSave(ctx, *sizes, binAbs, *saveBase, *runs) }},
+		{"save", func() error { return benchSave(ctx, rep, *sizes, binAbs, *saveBase, *runs) }},
 		{"repos", func() error { return benchRepos(ctx, *reposN, *reposK, binAbs, *runs) }},
 		{"hooks", func() error { return benchHooks(rep, binAbs, *runs) }},
 		{"lookup", func() error {

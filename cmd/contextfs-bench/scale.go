@@ -45,6 +45,8 @@ type scaleRun struct {
 	// query already embedded), by the index and by the exact scan, over
 	// the same queries: the vector half before and after, in one run.
 	VecIndex, VecExact []time.Duration
+	// Warm is the end-to-end CLI and MCP figures, up to scaleWarmMax.
+	Warm *warmScale `json:"-"`
 }
 
 // benchScale builds (once) a corpus of n synthetic memories for each
@@ -116,7 +118,16 @@ func scaleOne(ctx context.Context, dir, bin string, n, nq int, reindex, noReinde
 		}
 	}
 	fmt.Fprintf(os.Stderr, "scale: searching %d memories\n", n)
-	return r, scaleSearch(ctx, dir, qs, &r)
+	if err := scaleSearch(ctx, dir, qs, &r); err != nil {
+		return r, err
+	}
+	if n <= scaleWarmMax {
+		fmt.Fprintf(os.Stderr, "scale: warm CLI and MCP searches of %d memories\n", n)
+		if r.Warm, err = scaleWarm(ctx, dir, bin, qs); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
 }
 
 // reindexChild runs `bin reindex` in dir and returns its wall and CPU
@@ -250,6 +261,7 @@ func scaleMarkdown(runs []scaleRun) string {
 			pp(r.Keyword), ms(r.KeywordCPU), pp(r.Semantic), ms(r.SemanCPU), r.Index, pp(r.VecIndex), pp(r.VecExact), r.Recall10, re, rss)
 	}
 	b.WriteString("\n")
+	b.WriteString(warmScaleMarkdown(runs))
 	return b.String()
 }
 

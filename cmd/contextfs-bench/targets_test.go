@@ -117,3 +117,57 @@ func TestUnder(t *testing.T) {
 		}
 	}
 }
+
+func TestColdSaveTargetIsJudgedByTheWallRatioWithACPUNote(t *testing.T) {
+	ms := func(v ...int) []time.Duration {
+		var out []time.Duration
+		for _, x := range v {
+			out = append(out, time.Duration(x)*time.Millisecond)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name         string
+		save, search cpuTimes
+		met          bool
+		note         string
+	}{
+		{"a save at 1.1 times the search meets it", cpuTimes{wall: ms(110), cpu: ms(100)}, cpuTimes{wall: ms(100), cpu: ms(100)}, true, ""},
+		{"a save at 1.3 times misses it", cpuTimes{wall: ms(130), cpu: ms(130)}, cpuTimes{wall: ms(100), cpu: ms(100)}, false, ""},
+		{"a wall miss with the CPU within it says so", cpuTimes{wall: ms(130), cpu: ms(100)}, cpuTimes{wall: ms(100), cpu: ms(100)}, false, "CPU ratio 1.00×"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := coldSaveTarget(10000, tc.save, tc.search)
+			if got.Met != tc.met || got.Issue != 37 {
+				t.Errorf("met %v issue %d, want met %v issue 37: %+v", got.Met, got.Issue, tc.met, got)
+			}
+			if !strings.Contains(got.Note, tc.note) || (tc.note == "" && got.Note != "") {
+				t.Errorf("note %q, want one containing %q", got.Note, tc.note)
+			}
+		})
+	}
+}
+
+func TestWarmVerdictNamesEachMissedTarget(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name string
+		w    warmScale
+		want string
+	}{
+		{"both within 25 ms", warmScale{WatcherCPU: 20 * ms, MCPWall: []time.Duration{10 * ms}, MCPCPU: 9 * ms}, "met"},
+		{"the watcher over", warmScale{WatcherCPU: 30 * ms, MCPWall: []time.Duration{10 * ms}, MCPCPU: 9 * ms}, "**not met**: watcher CPU"},
+		{"MCP waiting on a busy machine", warmScale{WatcherCPU: 10 * ms, MCPWall: []time.Duration{40 * ms}, MCPCPU: 9 * ms}, "**not met**: MCP wall p50 40 ms (its CPU per call, 9.00 ms, is within it"},
+		{"MCP over on CPU too", warmScale{WatcherCPU: 10 * ms, MCPWall: []time.Duration{40 * ms}, MCPCPU: 30 * ms}, "**not met**: MCP wall p50 40 ms"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := warmVerdict(&tc.w)
+			if !strings.HasPrefix(got, tc.want) {
+				t.Errorf("got %q, want it to start with %q", got, tc.want)
+			}
+			if strings.Contains(tc.name, "CPU too") && strings.Contains(got, "within") {
+				t.Errorf("got %q: the CPU is not within the target", got)
+			}
+		})
+	}
+}
