@@ -53,22 +53,18 @@ func promptRow(ctx context.Context, rep *report, n int, bin string, runs, nq int
 	}
 	env := append(os.Environ(), "GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@example.com",
 		"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=bench@example.com", "CONTEXTFS_WATCH=on")
-	for _, args := range [][]string{{"git", "add", "-A"}, {"git", "commit", "-qm", "corpus"}, {bin, "reindex"}, {bin, "watch", "start"}} {
+	for _, args := range [][]string{{"git", "add", "-A"}, {"git", "commit", "-qm", "corpus"}, {bin, "reindex"}} {
 		c := exec.Command(args[0], args[1:]...)
 		c.Dir, c.Env = dir, env
 		if out, err := c.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("%v: %v: %s", args, err, out)
 		}
 	}
-	defer func() {
-		c := exec.Command(bin, "watch", "stop")
-		c.Dir, c.Env = dir, env
-		c.Run()
-	}()
-	pid, err := watcherPID(dir, bin, env)
+	pid, stop, err := startWatcher(dir, bin, env)
 	if err != nil {
 		return "", err
 	}
+	defer stop()
 	// hook runs the hook once as a new agent session with the prompt q;
 	// the hook never fails its client, so anything on stderr is the
 	// bench's error.

@@ -58,20 +58,11 @@ func scaleWarm(ctx context.Context, dir, bin string, qs []string) (*warmScale, e
 			}
 		}
 	}
-	start := exec.Command(bin, "watch", "start")
-	start.Dir, start.Env = dir, env
-	if out, err := start.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("watch start: %v: %s", err, out)
-	}
-	defer func() {
-		c := exec.Command(bin, "watch", "stop")
-		c.Dir, c.Env = dir, env
-		c.Run()
-	}()
-	pid, err := watcherPID(dir, bin, env)
+	pid, stop, err := startWatcher(dir, bin, env)
 	if err != nil {
 		return nil, err
 	}
+	defer stop()
 	w := &warmScale{}
 	search := func(q string) (time.Duration, time.Duration, error) {
 		return timeCPUEnv(dir, append(env, "CONTEXTFS_WARM=only"), bin, "search", "--json", q)

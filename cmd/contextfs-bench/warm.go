@@ -52,22 +52,18 @@ func warmRow(ctx context.Context, n int, bin string, runs, nq int) (string, erro
 	}
 	env := append(os.Environ(), "GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@example.com",
 		"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=bench@example.com", "CONTEXTFS_WATCH=on")
-	for _, args := range [][]string{{"git", "add", "-A"}, {"git", "commit", "-qm", "corpus"}, {bin, "reindex"}, {bin, "watch", "start"}} {
+	for _, args := range [][]string{{"git", "add", "-A"}, {"git", "commit", "-qm", "corpus"}, {bin, "reindex"}} {
 		c := exec.Command(args[0], args[1:]...)
 		c.Dir, c.Env = dir, env
 		if out, err := c.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("%v: %v: %s", args, err, out)
 		}
 	}
-	defer func() {
-		c := exec.Command(bin, "watch", "stop")
-		c.Dir, c.Env = dir, env
-		c.Run()
-	}()
-	pid, err := watcherPID(dir, bin, env)
+	pid, stop, err := startWatcher(dir, bin, env)
 	if err != nil {
 		return "", err
 	}
+	defer stop()
 	run := func(extra []string, name string, args ...string) (time.Duration, time.Duration, error) {
 		c := exec.Command(name, args...)
 		c.Dir, c.Env = dir, append(env, extra...)
@@ -118,6 +114,26 @@ func warmRow(ctx context.Context, n int, bin string, runs, nq int) (string, erro
 		p50s(ww), p50s(wc), ms(perRun), pair(cw, cc), pair(nw, nc), pair(gw, gc),
 		ratio(pct(ww, 0.5), pct(gw, 0.5)), ratio(warmCPU, pct(gc, 0.5)),
 		ratio(pct(cw, 0.5), pct(gw, 0.5)), ratio(pct(cc, 0.5), pct(gc, 0.5))), nil
+}
+
+// startWatcher starts the watcher of the repository at dir with env and
+// returns its process id and a func that stops it.
+func startWatcher(dir, bin string, env []string) (pid int, stop func(), err error) {
+	c := exec.Command(bin, "watch", "start")
+	c.Dir, c.Env = dir, env
+	if out, err := c.CombinedOutput(); err != nil {
+		return 0, nil, fmt.Errorf("watch start: %v: %s", err, out)
+	}
+	stop = func() {
+		c := exec.Command(bin, "watch", "stop")
+		c.Dir, c.Env = dir, env
+		c.Run()
+	}
+	if pid, err = watcherPID(dir, bin, env); err != nil {
+		stop()
+		return 0, nil, err
+	}
+	return pid, stop, nil
 }
 
 // watcherPID asks `watch status --json` for the watcher's process id.
