@@ -96,13 +96,13 @@ func TestCLIStatusNamesAHungWatcher(t *testing.T) {
 	// Awake again, it answers for itself, and not_answering is left out.
 	// The status request's deadline is 0.2 s, which a watcher just woken
 	// (a race-detector build, the requests that queued up while it was
-	// stopped) may miss once on a loaded machine: each check gets 20
-	// tries, and fails only if the watcher never answers.
+	// stopped) may miss on a loaded machine: each check asks again for up
+	// to 30 s, and fails only if the watcher never answers.
 	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
 	var st map[string]any
-	for range 20 {
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); {
 		st = decode(run("status", "--json"))["watcher"].(map[string]any)
 		if _, ok := st["not_answering"]; !ok && st["running"] == true && st["started"] != nil {
 			break
@@ -113,7 +113,7 @@ func TestCLIStatusNamesAHungWatcher(t *testing.T) {
 		t.Errorf("status --json with the watcher awake: %v", st)
 	}
 	var out string
-	for range 20 {
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); {
 		if out = watcherLine(run("status")); !strings.Contains(out, "not answering") && strings.Contains(out, "since") {
 			break
 		}

@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 
 // waitTimeout bounds every wait for a condition: generous, because -race
 // on a loaded 2-core machine is slow; a passing test never waits it out.
-const waitTimeout = 10 * time.Second
+const waitTimeout = 30 * time.Second
 
 // daemon is a Serve running in a goroutine of the test, on real files and
 // a real socket.
