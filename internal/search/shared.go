@@ -105,23 +105,15 @@ func Share(stores ...Attainable) *Shared {
 	sh := &Shared{IDF: map[cache.Kind]map[string]float64{}}
 	for k, m := range byKind {
 		idf := map[string]float64{}
-		var sum, parts float64
-		var matched int
+		var ts cache.Terms // the words as one store's ranker lists them
 		for _, w := range order[k] {
 			t := m[w]
 			idf[w] = cache.IDF(t.matches, t.docs)
-			sum += idf[w] * t.part * float64(t.times)
-			if t.matches > 0 {
-				parts += t.part
-				matched++
+			for range t.times {
+				ts = append(ts, cache.TermBest{Term: w, IDF: idf[w], Part: t.part, Matches: t.matches, Docs: t.docs})
 			}
 		}
-		// A word no store matches counts as cache.Terms.Sum counts it.
-		for _, w := range order[k] {
-			if t := m[w]; t.matches == 0 && matched > 0 {
-				sum += idf[w] * parts / float64(matched) * float64(t.times)
-			}
-		}
+		sum := ts.Sum()
 		sh.IDF[k] = idf
 		sh.Scale = max(sh.Scale, sum)
 	}
