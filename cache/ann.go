@@ -338,9 +338,7 @@ func writeCols(path string, ds *docSet, mapped bool) (err error) {
 				return err
 			}
 		}
-		if mapped {
-			dropPages(bytesOf(vecs[lo*dim : (lo+cnt)*dim]))
-		}
+		drop(lo, lo+cnt)
 	}
 	// The checksum, read back through the page cache (not mapped: the
 	// pages are not this process's to hold).

@@ -222,36 +222,30 @@ func (c *Cache) syncFilesOnce(ctx context.Context, kind Kind, root string, entri
 		return st, nil
 	}
 	var known map[string]pathRow
+	// Changes to the current set are logged for the docSet files, except
+	// on a first index, which no docSet can predate.
+	var logging bool
+	if err := c.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM paths WHERE kind=?)`, int(kind)).Scan(&logging); err != nil {
+		return st, fmt.Errorf("cache: %w", err)
+	}
 	var err error
-	if o.Only != nil {
+	switch {
+	case o.Only != nil:
 		known, err = c.pathsFor(ctx, kind, o.Only)
-	} else {
+	case logging:
 		// Sized for the files as they are: the recorded paths are
 		// mostly the same ones, and growing a map of thousands of
 		// entries step by step cost a tenth of an index run that found
 		// little to do. Not on a first index (a reindex builds into an
 		// empty cache): an empty map of a million slots held 100 MB
 		// through the whole run.
-		var have bool
-		if err := c.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM paths WHERE kind=?)`, int(kind)).Scan(&have); err != nil {
-			return st, fmt.Errorf("cache: %w", err)
-		}
+		known = make(map[string]pathRow, len(entries))
+		err = c.readPaths(ctx, known, `SELECT path, size, mtime, ino, oid FROM paths WHERE kind=?`, int(kind))
+	default:
 		known = map[string]pathRow{}
-		if have {
-			known = make(map[string]pathRow, len(entries))
-			err = c.readPaths(ctx, known, `SELECT path, size, mtime, ino, oid FROM paths WHERE kind=?`, int(kind))
-		}
 	}
 	if err != nil {
 		return st, err
-	}
-	// Changes to the current set are logged for the docSet files, except
-	// on a first index, which no docSet can predate.
-	logging := len(known) > 0
-	if !logging && o.Only != nil {
-		if err := c.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM paths WHERE kind=?)`, int(kind)).Scan(&logging); err != nil {
-			return st, fmt.Errorf("cache: %w", err)
-		}
 	}
 	stale, removed := diffStat(entries, known, o.Only, o.Reported, o.MaxFileBytes)
 	// A file listed as absent may have been created after the listing and

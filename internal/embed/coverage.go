@@ -73,7 +73,7 @@ func NewCoverer(e Embedder, query string) (cv *Coverer, ok bool, err error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("embed: builtin word vectors: %w", err)
 	}
-	cv = &Coverer{sw: sw, t: t, words: map[string]int{}, covers: map[string]uint64{}, seen: map[string]bool{}}
+	cv = &Coverer{sw: sw, t: t, words: map[string]int{}, covers: map[string]uint64{}, seen: map[string]bool{}, v: make([]float32, t.Dim())}
 	cv.tok.Each(query, func(w []byte) {
 		if wordvec.IsNegation(w) || isStopWord(w) || len(cv.q) == 64 {
 			return
@@ -84,7 +84,7 @@ func NewCoverer(e Embedder, query string) (cv *Coverer, ok bool, err error) {
 		cv.words[string(w)] = len(cv.q)
 		var v []float32
 		if i := t.Lookup(w); i >= 0 {
-			v = unitRow(t, i)
+			v = unitRowInto(make([]float32, t.Dim()), t, i)
 		}
 		cv.q = append(cv.q, v)
 	}, nil)
@@ -100,6 +100,10 @@ func (cv *Coverer) Cover(ctx context.Context, texts []string) ([]float64, error)
 		}
 		return cover, nil
 	}
+	all := uint64(1)<<len(cv.q) - 1
+	if len(cv.q) == 64 {
+		all = ^uint64(0)
+	}
 	for i, text := range texts {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("embed: coverage: %w", err)
@@ -112,7 +116,7 @@ func (cv *Coverer) Cover(ctx context.Context, texts []string) ([]float64, error)
 					m |= 1 << k
 				}
 				if w.row >= 0 {
-					v := cv.unitRow(int(w.row))
+					v := unitRowInto(cv.v, cv.t, int(w.row))
 					for k, qv := range cv.q {
 						if qv != nil && unitDot(qv, v) >= coverCosine {
 							m |= 1 << k
@@ -122,6 +126,9 @@ func (cv *Coverer) Cover(ctx context.Context, texts []string) ([]float64, error)
 				cv.covers[w.word] = m
 			}
 			got |= m
+			if got == all { // the rest of the text cannot add a word
+				break
+			}
 		}
 		cover[i] = float64(1+bits.OnesCount64(got)) / float64(1+len(cv.q))
 	}
@@ -188,32 +195,16 @@ func (cm *coverMemo) words(t *wordvec.Table, tok *wordvec.Tokenizer, seen map[st
 	return ws
 }
 
-// CanCover says whether Coverage can count with e's word vectors.
-func CanCover(e Embedder) bool {
-	_, ok := e.(*software)
-	return ok
-}
-
 // coverPiece is the size of the pieces Coverage reads a text in.
 const coverPiece = 4096
 
-// unitRow is unitRow(cv.t, i) in a buffer that the next call reuses.
-func (cv *Coverer) unitRow(i int) []float32 {
-	if cv.v == nil {
-		cv.v = make([]float32, cv.t.Dim())
-	}
-	clear(cv.v)
-	cv.t.AddTo(cv.v, i, 1)
-	wordvec.Normalize(cv.v)
-	return cv.v
-}
-
-// unitRow is word i's vector at unit length.
-func unitRow(t *wordvec.Table, i int) []float32 {
-	v := make([]float32, t.Dim())
-	t.AddTo(v, i, 1)
-	wordvec.Normalize(v)
-	return v
+// unitRowInto is word i's vector at unit length, in dst (of the table's
+// dimension), which it returns.
+func unitRowInto(dst []float32, t *wordvec.Table, i int) []float32 {
+	clear(dst)
+	t.AddTo(dst, i, 1)
+	wordvec.Normalize(dst)
+	return dst
 }
 
 // unitDot is the cosine of two unit vectors.

@@ -418,7 +418,7 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Result, error) {
 // managed in LaunchDarkly"). Measured in docs/EMBEDDER.md.
 //
 // Only the first keep memories can be results (results keeps the best
-// st.limit+20 before it breaks ties, and memories rank ahead of other
+// st.limit+resultMargin before it breaks ties, and memories rank ahead of other
 // kinds), and the factor is at most 1: fused comes best first, so once
 // the keep-th best covered score is above the next candidate's fused
 // score, neither that candidate nor any after it can be among the first
