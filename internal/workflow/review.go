@@ -188,9 +188,11 @@ func resolveRange(ctx context.Context, root, spec string) (reviewRange, error) {
 	switch {
 	case err != nil && twoDot && git.ExitCode(err) == 1:
 		r.unrelated = true // no merge base: git merge-base exits 1 saying nothing
-	case err != nil:
-		return r, fmt.Errorf("%s and %s have no common history (compare the trees directly with %s..%s): %w: %w",
-			r.baseRev, r.headRev, r.baseRev, r.headRev, ErrNoCommonHistory, err)
+	case err != nil && git.ExitCode(err) == 1:
+		return r, fmt.Errorf("%s and %s have no common history (compare the trees directly with %s..%s): %w",
+			r.baseRev, r.headRev, r.baseRev, r.headRev, ErrNoCommonHistory)
+	case err != nil: // git failed (a broken repository, a cancelled call): not a missing merge base
+		return r, fmt.Errorf("review: merge base of %s and %s: %w", r.baseRev, r.headRev, err)
 	case mb != r.baseSHA:
 		r.baseSHA, r.mergeBase = mb, true
 	}
