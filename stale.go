@@ -67,7 +67,7 @@ func (s *Store) MayBeStale(ctx context.Context, ids []string) (map[string]bool, 
 		return nil, nil
 	}
 	// In a repository without commits git log fails: nothing is stale.
-	if _, ok := s.Repo.Head(); !ok {
+	if s.Repo.HeadCommit(ctx) == "" {
 		return nil, nil
 	}
 	args := []string{"-c", "core.quotePath=false", "log", "--no-merges", "--format=%x01%ct", "--name-only"}

@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+
+	"github.com/contextfs/contextfs/internal/git"
 )
 
 // maxSymrefDepth is how many symbolic refs Head follows, as git's
@@ -50,6 +53,20 @@ func (r *Repo) Head() (sha string, ok bool) {
 		name = ref.Target()
 	}
 	return "", false
+}
+
+// HeadCommit returns the commit SHA that HEAD points to, or "" when there
+// is none (an unborn branch, or git cannot say). It reads the ref files
+// (Head) and asks git only where they cannot answer: reftable, SHA-256.
+func (r *Repo) HeadCommit(ctx context.Context) string {
+	if sha, ok := r.Head(); ok {
+		return sha
+	}
+	out, err := git.Output(ctx, r.Root, "rev-parse", "--verify", "-q", "HEAD")
+	if err != nil {
+		return ""
+	}
+	return out
 }
 
 // refFS is the git directory as go-git reads refs from it: in a linked

@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,7 +39,7 @@ func canInit(t *testing.T, args ...string) bool {
 // with go-git, with `git rev-parse HEAD` in real repositories of every
 // shape the files ref backend takes, and checks that the repositories
 // go-git cannot read (reftable, SHA-256, a ref that holds no object
-// name) are left to git (ok false).
+// name) are left to git (ok false), which HeadCommit then asks.
 func TestHeadReadsRefsAsGitDoes(t *testing.T) {
 	tests := []struct {
 		name string
@@ -173,6 +174,11 @@ func TestHeadReadsRefsAsGitDoes(t *testing.T) {
 			got, ok := r.Head()
 			if ok != tt.wantOK {
 				t.Fatalf("Head() = %q, %v; want ok %v", got, ok, tt.wantOK)
+			}
+			// HeadCommit answers in every repository, asking git where
+			// Head leaves it.
+			if hc, want := r.HeadCommit(context.Background()), gitHead(t, dir); hc != want {
+				t.Errorf("HeadCommit() = %q; git rev-parse HEAD says %q", hc, want)
 			}
 			if !ok {
 				if got != "" {

@@ -14,16 +14,7 @@ import (
 
 // Head returns the SHA HEAD points at, or "" in a repository with no
 // commits yet.
-func (ix *Indexer) Head(ctx context.Context) string {
-	if sha, ok := ix.repo.Head(); ok {
-		return sha // "" on an unborn branch
-	}
-	out, err := git.Output(ctx, ix.repo.Root, "rev-parse", "--verify", "-q", "HEAD")
-	if err != nil {
-		return ""
-	}
-	return out
-}
+func (ix *Indexer) Head(ctx context.Context) string { return ix.repo.HeadCommit(ctx) }
 
 // IndexCommits makes the current branch's last MaxCommits commits
 // searchable. It does nothing when HEAD has not moved since last time.

@@ -318,7 +318,7 @@ func (bd *Builder) Build(ctx context.Context, s *contextfs.Store, o Options) (*B
 func blockState(ctx context.Context, s *contextfs.Store, o Options) (string, bool) {
 	gen, user, userRoot := s.IndexGeneration(ctx), "-", ""
 	// A commit can make an item "may be stale" without changing a memory.
-	head, _ := s.Repo.Head()
+	head := s.Repo.HeadCommit(ctx)
 	if o.User != nil {
 		user, userRoot = o.User.IndexGeneration(ctx), o.User.Repo.Root
 	}

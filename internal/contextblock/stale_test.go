@@ -119,6 +119,38 @@ func TestBlockFlagsMemoriesWhoseCodeChangedSince(t *testing.T) {
 	}
 }
 
+// TestBlockFlagsStaleInASHA256Repository: where go-git cannot read HEAD
+// (SHA-256 object names), git is asked, and a memory whose code changed
+// is still flagged.
+func TestBlockFlagsStaleInASHA256Repository(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if out, err := (git.Cmd{Dir: dir}).Combined(ctx, "init", "-q", "-b", "main", "--object-format=sha256"); err != nil {
+		t.Skipf("git cannot make SHA-256 repositories: %v: %s", err, out)
+	}
+	testgit.Run(t, dir, "config", "user.name", "Ada Lovelace")
+	testgit.Run(t, dir, "config", "user.email", "ada@example.com")
+	s := openAt(t, dir)
+	saved := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	testgit.WriteFile(t, dir, "auth/token.go", "package auth\n\nconst TTL = 1\n")
+	id := save(t, s, contextfs.SaveRequest{Type: "architecture", Title: "Tokens", Body: "Tokens live one hour.", Paths: []string{"auth/**"}})
+	commitAt(t, dir, saved.Add(time.Hour), "auth and its memory")
+	testgit.WriteFile(t, dir, "auth/token.go", "package auth\n\nconst TTL = 2\n")
+	commitAt(t, dir, saved.Add(24*time.Hour), "auth: TTL 2")
+	b, err := contextblock.Build(ctx, s, contextblock.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sec := range b.Sections {
+		for _, it := range sec.Items {
+			if it.ID == id && it.MayBeStale {
+				return
+			}
+		}
+	}
+	t.Errorf("the memory is not flagged may be stale:\n%s", b.Markdown())
+}
+
 // TestBuilderFlagsStaleAfterACommit: the MCP server's Builder, which
 // keeps what it learnt of each memory for a block state, says "may be
 // stale" once a commit changes the memory's code, though no memory file
