@@ -83,7 +83,7 @@ type Overview struct {
 	// Block is the repository's context block (nil outside a repository,
 	// or when it could not be built: Note says why).
 	Block *Block
-	// Note says what was left out: the user store, or the block.
+	// Note says what was left out: the user store, the block, or both.
 	Note   string
 	Recent []Entry
 }
@@ -144,7 +144,7 @@ func (b *Browser) Overview(ctx context.Context, recent int) (*Overview, error) {
 	if repo != nil {
 		blk, err := b.s.Context(ctx, ContextRequest{})
 		if err != nil {
-			o.Note = "the context block could not be built: " + err.Error()
+			o.Note = joinNote(o.Note, "the context block could not be built: "+err.Error())
 		} else {
 			o.Block = blk
 		}
@@ -155,6 +155,14 @@ func (b *Browser) Overview(ctx context.Context, recent int) (*Overview, error) {
 		}
 	}
 	return o, nil
+}
+
+// joinNote adds note to what a page already says was left out.
+func joinNote(notes, note string) string {
+	if notes == "" {
+		return note
+	}
+	return notes + "; " + note
 }
 
 // Search runs q over the stores of sc and the browser's registered

@@ -27,12 +27,11 @@ func ExportAfterGit(ctx context.Context, s *contextfs.Store, hook string, args [
 	case hook == "post-rewrite" && first != "rebase":
 		return nil, "" // amend: its post-commit exported
 	case hook != "post-merge" && hook != "post-rewrite":
-		return nil, ""
+		return nil, "" // no other hook brings commits in
 	}
-	warn := func(msg string) string { return "contextfs: " + hook + ": warning: " + msg }
 	targets, err := hooks.ExportOnCommit(ctx, s.Repo.Root)
 	if err != nil {
-		return []string{warn(err.Error())}, ""
+		return []string{hookWarning(hook, err.Error())}, ""
 	}
 	if len(targets) == 0 {
 		return nil, ""
@@ -40,7 +39,7 @@ func ExportAfterGit(ctx context.Context, s *contextfs.Store, hook string, args [
 	changed, ok, err := hooks.RangeTouches(ctx, s.Repo.Root, "ORIG_HEAD", "HEAD", gitstore.Dir)
 	switch {
 	case err != nil:
-		return []string{warn("export skipped: " + err.Error())}, ""
+		return []string{hookWarning(hook, "export skipped: "+err.Error())}, ""
 	case !ok:
 		return nil, "export skipped: no ORIG_HEAD to compare with"
 	case !changed:

@@ -26,17 +26,16 @@ const ExportDefaultBudget = exporter.DefaultBudget
 // names the caller in those lines: the post-commit hook, or `git contextfs
 // commit`, which makes its commit with commit-tree and so runs no hook.
 func ExportOnCommit(ctx context.Context, s *contextfs.Store, from string) (report []string, note string) {
-	warn := func(msg string) string { return "contextfs: " + from + ": warning: " + msg }
 	targets, err := hooks.ExportOnCommit(ctx, s.Repo.Root)
 	if err != nil {
-		return []string{warn(err.Error())}, ""
+		return []string{hookWarning(from, err.Error())}, ""
 	}
 	if len(targets) == 0 {
 		return nil, ""
 	}
 	changed, err := hooks.CommitTouches(ctx, s.Repo.Root, "HEAD", gitstore.Dir)
 	if err != nil {
-		return []string{warn("export skipped: " + err.Error())}, ""
+		return []string{hookWarning(from, "export skipped: "+err.Error())}, ""
 	}
 	if !changed {
 		return nil, "export skipped: the commit changed no memory"
@@ -44,20 +43,22 @@ func ExportOnCommit(ctx context.Context, s *contextfs.Store, from string) (repor
 	return exportTargets(ctx, s, from, targets)
 }
 
+// hookWarning is a warning line of the hook (or command) from.
+func hookWarning(from, msg string) string { return "contextfs: " + from + ": warning: " + msg }
+
 // exportTargets exports each of targets (ExportOnCommit's and
 // ExportAfterGit's common part), reporting as ExportOnCommit does.
 func exportTargets(ctx context.Context, s *contextfs.Store, from string, targets []string) (report []string, note string) {
-	warn := func(msg string) string { return "contextfs: " + from + ": warning: " + msg }
 	var done []string
 	for _, t := range targets {
 		if !slices.Contains(exporter.Targets, t) {
-			report = append(report, warn(fmt.Sprintf("git config %s names %q, which is no export target (%s); skipped",
+			report = append(report, hookWarning(from, fmt.Sprintf("git config %s names %q, which is no export target (%s); skipped",
 				hooks.ExportOnCommitKey, t, strings.Join(exporter.Targets, ", "))))
 			continue
 		}
 		res, err := exporter.Export(ctx, s, exporter.Options{Target: t})
 		if err != nil {
-			report = append(report, warn(fmt.Sprintf("export %s: %v", t, err)))
+			report = append(report, hookWarning(from, fmt.Sprintf("export %s: %v", t, err)))
 			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 				break
 			}
