@@ -76,11 +76,9 @@ type server struct {
 	// mu serializes tool calls: every call syncs and may write the cache
 	// and the memory files, and the SDK handles requests concurrently.
 	mu sync.Mutex
-	// lists names, per tool, the arguments that are lists of strings
+	// args is, per tool, every argument its schema has and its kind
 	// (lenient.go); written while the tools are registered, read after.
-	lists map[string]map[string]bool
-	// props names, per tool, every argument its schema has (lenient.go).
-	props map[string]map[string]bool
+	args map[string]map[string]argKind
 }
 
 // New returns an MCP server whose tools read and write the memories of s.
@@ -100,9 +98,9 @@ func New(s *contextfs.Store, opts Options) *mcp.Server {
 	if svc == nil {
 		svc = workflow.ForStore(s, nil, log)
 	}
-	sv := &server{store: s, svc: svc, log: log, version: version}
+	sv := &server{store: s, svc: svc, log: log, version: version, args: map[string]map[string]argKind{}}
 	sv.register(srv)
-	srv.AddReceivingMiddleware(sv.lenientLists())
+	srv.AddReceivingMiddleware(sv.lenientArgs())
 	return srv
 }
 
@@ -117,7 +115,7 @@ var errNoRepoMCP = errors.New(`not in a git repository: this server serves your 
 // bug in one call never takes the server — and the agent's session —
 // down.
 func addTool[In, Out any](sv *server, srv *mcp.Server, t *mcp.Tool, h func(context.Context, In) (Out, string, error)) {
-	sv.listArgs(t.Name, t.InputSchema)
+	sv.recordArgs(t.Name, t.InputSchema)
 	mcp.AddTool(srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
 		ctx = context.WithValue(ctx, clientKey{}, req.ClientInfo())
 		sv.mu.Lock()
