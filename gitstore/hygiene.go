@@ -86,23 +86,8 @@ func (r *Repo) sweepDue(dir string) bool {
 // returns how many it removed. Errors are ignored: cleaning is best
 // effort and must never fail the write that triggers it.
 func CleanTemps(dir string, age time.Duration) int {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return 0
-	}
-	n := 0
-	cutoff := time.Now().Add(-age)
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !IsTempName(e.Name()) {
-			continue
-		}
-		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
-			if os.Remove(filepath.Join(dir, e.Name())) == nil {
-				n++
-			}
-		}
-	}
-	return n
+	removed := sweep(dir, time.Now().Add(-age), IsTempName, func(path string) bool { return os.Remove(path) == nil })
+	return len(removed)
 }
 
 // OddityKind names what is odd about a file under .contextfs/.

@@ -31,15 +31,21 @@ func HoldScratch(f *os.File) error {
 // what it cannot read or remove is left, silently: sweeping is a courtesy
 // to the disk, never a reason to fail the command that does it.
 func RemoveStaleScratch(dir string, match func(name string) bool) []string {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
 	minAge := ScratchGrace
 	if !flockWorks {
 		minAge = TempMaxAge
 	}
-	cutoff := time.Now().Add(-minAge)
+	return sweep(dir, time.Now().Add(-minAge), match, removeUnheld)
+}
+
+// sweep removes, with remove, the regular files of dir whose names match
+// and that were last modified before cutoff, and returns the names it
+// removed; what it cannot read is left.
+func sweep(dir string, cutoff time.Time, match func(name string) bool, remove func(path string) bool) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
 	var removed []string
 	for _, e := range entries {
 		if !e.Type().IsRegular() || !match(e.Name()) {
@@ -48,7 +54,7 @@ func RemoveStaleScratch(dir string, match func(name string) bool) []string {
 		if fi, err := e.Info(); err != nil || !fi.ModTime().Before(cutoff) {
 			continue
 		}
-		if removeUnheld(filepath.Join(dir, e.Name())) {
+		if remove(filepath.Join(dir, e.Name())) {
 			removed = append(removed, e.Name())
 		}
 	}

@@ -1,7 +1,0 @@
-//go:build unix
-
-package gitstore
-
-// flockWorks says HoldScratch's lock tells live scratch files from
-// abandoned ones here.
-const flockWorks = true
