@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,16 +43,7 @@ func TestDoctorAndHooksStatusSayAnExportNeedsThePostCommitHook(t *testing.T) {
 			if tc.optIn {
 				testgit.Run(t, dir, "config", "contextfs.exportOnCommit", "agents-md")
 			}
-			r := cli(t, dir, "", "doctor", "--json")
-			var rep struct {
-				Checks []struct {
-					Name, Message string
-					OK, Warning   bool
-				}
-			}
-			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-				t.Fatalf("doctor --json (exit %d): %v\n%s\n%s", r.code, err, r.stdout, r.stderr)
-			}
+			rep, _ := doctor(t, dir)
 			found := false
 			for _, c := range rep.Checks {
 				if c.Name != "export-on-commit" {
