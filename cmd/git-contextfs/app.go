@@ -45,7 +45,7 @@ type app struct {
 // newApp returns the CLI over ios, starting watchers as this program
 // (`git-contextfs watch run`).
 func newApp(ios *iostreams.IOStreams) *app {
-	a := &app{io: ios, startWatcher: spawnWatcher, askWarm: true}
+	a := &app{io: ios, startWatcher: warm.SpawnWatcher, askWarm: true}
 	ios.SetColorConfig(a.gitColorConfig)
 	return a
 }

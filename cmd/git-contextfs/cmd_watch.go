@@ -43,10 +43,6 @@ every file. A watcher that does not answer (stopped, stuck) is named by
 	return cmd
 }
 
-// spawnWatcher starts `git-contextfs watch run` for the work tree at root,
-// detached, as Options.StartWatcher.
-func spawnWatcher(root string) error { return warm.SpawnWatcher(root) }
-
 // watchStore opens the store only to read where and how its watcher
 // runs: a watcher must not hold the cache open for its whole life.
 func (a *app) watchStore(cmd *cobra.Command) (*contextfs.Store, error) {
