@@ -135,6 +135,9 @@ missing or broken is reported and skipped.`,
 				return a.listAttached(cmd, o.attach, o.json)
 			}
 			o.text = strings.Join(args, " ")
+			if err := workflow.CheckQuery(o.text); err != nil {
+				return &usageError{fmt.Errorf("search: %w; or --path FILE alone lists the memories attached to a file", err)}
+			}
 			return a.runSearch(cmd.Context(), o)
 		},
 	}

@@ -128,6 +128,8 @@ func TestCLIErrorsAndExitCodes(t *testing.T) {
 		{"nothing on standard input to save is a usage error", dir, []string{"save", "-"}, 2, "save: standard input is empty"},
 		{"no text and an empty standard input is a usage error", dir, []string{"save"}, 2, "save: standard input is empty"},
 		{"a title alone is something to save", dir, []string{"save", "--title", "Deploys freeze on Fridays", ""}, 0, ""},
+		{"an empty query is a usage error, as MCP refuses it", dir, []string{"search", ""}, 2, "search: query is empty"},
+		{"a blank query is a usage error", dir, []string{"search", " ", " "}, 2, "search: query is empty"},
 		{"an empty ID is a usage error", dir, []string{"recall", ""}, 2, "recall: an empty ID names no memory"},
 		{"a blank ID is a usage error", dir, []string{"delete", "  "}, 2, "delete: an empty ID names no memory"},
 		{"an empty second ID is a usage error", dir, []string{"link", "zzzz", ""}, 2, "link: an empty ID names no memory"},

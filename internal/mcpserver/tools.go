@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -302,8 +301,8 @@ func (sv *server) save(ctx context.Context, in SaveInput) (SaveOutput, string, e
 }
 
 func (sv *server) search(ctx context.Context, in SearchInput) (SearchOutput, string, error) {
-	if strings.TrimSpace(in.Query) == "" {
-		return SearchOutput{}, "", errors.New("query is empty: say in words what to look for")
+	if err := workflow.CheckQuery(in.Query); err != nil {
+		return SearchOutput{}, "", err
 	}
 	sc, err := parseScope(in.Scope)
 	if err != nil {

@@ -2,9 +2,11 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"iter"
+	"strings"
 
 	"github.com/contextfs/contextfs"
 	"github.com/contextfs/contextfs/internal/scope"
@@ -120,9 +122,26 @@ type SearchRequest struct {
 	Prepare func() error
 }
 
+// ErrEmptyQuery is a search for nothing: an empty or blank query, which
+// every adapter refuses alike (the CLI as a usage error).
+var ErrEmptyQuery = errors.New("query is empty: say in words what to look for")
+
+// CheckQuery returns ErrEmptyQuery for a query of no words; adapters call
+// it before they prepare anything for the search.
+func CheckQuery(text string) error {
+	if strings.TrimSpace(text) == "" {
+		return ErrEmptyQuery
+	}
+	return nil
+}
+
 // Search runs req over its stores and merges the hits by score (package
-// scope says why scores of two stores compare).
+// scope says why scores of two stores compare). A query of no words is
+// ErrEmptyQuery.
 func (s *Service) Search(ctx context.Context, req SearchRequest) ([]Result, error) {
+	if err := CheckQuery(req.Query.Text); err != nil {
+		return nil, err
+	}
 	if len(req.Repos) == 0 {
 		if req.Prepare != nil {
 			if err := req.Prepare(); err != nil {
