@@ -80,14 +80,24 @@ func (d *deriver) result() (title, summary string) {
 	return Cut(title, 80), Cut(summary, 200)
 }
 
+// firstSentence is s up to the first '.', '!' or '?' before a space or
+// the end, except one that ends a path ("go test ./... failed") or an
+// abbreviation that never ends a sentence ("e.g. a pool").
 func firstSentence(s string) string {
 	for i := 0; i < len(s); i++ {
 		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && (i+1 == len(s) || s[i+1] == ' ') {
+			word := s[strings.LastIndexByte(s[:i], ' ')+1 : i+1]
+			if strings.ContainsRune(word, '/') || midSentence[strings.ToLower(word)] {
+				continue
+			}
 			return s[:i+1]
 		}
 	}
 	return s
 }
+
+// midSentence are abbreviations a sentence goes on after.
+var midSentence = map[string]bool{"e.g.": true, "i.e.": true, "cf.": true, "vs.": true}
 
 // Cut shortens s to at most n runes, at a word boundary when one is near,
 // marking the cut with an ellipsis.

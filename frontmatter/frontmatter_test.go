@@ -139,6 +139,8 @@ func TestDerive(t *testing.T) {
 	}{
 		{"the first heading is the title", "# Pool DB connections\n\nWe use pgxpool with **20** connections.\n", "Pool DB connections", "We use pgxpool with 20 connections."},
 		{"without a heading the first sentence is the title", "Use port 0 in tests. Fixed ports collide in CI.\n", "Use port 0 in tests.", "Use port 0 in tests. Fixed ports collide in CI."},
+		{"a path's dots do not end the first sentence", "go test ./... failed with exit 2. The TOML used single quotes.\n", "go test ./... failed with exit 2.", "go test ./... failed with exit 2. The TOML used single quotes."},
+		{"an abbreviation does not end the first sentence", "Pool connections, e.g. with pgxpool. Twenty of them.\n", "Pool connections, e.g. with pgxpool.", "Pool connections, e.g. with pgxpool. Twenty of them."},
 		{"code blocks are not summaries", "# T\n\n```go\nx := 1\n```\n\nReal text.\n", "T", "Real text."},
 		{"an empty body gives nothing", "", "", ""},
 	}
